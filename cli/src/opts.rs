@@ -1,0 +1,89 @@
+//! Options shared by every command, defined once: output format, the Cowboy home directory and
+//! how to get a signing key.
+
+use anyhow::{Context as _, Result};
+use clap::Args;
+use cowboy_crypto::PrivateKey;
+use cowboy_keystore::Keystore;
+use std::path::PathBuf;
+
+/// Options accepted by every command.
+#[derive(Args, Debug, Clone)]
+pub struct GlobalArgs {
+    /// Print one JSON document instead of human-readable text.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Cowboy home directory (keystore, config, devnets).
+    #[arg(long, global = true, env = "COWBOY_HOME", value_name = "DIR")]
+    pub home: Option<PathBuf>,
+}
+
+impl GlobalArgs {
+    /// The home directory: `--home`, `$COWBOY_HOME`, else `~/.cowboy`.
+    pub fn home(&self) -> Result<PathBuf> {
+        if let Some(home) = &self.home {
+            return Ok(home.clone());
+        }
+        std::env::home_dir()
+            .map(|h| h.join(".cowboy"))
+            .context("cannot find your home directory; set COWBOY_HOME or pass --home DIR")
+    }
+
+    /// The keystore under the home directory.
+    pub fn keystore(&self) -> Result<Keystore> {
+        Ok(Keystore::open(&self.home()?)?)
+    }
+}
+
+/// Where a keystore password comes from.
+#[derive(Args, Debug, Clone, Default)]
+pub struct PasswordArgs {
+    /// Read the keystore password from this file (one trailing newline is ignored).
+    /// Otherwise `$COWBOY_PASSWORD`, otherwise an interactive prompt.
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
+}
+
+/// How a command gets the key it signs with.
+#[derive(Args, Debug, Clone)]
+pub struct SignerArgs {
+    /// Sign with this key from the keystore (see `cowboy keys list`).
+    #[arg(long, short = 'a', env = "COWBOY_ACCOUNT", value_name = "NAME")]
+    pub account: Option<String>,
+
+    /// Sign with this raw private key (hex). Prefer --account: a key on the command line is
+    /// visible to other users of the machine.
+    #[arg(long, env = "COWBOY_PRIVATE_KEY", value_name = "HEX", hide_env_values = true)]
+    pub private_key: Option<String>,
+
+    #[command(flatten)]
+    pub password: PasswordArgs,
+}
+
+impl SignerArgs {
+    /// Loads the signing key, decrypting the keystore if needed.
+    pub fn key(&self, global: &GlobalArgs) -> Result<PrivateKey> {
+        match (&self.account, &self.private_key) {
+            (Some(_), Some(_)) => anyhow::bail!(
+                "both --account and --private-key were given; choose one way to sign"
+            ),
+            (None, Some(hex)) => {
+                PrivateKey::from_hex(hex).context("--private-key is not a valid private key")
+            }
+            (Some(name), None) => {
+                let keystore = global.keystore()?;
+                // Fail on a missing key before asking for a password.
+                keystore.address(name)?;
+                let password = crate::password::existing(
+                    &self.password,
+                    &format!("Password for key {name:?}: "),
+                )?;
+                Ok(keystore.load(name, password.as_bytes())?)
+            }
+            (None, None) => anyhow::bail!(
+                "no signing key: pass --account NAME (see `cowboy keys list`) or --private-key HEX"
+            ),
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Transaction instructions (whitepaper §2.1): a typed operation with its own operands, encoded
+//! as `[category, sub_type, body]` (§2.5).
+//!
+//! Category and sub-type numbers are consensus-critical. The spec fixes `System(0)`,
+//! `Transfer(1)`, the entitlement range 30–39 (CIP-2 §7.2) and the timer opcodes 48/49/50
+//! (§5.1b). The rest is decided in `book/src/reference/encoding.md`, and every number lives in
+//! [`category`], [`system_op`] and [`actor_op`] below.
+
+use crate::{
+    codec::{
+        bytes_size, field, positioned, read_bytes, read_discriminant, read_plain, read_string,
+        read_tag, read_u64_be, read_varint, varint_size, write_bytes, write_varint,
+    },
+    constants::{MAX_ARGS_SIZE, MAX_CODE_SIZE, MAX_METHOD_NAME_LEN},
+    primitives::{Address, Hash},
+};
+use bytes::BufMut;
+use commonware_codec::{Buf, EncodeSize, Error as CodecError, Read, Write};
+
+/// Instruction category discriminants (the first byte of an encoded instruction).
+pub mod category {
+    /// Protocol operations: transfers, timers, entitlements.
+    pub const SYSTEM: u8 = 0;
+    /// Actor lifecycle and messages.
+    pub const ACTOR: u8 = 1;
+    /// Reserved: application-defined instructions (no sub-types in v1).
+    pub const CUSTOM: u8 = 2;
+    /// Reserved: shared library code (no sub-types in v1).
+    pub const LIBRARY: u8 = 3;
+}
+
+/// `System` sub-type discriminants.
+pub mod system_op {
+    /// Value transfer between accounts (Appendix A: `System(0) Transfer(1)`).
+    pub const TRANSFER: u8 = 1;
+    /// One-shot timer at an absolute height (§5.1b, opcode 48).
+    pub const SET_TIMER: u8 = 48;
+    /// Recurring timer every N blocks (§5.1b, opcode 49).
+    pub const SET_INTERVAL: u8 = 49;
+    /// Cancel a pending timer (§5.1b, opcode 50).
+    pub const CANCEL_TIMER: u8 = 50;
+}
+
+/// `Actor` sub-type discriminants.
+pub mod actor_op {
+    /// Deploy an actor's Python source (CREATE2-style address, §1.2).
+    pub const DEPLOY: u8 = 0;
+    /// Deliver a message to an actor handler.
+    pub const MESSAGE: u8 = 1;
+}
+
+/// A transaction's operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Instruction {
+    System(SystemInstruction),
+    Actor(ActorInstruction),
+}
+
+/// Operations of the `System` category.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SystemInstruction {
+    /// Move `amount` from the sender to `to`.
+    Transfer { to: Address, amount: u64 },
+    /// Schedule `handler` on `actor` once, at block `height`.
+    SetTimer { timer: TimerSpec, height: u64 },
+    /// Schedule `handler` on `actor` every `every_blocks` blocks, first at `start_height`.
+    SetInterval {
+        timer: TimerSpec,
+        start_height: u64,
+        every_blocks: u64,
+    },
+    /// Cancel the pending timer `timer_id`.
+    CancelTimer { timer_id: Hash },
+}
+
+/// What a timer delivers and who pays for each firing (§5.1a per-fire `fee_payer` model; the
+/// transaction's sender is the fee payer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimerSpec {
+    /// The actor whose handler fires.
+    pub actor: Address,
+    /// Handler (method) name.
+    pub handler: String,
+    /// Canonically encoded arguments delivered to the handler.
+    pub args: Vec<u8>,
+    /// Cycles pre-charged per firing (`gas_limit_per_fire`), capped by `max_cycles_per_fire`.
+    pub cycles_per_fire: u64,
+    /// Cells pre-charged per firing, capped by `max_cells_per_fire`.
+    pub cells_per_fire: u64,
+    /// Height after which the timer expires without firing (TTL), if any.
+    pub expires_at: Option<u64>,
+}
+
+/// Operations of the `Actor` category.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActorInstruction {
+    /// Deploy `code` (canonical Python source); `__init__` receives `init_args`.
+    Deploy {
+        code: String,
+        salt: Hash,
+        init_args: Vec<u8>,
+        value: u64,
+    },
+    /// Call `method` on actor `to` with canonically encoded `args`, transferring `value`.
+    Message {
+        to: Address,
+        method: String,
+        args: Vec<u8>,
+        value: u64,
+    },
+}
+
+impl Instruction {
+    /// `(category, sub_type)` of this instruction.
+    pub fn discriminants(&self) -> (u8, u8) {
+        match self {
+            Self::System(s) => (
+                category::SYSTEM,
+                match s {
+                    SystemInstruction::Transfer { .. } => system_op::TRANSFER,
+                    SystemInstruction::SetTimer { .. } => system_op::SET_TIMER,
+                    SystemInstruction::SetInterval { .. } => system_op::SET_INTERVAL,
+                    SystemInstruction::CancelTimer { .. } => system_op::CANCEL_TIMER,
+                },
+            ),
+            Self::Actor(a) => (
+                category::ACTOR,
+                match a {
+                    ActorInstruction::Deploy { .. } => actor_op::DEPLOY,
+                    ActorInstruction::Message { .. } => actor_op::MESSAGE,
+                },
+            ),
+        }
+    }
+
+    /// The value (in base units) this instruction moves out of the sender's balance.
+    pub fn value(&self) -> u64 {
+        match self {
+            Self::System(SystemInstruction::Transfer { amount, .. }) => *amount,
+            Self::Actor(ActorInstruction::Deploy { value, .. })
+            | Self::Actor(ActorInstruction::Message { value, .. }) => *value,
+            Self::System(_) => 0,
+        }
+    }
+
+    /// A short human name for the operation.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::System(SystemInstruction::Transfer { .. }) => "transfer",
+            Self::System(SystemInstruction::SetTimer { .. }) => "set_timer",
+            Self::System(SystemInstruction::SetInterval { .. }) => "set_interval",
+            Self::System(SystemInstruction::CancelTimer { .. }) => "cancel_timer",
+            Self::Actor(ActorInstruction::Deploy { .. }) => "deploy",
+            Self::Actor(ActorInstruction::Message { .. }) => "call",
+        }
+    }
+}
+
+impl Write for TimerSpec {
+    fn write(&self, buf: &mut impl BufMut) {
+        self.actor.write(buf);
+        write_bytes(self.handler.as_bytes(), buf);
+        write_bytes(&self.args, buf);
+        write_varint(self.cycles_per_fire, buf);
+        write_varint(self.cells_per_fire, buf);
+        self.expires_at.is_some().write(buf);
+        if let Some(h) = self.expires_at {
+            write_varint(h, buf);
+        }
+    }
+}
+
+impl EncodeSize for TimerSpec {
+    fn encode_size(&self) -> usize {
+        Address::LEN
+            + bytes_size(self.handler.as_bytes())
+            + bytes_size(&self.args)
+            + varint_size(self.cycles_per_fire)
+            + varint_size(self.cells_per_fire)
+            + 1
+            + self.expires_at.map_or(0, varint_size)
+    }
+}
+
+impl Read for TimerSpec {
+    type Cfg = ();
+    fn read_cfg(buf: &mut impl Buf, _: &()) -> Result<Self, CodecError> {
+        Ok(Self {
+            actor: read_plain(buf, "actor")?,
+            handler: read_string(buf, "handler", MAX_METHOD_NAME_LEN)?,
+            args: read_bytes(buf, "args", MAX_ARGS_SIZE)?,
+            cycles_per_fire: read_varint(buf, "cycles_per_fire")?,
+            cells_per_fire: read_varint(buf, "cells_per_fire")?,
+            expires_at: if read_tag(buf, "expires_at")? {
+                Some(read_varint(buf, "expires_at")?)
+            } else {
+                None
+            },
+        })
+    }
+}
+
+impl Write for Instruction {
+    fn write(&self, buf: &mut impl BufMut) {
+        let (cat, sub) = self.discriminants();
+        buf.put_u8(cat);
+        buf.put_u8(sub);
+        match self {
+            Self::System(SystemInstruction::Transfer { to, amount }) => {
+                to.write(buf);
+                amount.write(buf);
+            }
+            Self::System(SystemInstruction::SetTimer { timer, height }) => {
+                timer.write(buf);
+                write_varint(*height, buf);
+            }
+            Self::System(SystemInstruction::SetInterval {
+                timer,
+                start_height,
+                every_blocks,
+            }) => {
+                timer.write(buf);
+                write_varint(*start_height, buf);
+                write_varint(*every_blocks, buf);
+            }
+            Self::System(SystemInstruction::CancelTimer { timer_id }) => timer_id.write(buf),
+            Self::Actor(ActorInstruction::Deploy {
+                code,
+                salt,
+                init_args,
+                value,
+            }) => {
+                write_bytes(code.as_bytes(), buf);
+                salt.write(buf);
+                write_bytes(init_args, buf);
+                value.write(buf);
+            }
+            Self::Actor(ActorInstruction::Message {
+                to,
+                method,
+                args,
+                value,
+            }) => {
+                to.write(buf);
+                write_bytes(method.as_bytes(), buf);
+                write_bytes(args, buf);
+                value.write(buf);
+            }
+        }
+    }
+}
+
+impl EncodeSize for Instruction {
+    fn encode_size(&self) -> usize {
+        2 + match self {
+            Self::System(SystemInstruction::Transfer { .. }) => Address::LEN + 8,
+            Self::System(SystemInstruction::SetTimer { timer, height }) => {
+                timer.encode_size() + varint_size(*height)
+            }
+            Self::System(SystemInstruction::SetInterval {
+                timer,
+                start_height,
+                every_blocks,
+            }) => timer.encode_size() + varint_size(*start_height) + varint_size(*every_blocks),
+            Self::System(SystemInstruction::CancelTimer { .. }) => Hash::LEN,
+            Self::Actor(ActorInstruction::Deploy {
+                code, init_args, ..
+            }) => bytes_size(code.as_bytes()) + Hash::LEN + bytes_size(init_args) + 8,
+            Self::Actor(ActorInstruction::Message { method, args, .. }) => {
+                Address::LEN + bytes_size(method.as_bytes()) + bytes_size(args) + 8
+            }
+        }
+    }
+}
+
+impl Read for Instruction {
+    type Cfg = ();
+    fn read_cfg(buf: &mut impl Buf, _: &()) -> Result<Self, CodecError> {
+        let cat_start = buf.remaining();
+        let cat = read_discriminant(buf, "category")?;
+        if cat > category::LIBRARY {
+            return Err(positioned(
+                "category",
+                cat_start,
+                CodecError::InvalidEnum(cat),
+            ));
+        }
+        let sub_start = buf.remaining();
+        let sub = read_discriminant(buf, "sub_type")?;
+        match (cat, sub) {
+            (category::SYSTEM, system_op::TRANSFER) => field(buf, "transfer", |b| {
+                Ok(Self::System(SystemInstruction::Transfer {
+                    to: read_plain(b, "to")?,
+                    amount: read_u64_be(b, "amount")?,
+                }))
+            }),
+            (category::SYSTEM, system_op::SET_TIMER) => field(buf, "set_timer", |b| {
+                Ok(Self::System(SystemInstruction::SetTimer {
+                    timer: read_plain(b, "timer")?,
+                    height: read_varint(b, "height")?,
+                }))
+            }),
+            (category::SYSTEM, system_op::SET_INTERVAL) => field(buf, "set_interval", |b| {
+                Ok(Self::System(SystemInstruction::SetInterval {
+                    timer: read_plain(b, "timer")?,
+                    start_height: read_varint(b, "start_height")?,
+                    every_blocks: read_varint(b, "every_blocks")?,
+                }))
+            }),
+            (category::SYSTEM, system_op::CANCEL_TIMER) => field(buf, "cancel_timer", |b| {
+                Ok(Self::System(SystemInstruction::CancelTimer {
+                    timer_id: read_plain(b, "timer_id")?,
+                }))
+            }),
+            (category::ACTOR, actor_op::DEPLOY) => field(buf, "deploy", |b| {
+                Ok(Self::Actor(ActorInstruction::Deploy {
+                    code: read_string(b, "code", MAX_CODE_SIZE)?,
+                    salt: read_plain(b, "salt")?,
+                    init_args: read_bytes(b, "init_args", MAX_ARGS_SIZE)?,
+                    value: read_u64_be(b, "value")?,
+                }))
+            }),
+            (category::ACTOR, actor_op::MESSAGE) => field(buf, "call", |b| {
+                Ok(Self::Actor(ActorInstruction::Message {
+                    to: read_plain(b, "to")?,
+                    method: read_string(b, "method", MAX_METHOD_NAME_LEN)?,
+                    args: read_bytes(b, "args", MAX_ARGS_SIZE)?,
+                    value: read_u64_be(b, "value")?,
+                }))
+            }),
+            // Custom and Library are reserved categories with no sub-types defined in v1.
+            _ => Err(positioned(
+                "sub_type",
+                sub_start,
+                CodecError::InvalidEnum(sub),
+            )),
+        }
+    }
+}
