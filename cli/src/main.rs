@@ -31,6 +31,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let json = cli.global.json;
     match cli.command.run(&cli.global) {
@@ -39,5 +40,16 @@ fn main() -> ExitCode {
             output::print_error(&error, json);
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, which turns `cowboy … | head` into a panic on the next print. A CLI
+/// should simply stop when its reader goes away, as every Unix tool does.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up before any other thread exists; resetting a signal
+    // disposition to its default has no other preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

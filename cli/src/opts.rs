@@ -54,7 +54,12 @@ pub struct SignerArgs {
 
     /// Sign with this raw private key (hex). Prefer --account: a key on the command line is
     /// visible to other users of the machine.
-    #[arg(long, env = "COWBOY_PRIVATE_KEY", value_name = "HEX", hide_env_values = true)]
+    #[arg(
+        long,
+        env = "COWBOY_PRIVATE_KEY",
+        value_name = "HEX",
+        hide_env_values = true
+    )]
     pub private_key: Option<String>,
 
     #[command(flatten)]
@@ -65,9 +70,9 @@ impl SignerArgs {
     /// Loads the signing key, decrypting the keystore if needed.
     pub fn key(&self, global: &GlobalArgs) -> Result<PrivateKey> {
         match (&self.account, &self.private_key) {
-            (Some(_), Some(_)) => anyhow::bail!(
-                "both --account and --private-key were given; choose one way to sign"
-            ),
+            (Some(_), Some(_)) => {
+                anyhow::bail!("both --account and --private-key were given; choose one way to sign")
+            }
             (None, Some(hex)) => {
                 PrivateKey::from_hex(hex).context("--private-key is not a valid private key")
             }

@@ -87,7 +87,8 @@ impl KeysCommand {
             Self::New(args) => {
                 keystore.ensure_available(&args.name)?;
                 let password = password::new(&args.password)?;
-                let entry = keystore.insert(&args.name, &PrivateKey::random()?, password.as_bytes())?;
+                let entry =
+                    keystore.insert(&args.name, &PrivateKey::random()?, password.as_bytes())?;
                 if global.json {
                     output::json(&entry);
                 } else {
@@ -178,7 +179,10 @@ impl KeysCommand {
                             args.name
                         );
                     }
-                    eprint!("Delete key {:?} ({address})? This cannot be undone. [y/N] ", args.name);
+                    eprint!(
+                        "Delete key {:?} ({address})? This cannot be undone. [y/N] ",
+                        args.name
+                    );
                     let mut answer = String::new();
                     std::io::stdin().read_line(&mut answer)?;
                     if !matches!(answer.trim(), "y" | "Y" | "yes") {

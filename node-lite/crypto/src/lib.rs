@@ -6,7 +6,7 @@
 //! Ethereum. Recovery rejects high-S and out-of-range `v`, so each signed message has exactly one
 //! valid signature per key.
 
-use cowboy_types::{AdditionalSigner, Address, Hash, Signature, Transaction, keccak256};
+use cowboy_types::{Address, Hash, Signature, Transaction, keccak256};
 use k256::{
     ecdsa::{RecoveryId, Signature as EcdsaSignature, SigningKey, VerifyingKey},
     elliptic_curve::scalar::IsHigh as _,
@@ -24,7 +24,9 @@ pub enum CryptoError {
     KeyOutOfRange,
     #[error("signature recovery id v must be 0 or 1, found {0}")]
     BadRecoveryId(u8),
-    #[error("signature s value is in the upper half of the curve order (high-S); only low-S signatures are canonical")]
+    #[error(
+        "signature s value is in the upper half of the curve order (high-S); only low-S signatures are canonical"
+    )]
     HighS,
     #[error("signature r or s is zero or not below the curve order")]
     MalformedSignature,
@@ -43,15 +45,21 @@ pub enum VerifyError {
     WrongSender { from: Address, recovered: Address },
     #[error("additional_signers[{index}]: {source}")]
     AdditionalSignature { index: usize, source: CryptoError },
-    #[error("additional_signers[{index}] signature recovers to {recovered}, but the entry names {claimed}")]
+    #[error(
+        "additional_signers[{index}] signature recovers to {recovered}, but the entry names {claimed}"
+    )]
     WrongAdditionalSigner {
         index: usize,
         claimed: Address,
         recovered: Address,
     },
-    #[error("additional_signers must be strictly ascending by address with no duplicates; entry {index} ({address}) breaks the order")]
+    #[error(
+        "additional_signers must be strictly ascending by address with no duplicates; entry {index} ({address}) breaks the order"
+    )]
     SignersNotAscending { index: usize, address: Address },
-    #[error("deferred system transactions (with origin_* fields) are not signed and cannot be verified as user transactions")]
+    #[error(
+        "deferred system transactions (with origin_* fields) are not signed and cannot be verified as user transactions"
+    )]
     DeferredTransaction,
 }
 
@@ -60,10 +68,10 @@ pub enum VerifyError {
 pub enum SignError {
     #[error("transaction `from` is {from}, but the key's address is {key}")]
     FromMismatch { from: Address, key: Address },
-    #[error("{0} already signed this transaction (as sender or co-signer)")]
-    DuplicateSigner(Address),
-    #[error("a transaction allows at most {max} additional signers")]
-    TooManySigners { max: usize },
+    #[error(
+        "{0} is neither the sender nor listed in additional_signers; the signer set is part of the signing hash, so list every co-signer's address before anyone signs"
+    )]
+    NotASigner(Address),
 }
 
 /// A secp256k1 private key. The secret scalar is zeroised when dropped.
@@ -103,9 +111,8 @@ impl PrivateKey {
     pub fn from_hex(text: &str) -> Result<Self, CryptoError> {
         let trimmed = text.trim();
         let digits = trimmed.strip_prefix("0x").unwrap_or(trimmed);
-        let bytes = Zeroizing::new(
-            hex::decode(digits).map_err(|e| CryptoError::KeyHex(e.to_string()))?,
-        );
+        let bytes =
+            Zeroizing::new(hex::decode(digits).map_err(|e| CryptoError::KeyHex(e.to_string()))?);
         Self::from_bytes(&bytes)
     }
 
@@ -170,31 +177,21 @@ pub fn sign_transaction(tx: &mut Transaction, key: &PrivateKey) -> Result<(), Si
     Ok(())
 }
 
-/// Adds `key` as a co-signer, keeping `additional_signers` strictly ascending.
+/// Adds `key`'s signature to `tx` where the key belongs: as the sender if it is `from`, else in
+/// its slot of `additional_signers`. The signer set is part of the signing hash (addresses are
+/// kept when signatures are zeroed), so every co-signer must be listed before anyone signs.
 pub fn cosign_transaction(tx: &mut Transaction, key: &PrivateKey) -> Result<(), SignError> {
     let address = key.address();
     if address == tx.from {
-        return Err(SignError::DuplicateSigner(address));
+        return sign_transaction(tx, key);
     }
-    let position = match tx
+    let hash = tx.signing_hash();
+    let slot = tx
         .additional_signers
-        .binary_search_by(|s| s.address.cmp(&address))
-    {
-        Ok(_) => return Err(SignError::DuplicateSigner(address)),
-        Err(position) => position,
-    };
-    let max = cowboy_types::constants::MAX_ADDITIONAL_SIGNERS;
-    if tx.additional_signers.len() >= max {
-        return Err(SignError::TooManySigners { max });
-    }
-    let signature = key.sign_hash(&tx.signing_hash());
-    tx.additional_signers.insert(
-        position,
-        AdditionalSigner {
-            address,
-            signature,
-        },
-    );
+        .iter_mut()
+        .find(|s| s.address == address)
+        .ok_or(SignError::NotASigner(address))?;
+    slot.signature = key.sign_hash(&hash);
     Ok(())
 }
 

@@ -31,7 +31,9 @@ const MAX_NAME_LEN: usize = 64;
 pub enum KeystoreError {
     #[error("invalid key name {name:?}: {reason}")]
     InvalidName { name: String, reason: &'static str },
-    #[error("a key named {name:?} already exists (address {address}); choose another name or delete it first with `cowboy keys delete {name}`")]
+    #[error(
+        "a key named {name:?} already exists (address {address}); choose another name or delete it first with `cowboy keys delete {name}`"
+    )]
     AlreadyExists { name: String, address: String },
     #[error("no key named {name:?} in {dir}{}", if available.is_empty() { "; create one with `cowboy keys new NAME`".to_string() } else { format!("; available: {}", available.join(", ")) })]
     NotFound {
@@ -89,7 +91,11 @@ pub fn validate_name(name: &str) -> Result<()> {
     if name.len() > MAX_NAME_LEN {
         return Err(invalid("names are at most 64 characters"));
     }
-    if !name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) {
+    if !name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric())
+    {
         return Err(invalid("names start with a letter or digit"));
     }
     if !name
@@ -213,7 +219,8 @@ impl Keystore {
                 serde_json::Value::String(hex_lower(&address)),
             );
         }
-        let body = serde_json::to_vec_pretty(&json).map_err(|e| KeystoreError::Library(e.to_string()))?;
+        let body =
+            serde_json::to_vec_pretty(&json).map_err(|e| KeystoreError::Library(e.to_string()))?;
         self.publish(&path, &body)?;
         Ok(KeyEntry {
             name: name.to_string(),
@@ -281,7 +288,12 @@ impl Keystore {
     ) -> Result<KeyEntry> {
         // Report a name clash before spending a scrypt on the import.
         self.free_path(name)?;
-        let key = decrypt_json(text, origin, password, &format!("keystore {}", origin.display()))?;
+        let key = decrypt_json(
+            text,
+            origin,
+            password,
+            &format!("keystore {}", origin.display()),
+        )?;
         self.insert(name, &key, password)
     }
 
@@ -319,7 +331,10 @@ pub fn decrypt_json(text: &str, origin: &Path, password: &[u8], what: &str) -> R
     };
     let keystore: EthKeystore = serde_json::from_str(text).map_err(|e| malformed(e.to_string()))?;
     if keystore.version != 3 {
-        return Err(malformed(format!("version is {}, expected 3", keystore.version)));
+        return Err(malformed(format!(
+            "version is {}, expected 3",
+            keystore.version
+        )));
     }
     let crypto = &keystore.crypto;
     if crypto.cipher != "aes-128-ctr" {
@@ -332,7 +347,9 @@ pub fn decrypt_json(text: &str, origin: &Path, password: &[u8], what: &str) -> R
         return Err(malformed("cipherparams.iv must be 16 bytes".into()));
     }
     if crypto.ciphertext.len() != 32 {
-        return Err(malformed("ciphertext must be 32 bytes (a secp256k1 key)".into()));
+        return Err(malformed(
+            "ciphertext must be 32 bytes (a secp256k1 key)".into(),
+        ));
     }
     if crypto.mac.len() != 32 {
         return Err(malformed("mac must be 32 bytes".into()));
@@ -343,10 +360,14 @@ pub fn decrypt_json(text: &str, origin: &Path, password: &[u8], what: &str) -> R
                 return Err(malformed("kdfparams.dklen must be 32".into()));
             }
             if !n.is_power_of_two() || *n < 2 {
-                return Err(malformed(format!("scrypt n = {n} is not a power of two ≥ 2")));
+                return Err(malformed(format!(
+                    "scrypt n = {n} is not a power of two ≥ 2"
+                )));
             }
             if *r == 0 || *p == 0 || *p > 16 {
-                return Err(malformed(format!("scrypt r = {r}, p = {p} are out of range")));
+                return Err(malformed(format!(
+                    "scrypt r = {r}, p = {p} are out of range"
+                )));
             }
             if 128 * u64::from(*r) * u64::from(*n) > MAX_SCRYPT_MEMORY {
                 return Err(malformed(format!(
@@ -425,7 +446,10 @@ mod tests {
         let text = ks.export("alice").unwrap();
         assert!(!text.contains(&"11".repeat(32)));
         ks.delete("alice").unwrap();
-        assert!(matches!(ks.load("alice", b"pw"), Err(KeystoreError::NotFound { .. })));
+        assert!(matches!(
+            ks.load("alice", b"pw"),
+            Err(KeystoreError::NotFound { .. })
+        ));
         // No scratch files are left behind.
         assert_eq!(fs::read_dir(ks.dir()).unwrap().count(), 0);
     }
@@ -452,9 +476,18 @@ mod tests {
         };
         let path = Path::new("test.json");
         for kdf in [
-            format!(r#"{{"dklen":32,"n":1073741824,"p":1,"r":8,"salt":"{}"}}"#, "00".repeat(32)),
-            format!(r#"{{"dklen":16,"n":8192,"p":1,"r":8,"salt":"{}"}}"#, "00".repeat(32)),
-            format!(r#"{{"dklen":32,"n":1000,"p":1,"r":8,"salt":"{}"}}"#, "00".repeat(32)),
+            format!(
+                r#"{{"dklen":32,"n":1073741824,"p":1,"r":8,"salt":"{}"}}"#,
+                "00".repeat(32)
+            ),
+            format!(
+                r#"{{"dklen":16,"n":8192,"p":1,"r":8,"salt":"{}"}}"#,
+                "00".repeat(32)
+            ),
+            format!(
+                r#"{{"dklen":32,"n":1000,"p":1,"r":8,"salt":"{}"}}"#,
+                "00".repeat(32)
+            ),
         ] {
             let err = decrypt_json(&key(&kdf), path, b"pw", "test").unwrap_err();
             assert!(matches!(err, KeystoreError::Malformed { .. }), "{err}");

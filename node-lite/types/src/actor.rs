@@ -19,9 +19,7 @@ pub fn canonicalize_source(source: &str) -> String {
 
 /// Whether `source` is already in canonical form.
 pub fn is_canonical_source(source: &str) -> bool {
-    !source.starts_with(BOM)
-        && !source.contains('\r')
-        && unicode_normalization::is_nfc(source)
+    !source.starts_with(BOM) && !source.contains('\r') && unicode_normalization::is_nfc(source)
 }
 
 /// `keccak256` of canonical source bytes. Callers must pass canonical source.

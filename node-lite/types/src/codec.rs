@@ -54,7 +54,11 @@ impl fmt::Display for DecodeError {
         if self.field.is_empty() {
             write!(f, "at byte {}: {}", self.offset, self.rule)
         } else {
-            write!(f, "field `{}` at byte {}: {}", self.field, self.offset, self.rule)
+            write!(
+                f,
+                "field `{}` at byte {}: {}",
+                self.field, self.offset, self.rule
+            )
         }
     }
 }
@@ -139,14 +143,22 @@ pub fn read_plain<T: Read<Cfg = ()>>(
 }
 
 /// Reads a varint-length-prefixed byte string of at most `max` bytes.
-pub fn read_bytes(buf: &mut impl Buf, name: &'static str, max: usize) -> Result<Vec<u8>, CodecError> {
+pub fn read_bytes(
+    buf: &mut impl Buf,
+    name: &'static str,
+    max: usize,
+) -> Result<Vec<u8>, CodecError> {
     let remaining = buf.remaining();
     let range: RangeCfg<usize> = (0..=max).into();
     <Vec<u8>>::read_cfg(buf, &(range, ())).map_err(|e| wrap(name, remaining, Some(max), e))
 }
 
 /// Reads a varint-length-prefixed UTF-8 string of at most `max` bytes.
-pub fn read_string(buf: &mut impl Buf, name: &'static str, max: usize) -> Result<String, CodecError> {
+pub fn read_string(
+    buf: &mut impl Buf,
+    name: &'static str,
+    max: usize,
+) -> Result<String, CodecError> {
     let remaining = buf.remaining();
     let bytes = read_bytes(buf, name, max)?;
     String::from_utf8(bytes).map_err(|_| {

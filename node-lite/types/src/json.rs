@@ -74,15 +74,17 @@ impl<'de> Deserialize<'de> for Uint {
         impl de::Visitor<'_> for V {
             type Value = Uint;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an unsigned 64-bit integer written as a JSON number (e.g. 42, not \"42\")")
+                f.write_str(
+                    "an unsigned 64-bit integer written as a JSON number (e.g. 42, not \"42\")",
+                )
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Uint, E> {
                 Ok(Uint(v))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Uint, E> {
-                u64::try_from(v)
-                    .map(Uint)
-                    .map_err(|_| E::custom(format!("{v} is negative; expected an unsigned integer")))
+                u64::try_from(v).map(Uint).map_err(|_| {
+                    E::custom(format!("{v} is negative; expected an unsigned integer"))
+                })
             }
         }
         d.deserialize_any(V)
@@ -189,12 +191,14 @@ pub struct OriginJson {
     pub remaining_cells: Uint,
 }
 
-/// JSON form of a co-signer.
+/// JSON form of a co-signer. As signing input the signature may be omitted: co-signers add it
+/// later with `cowboy sign --cosign`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SignerJson {
     pub address: Address,
-    pub signature: Signature,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<Signature>,
 }
 
 /// The JSON form of a transaction.
@@ -260,12 +264,34 @@ impl TransactionJson {
         }
         if self.signature.is_some() || self.hash.is_some() {
             return Err(JsonError {
-                path: if self.signature.is_some() { "signature" } else { "hash" }.into(),
+                path: if self.signature.is_some() {
+                    "signature"
+                } else {
+                    "hash"
+                }
+                .into(),
                 message: "is an output of signing; remove it from the input".into(),
             });
         }
         let mut tx = self.into_transaction_unchecked(from);
         tx.signature = Signature::ZERO;
+        if let Some(i) = (1..tx.additional_signers.len())
+            .find(|&i| tx.additional_signers[i - 1].address >= tx.additional_signers[i].address)
+        {
+            return Err(JsonError {
+                path: format!("additional_signers[{i}]"),
+                message: format!(
+                    "{} breaks the order: co-signers must be listed in strictly ascending address order, without duplicates",
+                    tx.additional_signers[i].address
+                ),
+            });
+        }
+        if tx.additional_signers.iter().any(|s| s.address == from) {
+            return Err(JsonError {
+                path: "additional_signers".into(),
+                message: format!("the sender {from} cannot also be a co-signer"),
+            });
+        }
         Ok(tx)
     }
 
@@ -301,7 +327,7 @@ impl TransactionJson {
                 .into_iter()
                 .map(|s| AdditionalSigner {
                     address: s.address,
-                    signature: s.signature,
+                    signature: s.signature.unwrap_or(Signature::ZERO),
                 })
                 .collect(),
         }
@@ -339,7 +365,7 @@ impl From<&Transaction> for TransactionJson {
                 .iter()
                 .map(|s| SignerJson {
                     address: s.address,
-                    signature: s.signature,
+                    signature: Some(s.signature),
                 })
                 .collect(),
             from: Some(tx.from),
@@ -440,11 +466,9 @@ impl From<&Instruction> for InstructionJson {
                 start_height: Uint(*start_height),
                 every_blocks: Uint(*every_blocks),
             },
-            Instruction::System(SystemInstruction::CancelTimer { timer_id }) => {
-                Self::CancelTimer {
-                    timer_id: *timer_id,
-                }
-            }
+            Instruction::System(SystemInstruction::CancelTimer { timer_id }) => Self::CancelTimer {
+                timer_id: *timer_id,
+            },
             Instruction::Actor(ActorInstruction::Deploy {
                 code,
                 salt,

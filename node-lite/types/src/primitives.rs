@@ -30,16 +30,14 @@ pub enum ParseHexError {
 /// Decodes hex with an optional `0x` prefix into bytes of any length.
 pub fn decode_hex(s: &str) -> Result<Vec<u8>, ParseHexError> {
     let digits = strip_0x(s);
-    if let Some((position, character)) = digits
-        .char_indices()
-        .find(|(_, c)| !c.is_ascii_hexdigit())
+    if let Some((position, character)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit())
     {
         return Err(ParseHexError::InvalidCharacter {
             character,
             position: position + (s.len() - digits.len()),
         });
     }
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(ParseHexError::OddLength(digits.len()));
     }
     // Every character was checked above, so decoding cannot fail.
@@ -66,10 +64,12 @@ fn decode_fixed<const N: usize>(s: &str) -> Result<[u8; N], ParseHexError> {
         });
     }
     let bytes = decode_hex(s)?;
-    bytes.try_into().map_err(|v: Vec<u8>| ParseHexError::WrongLength {
-        expected: N,
-        found: v.len() * 2,
-    })
+    bytes
+        .try_into()
+        .map_err(|v: Vec<u8>| ParseHexError::WrongLength {
+            expected: N,
+            found: v.len() * 2,
+        })
 }
 
 macro_rules! fixed_bytes {
@@ -253,7 +253,9 @@ mod tests {
 
     #[test]
     fn address_round_trips_through_hex() {
-        let a: Address = "0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a".parse().unwrap();
+        let a: Address = "0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a"
+            .parse()
+            .unwrap();
         assert_eq!(a.to_string(), "0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a");
         let b: Address = "19E7E376E7C213B7E7E7E46CC70A5DD086DAFF2A".parse().unwrap();
         assert_eq!(a, b);
@@ -292,6 +294,9 @@ mod tests {
                 position: 2
             }
         );
-        assert_eq!(decode_hex("0xabc").unwrap_err(), ParseHexError::OddLength(3));
+        assert_eq!(
+            decode_hex("0xabc").unwrap_err(),
+            ParseHexError::OddLength(3)
+        );
     }
 }

@@ -2,8 +2,8 @@
 
 use crate::{
     codec::{
-        bytes_size, read_bytes, read_discriminant, read_list, read_plain, read_string, read_tag,
-        read_varint, varint_size, write_bytes, write_list, write_varint, positioned,
+        bytes_size, positioned, read_bytes, read_discriminant, read_list, read_plain, read_string,
+        read_tag, read_varint, varint_size, write_bytes, write_list, write_varint,
     },
     constants::MAX_TX_SIZE,
     primitives::{Address, Hash},
@@ -144,7 +144,9 @@ impl Read for Receipt {
             cells_used: read_varint(buf, "cells_used")?,
             fee: read_varint(buf, "fee")?,
             return_data: read_bytes(buf, "return_data", MAX_RETURN_DATA)?,
-            events: read_list(buf, "events", MAX_EVENTS_PER_TX, |b| Event::read_cfg(b, &()))?,
+            events: read_list(buf, "events", MAX_EVENTS_PER_TX, |b| {
+                Event::read_cfg(b, &())
+            })?,
             created: if read_tag(buf, "created")? {
                 Some(read_plain(buf, "created")?)
             } else {

@@ -258,23 +258,22 @@ impl Read for Transaction {
             }
         };
         let signature = read_plain(buf, "signature")?;
-        let additional_signers = read_list(
-            buf,
-            "additional_signers",
-            MAX_ADDITIONAL_SIGNERS,
-            |b| {
+        let additional_signers =
+            read_list(buf, "additional_signers", MAX_ADDITIONAL_SIGNERS, |b| {
                 Ok(AdditionalSigner {
                     address: read_plain(b, "address")?,
                     signature: read_plain(b, "signature")?,
                 })
-            },
-        )?;
+            })?;
         let size = start - buf.remaining();
         if size > MAX_TX_SIZE {
             return Err(positioned(
                 "transaction",
                 start,
-                CodecError::Invalid("transaction", "encoding is above max_tx_size (131072 bytes)"),
+                CodecError::Invalid(
+                    "transaction",
+                    "encoding is above max_tx_size (131072 bytes)",
+                ),
             ));
         }
         Ok(Self {

@@ -1,0 +1,201 @@
+//! Property tests: `decode(encode(tx)) == tx` for generated transactions, and
+//! `encode(decode(b)) == b` for every byte string the decoder accepts.
+
+mod common;
+
+use cowboy_types::{transaction::*, *};
+use proptest::prelude::*;
+
+fn address() -> impl Strategy<Value = Address> {
+    any::<[u8; 20]>().prop_map(Address)
+}
+fn hash() -> impl Strategy<Value = Hash> {
+    any::<[u8; 32]>().prop_map(Hash)
+}
+fn signature() -> impl Strategy<Value = Signature> {
+    proptest::collection::vec(any::<u8>(), 65).prop_map(|v| Signature::from_slice(&v).unwrap())
+}
+fn small_bytes() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(any::<u8>(), 0..64)
+}
+/// Scalars biased toward varint boundaries.
+fn scalar() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        Just(127),
+        Just(128),
+        Just(16_383),
+        Just(16_384),
+        Just(u64::MAX),
+        any::<u64>(),
+        0..1_000_000u64,
+    ]
+}
+
+fn timer() -> BoxedStrategy<TimerSpec> {
+    (
+        address(),
+        "[a-z_]{1,20}",
+        small_bytes(),
+        scalar(),
+        scalar(),
+        proptest::option::of(scalar()),
+    )
+        .prop_map(
+            |(actor, handler, args, cycles_per_fire, cells_per_fire, expires_at)| TimerSpec {
+                actor,
+                handler,
+                args,
+                cycles_per_fire,
+                cells_per_fire,
+                expires_at,
+            },
+        )
+        .boxed()
+}
+
+fn instruction() -> BoxedStrategy<Instruction> {
+    prop_oneof![
+        (address(), any::<u64>()).prop_map(|(to, amount)| Instruction::System(
+            SystemInstruction::Transfer { to, amount }
+        )),
+        (timer(), scalar()).prop_map(|(timer, height)| Instruction::System(
+            SystemInstruction::SetTimer { timer, height }
+        )),
+        (timer(), scalar(), scalar()).prop_map(|(timer, start_height, every_blocks)| {
+            Instruction::System(SystemInstruction::SetInterval {
+                timer,
+                start_height,
+                every_blocks,
+            })
+        }),
+        hash()
+            .prop_map(|timer_id| Instruction::System(SystemInstruction::CancelTimer { timer_id })),
+        (".{0,200}", hash(), small_bytes(), any::<u64>()).prop_map(
+            |(code, salt, init_args, value)| {
+                Instruction::Actor(ActorInstruction::Deploy {
+                    code,
+                    salt,
+                    init_args,
+                    value,
+                })
+            }
+        ),
+        (
+            address(),
+            "[a-zA-Z_][a-zA-Z0-9_]{0,40}",
+            small_bytes(),
+            any::<u64>()
+        )
+            .prop_map(|(to, method, args, value)| Instruction::Actor(
+                ActorInstruction::Message {
+                    to,
+                    method,
+                    args,
+                    value,
+                }
+            )),
+    ]
+    .boxed()
+}
+
+prop_compose! {
+    fn transaction()(
+        scalars in proptest::collection::vec(scalar(), 8),
+        instruction in instruction(),
+        from in address(),
+        access_list in proptest::option::of(proptest::collection::vec(
+            (address(), proptest::collection::vec(hash(), 0..3))
+                .prop_map(|(address, storage_keys)| AccessListEntry { address, storage_keys }),
+            0..3,
+        )),
+        metadata in small_bytes(),
+        origin in proptest::option::of((hash(), scalar(), scalar()).prop_map(
+            |(tx_hash, remaining_cycles, remaining_cells)| Origin { tx_hash, remaining_cycles, remaining_cells },
+        )),
+        signature in signature(),
+        additional_signers in proptest::collection::vec(
+            (address(), signature()).prop_map(|(address, signature)| AdditionalSigner { address, signature }),
+            0..4,
+        ),
+    ) -> Transaction {
+        Transaction {
+            chain_id: scalars[0],
+            nonce: scalars[1],
+            instruction,
+            cycles_limit: scalars[2],
+            cells_limit: scalars[3],
+            max_fee_per_cycle: scalars[4],
+            max_fee_per_cell: scalars[5],
+            max_priority_fee_per_cycle: scalars[6],
+            max_priority_fee_per_cell: scalars[7],
+            from,
+            access_list,
+            metadata,
+            origin,
+            signature,
+            additional_signers,
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn decode_of_encode_is_identity(tx in transaction()) {
+        let bytes = tx.to_bytes();
+        prop_assert_eq!(bytes.len(), commonware_codec::EncodeSize::encode_size(&tx));
+        prop_assert_eq!(Transaction::decode_strict(&bytes).unwrap(), tx);
+    }
+
+    #[test]
+    fn json_round_trip_preserves_the_transaction(tx in transaction()) {
+        // Signing input must list co-signers in order and without the sender.
+        if !tx.additional_signers_are_ordered() || tx.additional_signers.iter().any(|s| s.address == tx.from) {
+            return Ok(());
+        }
+        let json = serde_json::to_string(&TransactionJson::from(&tx)).unwrap();
+        let mut parsed = TransactionJson::parse(&json).unwrap();
+        parsed.hash = None;
+        let signature = parsed.signature.take();
+        let mut back = parsed.into_unsigned(tx.from).unwrap();
+        back.signature = signature.unwrap();
+        // Deploy source is canonicalised on the way in.
+        if let Instruction::Actor(ActorInstruction::Deploy { code, .. }) = &tx.instruction
+            && !is_canonical_source(code)
+        {
+            return Ok(());
+        }
+        prop_assert_eq!(back, tx);
+    }
+
+    /// Mutating a valid encoding (flip, insert, delete bytes) must either be rejected or decode
+    /// to something that re-encodes to exactly the same bytes.
+    #[test]
+    fn every_accepted_byte_string_re_encodes_identically(
+        tx in transaction(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0..3u8), 1..4),
+    ) {
+        let mut bytes = tx.to_bytes();
+        for (index, byte, kind) in edits {
+            let at = index.index(bytes.len().max(1));
+            match kind {
+                0 if !bytes.is_empty() => bytes[at] = byte,
+                1 => bytes.insert(at.min(bytes.len()), byte),
+                _ if !bytes.is_empty() => { bytes.remove(at); }
+                _ => {}
+            }
+        }
+        if let Ok(decoded) = Transaction::decode_strict(&bytes) {
+            prop_assert_eq!(decoded.to_bytes(), bytes);
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic_and_accepted_ones_re_encode(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        if let Ok(decoded) = Transaction::decode_strict(&bytes) {
+            prop_assert_eq!(decoded.to_bytes(), bytes);
+        }
+    }
+}
