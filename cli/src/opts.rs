@@ -15,7 +15,13 @@ pub struct GlobalArgs {
     pub json: bool,
 
     /// Cowboy home directory (keystore, config, devnets).
-    #[arg(long, global = true, env = "COWBOY_HOME", value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        env = "COWBOY_HOME",
+        value_name = "DIR",
+        hide_env_values = true
+    )]
     pub home: Option<PathBuf>,
 }
 
