@@ -1,0 +1,171 @@
+//! The boundary between the PVM and the chain: what an executing actor may ask of the node
+//! ([`Host`]), what it is told about its call ([`CallContext`]), and what it leaves behind
+//! ([`Effects`]).
+//!
+//! The PVM depends on no state store: reads go through the [`Host`] trait, and every write,
+//! message, timer and event is buffered in the call's [`Effects`], returned only if the call
+//! succeeds. A failed call therefore reverts all of its effects by construction (single-block
+//! atomicity, whitepaper "Asynchronous Execution").
+
+use std::collections::BTreeMap;
+
+/// A 20-byte address.
+pub type Address = [u8; 20];
+/// A 32-byte hash.
+pub type Hash32 = [u8; 32];
+
+/// Why a host query failed (the store is unavailable or corrupt): the call cannot continue.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("host error: {0}")]
+pub struct HostError(pub String);
+
+/// What the PVM may ask of the node while an actor runs.
+pub trait Host {
+    /// The committed value of `key` in `actor`'s storage.
+    fn storage_get(&mut self, actor: &Address, key: &[u8]) -> Result<Option<Vec<u8>>, HostError>;
+    /// The balance of `account`, in base units.
+    fn balance(&mut self, account: &Address) -> Result<u64, HostError>;
+    /// The owner of pending timer `id`, if it exists.
+    fn timer_owner(&mut self, id: &Hash32) -> Result<Option<Address>, HostError>;
+    /// The number of pending timers `actor` owns.
+    fn timer_count(&mut self, actor: &Address) -> Result<usize, HostError>;
+}
+
+/// The block an actor executes in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockInfo {
+    pub height: u64,
+    pub epoch: u64,
+    pub view: u64,
+    pub timestamp_ms: u64,
+    pub chain_id: u64,
+    /// The execution-readable parent beacon (BLS signature bytes); randomness derives from it.
+    pub beacon: Vec<u8>,
+}
+
+/// Who called, with what, where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallContext {
+    /// The executing actor.
+    pub actor: Address,
+    /// The sender of the message (an account or an actor).
+    pub caller: Address,
+    /// Base units transferred with the message.
+    pub value: u64,
+    pub block: BlockInfo,
+    /// Seed for ids of messages and timers created by this call (e.g. the transaction hash
+    /// mixed with the message index), so ids are unique and identical on every node.
+    pub id_seed: Hash32,
+}
+
+/// A message the actor sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutgoingMessage {
+    pub id: Hash32,
+    pub to: Address,
+    pub method: String,
+    /// Canonically encoded positional arguments (a list).
+    pub args: Vec<u8>,
+    pub value: u64,
+}
+
+/// A timer the actor scheduled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimerRequest {
+    pub id: Hash32,
+    /// First (or only) firing height.
+    pub height: u64,
+    /// Repeat every N blocks; 0 for a one-shot timer.
+    pub every: u64,
+    pub handler: String,
+    /// Canonically encoded positional arguments (a list).
+    pub args: Vec<u8>,
+    pub cycles_per_fire: u64,
+    pub cells_per_fire: u64,
+    pub expires_at: Option<u64>,
+}
+
+/// An event the actor emitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmittedEvent {
+    pub topics: Vec<Hash32>,
+    pub data: Vec<u8>,
+}
+
+/// Everything a successful call leaves behind, in the order it happened.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Effects {
+    /// Final value of every storage key written (`None`: deleted), sorted by key.
+    pub storage: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+    pub messages: Vec<OutgoingMessage>,
+    pub timers_set: Vec<TimerRequest>,
+    pub timers_cancelled: Vec<Hash32>,
+    pub events: Vec<EmittedEvent>,
+    /// Output of `print` (for developers; not consensus data).
+    pub logs: Vec<String>,
+}
+
+/// A host with no state: every key is absent, every balance zero. For validation dry runs.
+#[derive(Debug, Default)]
+pub struct EmptyHost;
+
+impl Host for EmptyHost {
+    fn storage_get(&mut self, _: &Address, _: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
+        Ok(None)
+    }
+    fn balance(&mut self, _: &Address) -> Result<u64, HostError> {
+        Ok(0)
+    }
+    fn timer_owner(&mut self, _: &Hash32) -> Result<Option<Address>, HostError> {
+        Ok(None)
+    }
+    fn timer_count(&mut self, _: &Address) -> Result<usize, HostError> {
+        Ok(0)
+    }
+}
+
+/// An in-memory host: storage per actor, balances, pending timers. Used by `cowboy run` and by
+/// tests; apply a successful call's [`Effects`] with [`MemoryHost::apply`].
+#[derive(Debug, Default, Clone)]
+pub struct MemoryHost {
+    pub storage: BTreeMap<(Address, Vec<u8>), Vec<u8>>,
+    pub balances: BTreeMap<Address, u64>,
+    pub timers: BTreeMap<Hash32, (Address, TimerRequest)>,
+}
+
+impl MemoryHost {
+    /// Commits a successful call's effects for `actor`.
+    pub fn apply(&mut self, actor: &Address, effects: &Effects) {
+        for (key, value) in &effects.storage {
+            match value {
+                Some(v) => {
+                    self.storage.insert((*actor, key.clone()), v.clone());
+                }
+                None => {
+                    self.storage.remove(&(*actor, key.clone()));
+                }
+            }
+        }
+        for id in &effects.timers_cancelled {
+            self.timers.remove(id);
+        }
+        for t in &effects.timers_set {
+            self.timers.insert(t.id, (*actor, t.clone()));
+        }
+    }
+}
+
+impl Host for MemoryHost {
+    fn storage_get(&mut self, actor: &Address, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
+        Ok(self.storage.get(&(*actor, key.to_vec())).cloned())
+    }
+    fn balance(&mut self, account: &Address) -> Result<u64, HostError> {
+        Ok(self.balances.get(account).copied().unwrap_or(0))
+    }
+    fn timer_owner(&mut self, id: &Hash32) -> Result<Option<Address>, HostError> {
+        Ok(self.timers.get(id).map(|(a, _)| *a))
+    }
+    fn timer_count(&mut self, actor: &Address) -> Result<usize, HostError> {
+        Ok(self.timers.values().filter(|(a, _)| a == actor).count())
+    }
+}

@@ -1,0 +1,517 @@
+//! Compile-time cycle metering: rewrites a parsed module so that every straight-line block of
+//! code charges, before it runs, the sum of the cost-table prices of the operations in it.
+//!
+//! RustPython has no per-instruction hook, so metering is inserted into the AST (the technique
+//! WebAssembly chains use on bytecode). The rewrite inserts calls to three builtins that only the
+//! instrumenter can name (user code may not mention dunder names):
+//!
+//! - `__m__(n)`: charge `n` cycles; raises the uncatchable out-of-cycles error when the budget is
+//!   spent. Inserted at the start of every block, and as `(__m__(n) and test)` inside loop,
+//!   `elif` and guard conditions and lambda bodies, which execute repeatedly without a block of
+//!   their own.
+//! - `__mi__(iterable, n)`: wraps the iterable of a comprehension or generator expression and
+//!   charges `n` cycles per element (the element expression, conditions and append).
+//! - `__mc__(s)`: charges one cycle per character of an f-string's result.
+//!
+//! A block is a maximal run of statements with no control flow between them, plus the header of
+//! the compound statement that ends it (an `if` test, a `for` iterable, `with` items). The charge
+//! is an upper bound: statements skipped by an exception or `return` were still paid for. Work
+//! whose size depends on runtime values (long strings, big integers, builtins that iterate) is
+//! charged dynamically by the runtime, not here.
+
+use crate::cost::cycles;
+use rustpython_vm::compiler::ast::{
+    self, AtomicNodeIndex, BoolOp, ElifElseClause, ExceptHandler, Expr, ExprContext, Stmt,
+    name::Name,
+    visitor::transformer::{self, Transformer},
+};
+use ruff_text_size::TextRange;
+use std::cell::Cell;
+
+/// Name of the block-charge builtin.
+pub const CHARGE: &str = "__m__";
+/// Name of the metered-iterator builtin.
+pub const METERED_ITER: &str = "__mi__";
+/// Name of the per-character charge builtin.
+pub const CHARGE_CHARS: &str = "__mc__";
+
+/// Instruments a module body in place.
+pub fn instrument_module(body: &mut Vec<Stmt>) {
+    let pass = Instrumenter::default();
+    pass.body(body, 0);
+}
+
+#[derive(Default)]
+struct Instrumenter {
+    // Transformer methods take `&self`; nothing needs mutable state, but keep a counter of
+    // inserted charges for tests and debugging.
+    inserted: Cell<usize>,
+}
+
+fn name(id: &'static str, range: TextRange) -> Expr {
+    Expr::Name(ast::ExprName {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        id: Name::new_static(id),
+        ctx: ExprContext::Load,
+    })
+}
+
+fn int(n: u64, range: TextRange) -> Expr {
+    Expr::NumberLiteral(ast::ExprNumberLiteral {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        value: ast::Number::Int(ast::Int::from(n)),
+    })
+}
+
+fn call(func: &'static str, args: Vec<Expr>, range: TextRange) -> Expr {
+    Expr::Call(ast::ExprCall {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        func: Box::new(name(func, range)),
+        arguments: ast::Arguments {
+            range,
+            node_index: AtomicNodeIndex::NONE,
+            args: args.into_boxed_slice(),
+            keywords: Box::new([]),
+        },
+    })
+}
+
+fn charge_stmt(n: u64, range: TextRange) -> Stmt {
+    Stmt::Expr(ast::StmtExpr {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        value: Box::new(call(CHARGE, vec![int(n, range)], range)),
+    })
+}
+
+/// `(__m__(n) and expr)`: charges `n` before evaluating `expr`, evaluating to `expr`'s value.
+fn charged_expr(n: u64, expr: Expr) -> Expr {
+    let range = expr.range();
+    Expr::BoolOp(ast::ExprBoolOp {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        op: BoolOp::And,
+        values: vec![call(CHARGE, vec![int(n, range)], range), expr],
+    })
+}
+
+fn take_expr(e: &mut Expr) -> Expr {
+    std::mem::replace(
+        e,
+        Expr::NoneLiteral(ast::ExprNoneLiteral {
+            node_index: AtomicNodeIndex::NONE,
+            range: e.range(),
+        }),
+    )
+}
+
+use ruff_text_size::Ranged as _;
+
+impl Instrumenter {
+    /// Instruments a statement list; `entry` extra cycles are added to the first block's charge.
+    fn body(&self, body: &mut Vec<Stmt>, entry: u64) {
+        let old = std::mem::take(body);
+        let mut out: Vec<Stmt> = Vec::with_capacity(old.len() + 2);
+        let mut block: Vec<Stmt> = Vec::new();
+        let mut block_cost = entry;
+        let mut first = true;
+        for mut stmt in old {
+            block_cost += stmt_cost(&stmt);
+            self.stmt(&mut stmt);
+            let ends_block = is_compound(&stmt);
+            block.push(stmt);
+            if ends_block {
+                self.flush(&mut out, &mut block, block_cost);
+                block_cost = 0;
+                first = false;
+            }
+        }
+        if !block.is_empty() || first {
+            // An empty body only happens for synthetic input; charge the entry cost anyway.
+            self.flush(&mut out, &mut block, block_cost.max(cycles::DEFAULT));
+        }
+        *body = out;
+    }
+
+    fn flush(&self, out: &mut Vec<Stmt>, block: &mut Vec<Stmt>, cost: u64) {
+        let range = block.first().map(|s| s.range()).unwrap_or_default();
+        // Docstrings and `from __future__` imports must stay first in a body, so the charge
+        // goes after them (a string literal costs one cycle; moving it is harmless).
+        let lead = block
+            .iter()
+            .take_while(|s| match s {
+                Stmt::ImportFrom(i) => i
+                    .module
+                    .as_ref()
+                    .is_some_and(|m| m.id.as_str() == "__future__"),
+                Stmt::Expr(e) => matches!(*e.value, Expr::StringLiteral(_)),
+                _ => false,
+            })
+            .count();
+        let mut rest = block.split_off(lead);
+        out.append(block);
+        out.push(charge_stmt(cost.max(cycles::DEFAULT), range));
+        self.inserted.set(self.inserted.get() + 1);
+        out.append(&mut rest);
+    }
+
+    /// Recurses into a statement: nested bodies get their own blocks; expressions that execute
+    /// repeatedly (loop tests, `elif` tests, guards) get inline charges.
+    fn stmt(&self, stmt: &mut Stmt) {
+        match stmt {
+            Stmt::FunctionDef(f) => {
+                self.params(&mut f.parameters);
+                for d in &mut f.decorator_list {
+                    self.visit_expr(&mut d.expression);
+                }
+                self.body(&mut f.body, 0);
+            }
+            Stmt::ClassDef(c) => {
+                for d in &mut c.decorator_list {
+                    self.visit_expr(&mut d.expression);
+                }
+                if let Some(args) = &mut c.arguments {
+                    self.visit_arguments(args);
+                }
+                self.body(&mut c.body, 0);
+            }
+            Stmt::For(f) => {
+                self.visit_expr(&mut f.iter);
+                self.visit_expr(&mut f.target);
+                // Each iteration binds the target and advances the iterator.
+                self.body(&mut f.body, expr_cost(&f.target) + cycles::DEFAULT);
+                if !f.orelse.is_empty() {
+                    self.body(&mut f.orelse, 0);
+                }
+            }
+            Stmt::While(w) => {
+                self.visit_expr(&mut w.test);
+                let test = take_expr(&mut w.test);
+                *w.test = charged_expr(expr_cost(&test) + cycles::DEFAULT, test);
+                self.body(&mut w.body, 0);
+                if !w.orelse.is_empty() {
+                    self.body(&mut w.orelse, 0);
+                }
+            }
+            Stmt::If(i) => {
+                self.visit_expr(&mut i.test);
+                self.body(&mut i.body, 0);
+                for clause in &mut i.elif_else_clauses {
+                    self.elif(clause);
+                }
+            }
+            Stmt::With(w) => {
+                for item in &mut w.items {
+                    self.visit_expr(&mut item.context_expr);
+                    if let Some(v) = &mut item.optional_vars {
+                        self.visit_expr(v);
+                    }
+                }
+                self.body(&mut w.body, 0);
+            }
+            Stmt::Match(m) => {
+                self.visit_expr(&mut m.subject);
+                for case in &mut m.cases {
+                    if let Some(g) = &mut case.guard {
+                        self.visit_expr(g);
+                        let guard = take_expr(g);
+                        **g = charged_expr(expr_cost(&guard), guard);
+                    }
+                    self.body(&mut case.body, pattern_cost(&case.pattern));
+                }
+            }
+            Stmt::Try(t) => {
+                self.body(&mut t.body, 0);
+                for h in &mut t.handlers {
+                    let ExceptHandler::ExceptHandler(h) = h;
+                    let type_cost = h.type_.as_deref().map_or(0, expr_cost);
+                    if let Some(ty) = &mut h.type_ {
+                        self.visit_expr(ty);
+                    }
+                    self.body(&mut h.body, cycles::HANDLER_ENTER + type_cost);
+                }
+                if !t.orelse.is_empty() {
+                    self.body(&mut t.orelse, 0);
+                }
+                if !t.finalbody.is_empty() {
+                    self.body(&mut t.finalbody, cycles::HANDLER_ENTER);
+                }
+            }
+            other => self.visit_stmt_exprs(other),
+        }
+    }
+
+    fn elif(&self, clause: &mut ElifElseClause) {
+        if let Some(test) = &mut clause.test {
+            self.visit_expr(test);
+            let t = take_expr(test);
+            *test = charged_expr(expr_cost(&t), t);
+        }
+        self.body(&mut clause.body, 0);
+    }
+
+    fn params(&self, p: &mut ast::Parameters) {
+        for arg in p
+            .posonlyargs
+            .iter_mut()
+            .chain(p.args.iter_mut())
+            .chain(p.kwonlyargs.iter_mut())
+        {
+            if let Some(d) = &mut arg.default {
+                self.visit_expr(d);
+            }
+        }
+    }
+
+    /// Rewrites the expressions of a simple statement.
+    fn visit_stmt_exprs(&self, stmt: &mut Stmt) {
+        // Simple statements have no nested bodies: the default walk visits exactly their
+        // expressions.
+        transformer::walk_stmt(self, stmt);
+    }
+
+    /// Per-element cost of a comprehension whose generators are `gens` and whose per-element
+    /// result costs `element` (the element expression plus the append/store).
+    fn comprehension(&self, gens: &mut [ast::Comprehension], element: u64) {
+        // The innermost generator pays for the element; each outer generator pays for binding
+        // its target, its conditions and evaluating the next generator's iterable.
+        let n = gens.len();
+        let mut per_item = element;
+        for i in (0..n).rev() {
+            let g = &mut gens[i];
+            self.visit_expr(&mut g.target);
+            for cond in &mut g.ifs {
+                self.visit_expr(cond);
+            }
+            self.visit_expr(&mut g.iter);
+            let here = expr_cost(&g.target)
+                + g.ifs.iter().map(expr_cost).sum::<u64>()
+                + cycles::DEFAULT
+                + per_item;
+            let range = g.iter.range();
+            let iter = take_expr(&mut g.iter);
+            g.iter = call(METERED_ITER, vec![iter, int(here, range)], range);
+            // The outer generator evaluates this (inner) iterable once per outer element.
+            per_item = if i > 0 { expr_cost(&gens[i].iter) } else { 0 };
+        }
+    }
+}
+
+impl Transformer for Instrumenter {
+    fn visit_stmt(&self, stmt: &mut Stmt) {
+        // Statements reached through expressions do not exist in Python; keep the default.
+        transformer::walk_stmt(self, stmt);
+    }
+
+    fn visit_expr(&self, expr: &mut Expr) {
+        match expr {
+            Expr::Lambda(l) => {
+                if let Some(p) = &mut l.parameters {
+                    self.params(p);
+                }
+                self.visit_expr(&mut l.body);
+                let body = take_expr(&mut l.body);
+                *l.body = charged_expr(expr_cost(&body) + cycles::DEFAULT, body);
+            }
+            Expr::ListComp(c) => {
+                self.visit_expr(&mut c.elt);
+                let element = expr_cost(&c.elt) + cycles::LIST_APPEND;
+                self.comprehension(&mut c.generators, element);
+            }
+            Expr::SetComp(c) => {
+                self.visit_expr(&mut c.elt);
+                let element = expr_cost(&c.elt) + cycles::LIST_APPEND;
+                self.comprehension(&mut c.generators, element);
+            }
+            Expr::Generator(c) => {
+                self.visit_expr(&mut c.elt);
+                let element = expr_cost(&c.elt) + cycles::DEFAULT;
+                self.comprehension(&mut c.generators, element);
+            }
+            Expr::DictComp(c) => {
+                self.visit_expr(&mut c.key);
+                self.visit_expr(&mut c.value);
+                let element = expr_cost(&c.key) + expr_cost(&c.value) + cycles::DICT_SET;
+                self.comprehension(&mut c.generators, element);
+            }
+            Expr::FString(_) => {
+                transformer::walk_expr(self, expr);
+                let range = expr.range();
+                let inner = take_expr(expr);
+                *expr = call(CHARGE_CHARS, vec![inner], range);
+            }
+            _ => transformer::walk_expr(self, expr),
+        }
+    }
+}
+
+fn is_compound(stmt: &Stmt) -> bool {
+    matches!(
+        stmt,
+        Stmt::If(_)
+            | Stmt::For(_)
+            | Stmt::While(_)
+            | Stmt::With(_)
+            | Stmt::Match(_)
+            | Stmt::Try(_)
+            | Stmt::FunctionDef(_)
+            | Stmt::ClassDef(_)
+    )
+}
+
+/// Static cost of a statement as it contributes to its block: simple statements in full,
+/// compound statements only for their header (their bodies are charged separately).
+pub fn stmt_cost(stmt: &Stmt) -> u64 {
+    let d = cycles::DEFAULT;
+    match stmt {
+        Stmt::FunctionDef(f) => {
+            d + f.decorator_list.iter().map(|x| expr_cost(&x.expression) + cycles::CALL).sum::<u64>()
+                + params_cost(&f.parameters)
+        }
+        Stmt::ClassDef(c) => {
+            cycles::CALL
+                + c.decorator_list.iter().map(|x| expr_cost(&x.expression) + cycles::CALL).sum::<u64>()
+                + c.arguments.as_deref().map_or(0, arguments_cost)
+        }
+        Stmt::Return(r) => d + r.value.as_deref().map_or(0, expr_cost),
+        Stmt::Delete(x) => d + x.targets.iter().map(expr_cost).sum::<u64>(),
+        Stmt::TypeAlias(_) => d,
+        Stmt::Assign(a) => expr_cost(&a.value) + a.targets.iter().map(expr_cost).sum::<u64>(),
+        Stmt::AugAssign(a) => cycles::ARITHMETIC + 2 * expr_cost(&a.target) + expr_cost(&a.value),
+        Stmt::AnnAssign(a) => {
+            expr_cost(&a.target) + a.value.as_deref().map_or(0, expr_cost)
+        }
+        Stmt::For(f) => d + expr_cost(&f.iter),
+        Stmt::While(_) => 0, // the test is charged inline at every evaluation
+        Stmt::If(i) => expr_cost(&i.test),
+        Stmt::With(w) => w
+            .items
+            .iter()
+            .map(|i| {
+                expr_cost(&i.context_expr)
+                    + 2 * cycles::CALL
+                    + i.optional_vars.as_deref().map_or(0, expr_cost)
+            })
+            .sum(),
+        Stmt::Match(m) => expr_cost(&m.subject),
+        Stmt::Raise(r) => {
+            cycles::RAISE
+                + r.exc.as_deref().map_or(0, expr_cost)
+                + r.cause.as_deref().map_or(0, expr_cost)
+        }
+        Stmt::Try(_) => cycles::TRY_ENTER,
+        Stmt::Assert(a) => d + expr_cost(&a.test) + a.msg.as_deref().map_or(0, expr_cost),
+        // Imports are charged by the import hook (CIP-3 import costs).
+        Stmt::Import(i) => d * i.names.len() as u64,
+        Stmt::ImportFrom(i) => d * (1 + i.names.len() as u64),
+        Stmt::Global(_) | Stmt::Nonlocal(_) => 0,
+        Stmt::Expr(e) => expr_cost(&e.value),
+        Stmt::Pass(_) | Stmt::Break(_) | Stmt::Continue(_) => d,
+        Stmt::IpyEscapeCommand(_) => d,
+    }
+}
+
+fn params_cost(p: &ast::Parameters) -> u64 {
+    p.posonlyargs
+        .iter()
+        .chain(p.args.iter())
+        .chain(p.kwonlyargs.iter())
+        .filter_map(|a| a.default.as_deref())
+        .map(expr_cost)
+        .sum()
+}
+
+fn arguments_cost(a: &ast::Arguments) -> u64 {
+    a.args.iter().map(expr_cost).sum::<u64>() + a.keywords.iter().map(|k| expr_cost(&k.value)).sum::<u64>()
+}
+
+fn pattern_cost(p: &ast::Pattern) -> u64 {
+    use ast::Pattern as P;
+    cycles::DEFAULT
+        + match p {
+            P::MatchValue(v) => expr_cost(&v.value),
+            P::MatchSingleton(_) | P::MatchStar(_) => 0,
+            P::MatchSequence(s) => s.patterns.iter().map(pattern_cost).sum(),
+            P::MatchMapping(m) => {
+                m.keys.iter().map(expr_cost).sum::<u64>()
+                    + m.patterns.iter().map(pattern_cost).sum::<u64>()
+            }
+            P::MatchClass(c) => {
+                cycles::CALL
+                    + c.arguments.patterns.iter().map(pattern_cost).sum::<u64>()
+                    + c.arguments.keywords.iter().map(|k| pattern_cost(&k.pattern)).sum::<u64>()
+            }
+            P::MatchAs(a) => a.pattern.as_deref().map_or(0, pattern_cost),
+            P::MatchOr(o) => o.patterns.iter().map(pattern_cost).sum(),
+        }
+}
+
+/// Static cost of evaluating an expression once. Nested scopes (lambda bodies, comprehension
+/// elements) are charged when they run, not here.
+pub fn expr_cost(expr: &Expr) -> u64 {
+    let d = cycles::DEFAULT;
+    match expr {
+        Expr::BoolOp(b) => b.values.iter().map(expr_cost).sum::<u64>() + d * (b.values.len() as u64 - 1).max(1),
+        Expr::Named(n) => d + expr_cost(&n.value),
+        Expr::BinOp(b) => cycles::ARITHMETIC + expr_cost(&b.left) + expr_cost(&b.right),
+        Expr::UnaryOp(u) => cycles::ARITHMETIC + expr_cost(&u.operand),
+        Expr::Lambda(l) => d + l.parameters.as_deref().map_or(0, params_cost),
+        Expr::If(i) => expr_cost(&i.test) + expr_cost(&i.body) + expr_cost(&i.orelse),
+        Expr::Dict(x) => {
+            d + x
+                .items
+                .iter()
+                .map(|i| i.key.as_ref().map_or(0, expr_cost) + expr_cost(&i.value) + cycles::DICT_SET)
+                .sum::<u64>()
+        }
+        Expr::Set(s) => d + s.elts.iter().map(|e| expr_cost(e) + cycles::LIST_APPEND).sum::<u64>(),
+        Expr::List(l) => d + l.elts.iter().map(|e| expr_cost(e) + cycles::LIST_APPEND).sum::<u64>(),
+        Expr::Tuple(t) => d + t.elts.iter().map(|e| expr_cost(e) + cycles::LIST_APPEND).sum::<u64>(),
+        // Comprehensions: creating the scope and evaluating the outermost iterable here; the
+        // per-element work is charged by the metered iterator.
+        Expr::ListComp(c) => cycles::CALL + c.generators.first().map_or(0, |g| expr_cost(&g.iter)),
+        Expr::SetComp(c) => cycles::CALL + c.generators.first().map_or(0, |g| expr_cost(&g.iter)),
+        Expr::DictComp(c) => cycles::CALL + c.generators.first().map_or(0, |g| expr_cost(&g.iter)),
+        Expr::Generator(c) => cycles::CALL + c.generators.first().map_or(0, |g| expr_cost(&g.iter)),
+        Expr::Await(a) => d + expr_cost(&a.value),
+        Expr::Yield(y) => d + y.value.as_deref().map_or(0, expr_cost),
+        Expr::YieldFrom(y) => d + expr_cost(&y.value),
+        Expr::Compare(c) => {
+            expr_cost(&c.left)
+                + c.comparators.iter().map(|e| expr_cost(e) + cycles::ARITHMETIC).sum::<u64>()
+        }
+        Expr::Call(c) => cycles::CALL + expr_cost(&c.func) + arguments_cost(&c.arguments),
+        Expr::FString(f) => {
+            d + f
+                .value
+                .elements()
+                .map(|e| match e {
+                    ast::InterpolatedStringElement::Literal(_) => d,
+                    ast::InterpolatedStringElement::Interpolation(i) => {
+                        cycles::CALL + expr_cost(&i.expression)
+                    }
+                })
+                .sum::<u64>()
+        }
+        Expr::TString(_) => d,
+        Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_)
+        | Expr::NumberLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_)
+        | Expr::EllipsisLiteral(_) => d,
+        Expr::Attribute(a) => d + expr_cost(&a.value),
+        Expr::Subscript(s) => cycles::SUBSCRIPT + expr_cost(&s.value) + expr_cost(&s.slice),
+        Expr::Starred(s) => d + expr_cost(&s.value),
+        Expr::Name(_) => d,
+        Expr::Slice(s) => {
+            d + s.lower.as_deref().map_or(0, expr_cost)
+                + s.upper.as_deref().map_or(0, expr_cost)
+                + s.step.as_deref().map_or(0, expr_cost)
+        }
+        Expr::IpyEscapeCommand(_) => d,
+    }
+}

@@ -1,0 +1,1019 @@
+//! Native modules written in Rust: `pvm_host` (the actor's interface to the chain),
+//! `_cowboy_math` (deterministic `math` on a pure-Rust libm) and `_cowboy_regex` (linear-time
+//! regular expressions behind the actor-facing `re`). Every function charges its price from
+//! [`crate::cost`] before doing its work.
+
+use crate::{
+    call_state::{CallState, with_state},
+    cost::{self, cells, cycles, limits},
+    host::{EmittedEvent, OutgoingMessage, TimerRequest},
+    meter, pyconv,
+};
+use rustpython_vm::{
+    AsObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
+    builtins::{PyBaseExceptionRef, PyBytesRef, PyDictRef, PyListRef, PyModule, PyStrRef, PyTypeRef},
+    function::{IntoPyNativeFn, OptionalArg},
+};
+use sha3::{Digest as _, Keccak256};
+use std::cell::RefCell;
+
+thread_local! {
+    /// `OutOfCycles`, raised when a meter trips (a `BaseException` subclass, so `except
+    /// Exception` does not catch it; catching it anyway achieves nothing, see `meter`).
+    static OUT_OF_CYCLES: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
+}
+
+/// Creates the exception type raised by the meters. Called once per interpreter.
+pub fn init_exception_types(vm: &VirtualMachine) -> PyTypeRef {
+    let ty = vm.ctx.new_exception_type(
+        "builtins",
+        "OutOfCycles",
+        Some(vec![vm.ctx.exceptions.base_exception_type.to_owned()]),
+    );
+    OUT_OF_CYCLES.with(|t| *t.borrow_mut() = Some(ty.clone()));
+    ty
+}
+
+/// The Python exception for a tripped meter.
+pub fn trip_exception(trip: meter::Trip, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    let msg = match trip {
+        meter::Trip::OutOfCycles => "out of cycles",
+        meter::Trip::OutOfCells => "out of cells",
+        meter::Trip::MemoryLimit => "memory limit of 10 MiB exceeded",
+    };
+    let ty = OUT_OF_CYCLES
+        .with(|t| t.borrow().clone())
+        .unwrap_or_else(|| vm.ctx.exceptions.base_exception_type.to_owned());
+    vm.new_exception_msg(ty, msg.into())
+}
+
+/// Charges cycles, raising the meter exception on exhaustion.
+#[inline]
+pub fn charge(n: u64, vm: &VirtualMachine) -> PyResult<()> {
+    meter::charge_cycles(n).map_err(|t| trip_exception(t, vm))
+}
+
+/// Charges cells, raising the meter exception on exhaustion.
+#[inline]
+pub fn charge_cells(n: u64, vm: &VirtualMachine) -> PyResult<()> {
+    meter::charge_cells(n).map_err(|t| trip_exception(t, vm))
+}
+
+fn state<R>(vm: &VirtualMachine, f: impl FnOnce(&mut CallState) -> PyResult<R>) -> PyResult<R> {
+    with_state(f).map_err(|_| vm.new_runtime_error("no actor call is executing"))?
+}
+
+fn hex_address(a: &[u8; 20]) -> String {
+    format!("0x{}", hex::encode(a))
+}
+
+fn parse_address(s: &str, vm: &VirtualMachine) -> PyResult<[u8; 20]> {
+    let digits = s.strip_prefix("0x").unwrap_or(s);
+    let bytes = hex::decode(digits)
+        .ok()
+        .filter(|b| b.len() == 20)
+        .ok_or_else(|| vm.new_value_error(format!("{s:?} is not an address (0x + 40 hex digits)")))?;
+    let mut out = [0u8; 20];
+    out.copy_from_slice(&bytes);
+    Ok(out)
+}
+
+fn parse_hash(s: &str, vm: &VirtualMachine) -> PyResult<[u8; 32]> {
+    let digits = s.strip_prefix("0x").unwrap_or(s);
+    let bytes = hex::decode(digits)
+        .ok()
+        .filter(|b| b.len() == 32)
+        .ok_or_else(|| vm.new_value_error(format!("{s:?} is not an id (0x + 64 hex digits)")))?;
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&bytes);
+    Ok(out)
+}
+
+fn host_err(e: crate::host::HostError, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    vm.new_runtime_error(e.to_string())
+}
+
+fn add<F, K>(vm: &VirtualMachine, dict: &PyDictRef, name: &'static str, f: F) -> PyResult<()>
+where
+    F: IntoPyNativeFn<K>,
+{
+    dict.set_item(name, vm.new_function(name, f).into(), vm)
+}
+
+fn module(vm: &VirtualMachine, name: &str, dict: PyDictRef) -> PyRef<PyModule> {
+    vm.new_module(name, dict, None)
+}
+
+// ---------------------------------------------------------------------------------------------
+// pvm_host
+// ---------------------------------------------------------------------------------------------
+
+fn h_charge(n: i64, vm: &VirtualMachine) -> PyResult<()> {
+    let n = u64::try_from(n).map_err(|_| vm.new_value_error("cannot charge a negative amount"))?;
+    charge(n, vm)
+}
+
+fn storage_read(key: &[u8], vm: &VirtualMachine) -> PyResult<Option<Vec<u8>>> {
+    charge(cycles::STORAGE_READ, vm)?;
+    let value = state(vm, |s| {
+        if let Some(v) = s.effects.storage.get(key) {
+            return Ok(v.clone());
+        }
+        let actor = s.ctx.actor;
+        s.host().storage_get(&actor, key).map_err(|e| host_err(e, vm))
+    })?;
+    // State reads cost 0.01 cells per byte (whitepaper §17.4), rounded up.
+    if let Some(v) = &value {
+        charge_cells((key.len() + v.len()).div_ceil(100) as u64, vm)?;
+    }
+    Ok(value)
+}
+
+fn h_storage_get(key: PyBytesRef, vm: &VirtualMachine) -> PyResult<Option<PyBytesRef>> {
+    Ok(storage_read(key.as_bytes(), vm)?.map(|v| vm.ctx.new_bytes(v)))
+}
+
+fn storage_write(key: &[u8], value: Option<&[u8]>, vm: &VirtualMachine) -> PyResult<()> {
+    charge(cycles::STORAGE_WRITE, vm)?;
+    let bytes = key.len() + value.map_or(0, |v| v.len());
+    charge_cells(bytes as u64 * cells::STORAGE_WRITE_PER_BYTE, vm)?;
+    state(vm, |s| {
+        s.effects
+            .storage
+            .insert(key.to_vec(), value.map(|v| v.to_vec()));
+        Ok(())
+    })
+}
+
+fn h_storage_set(key: PyBytesRef, value: PyBytesRef, vm: &VirtualMachine) -> PyResult<()> {
+    storage_write(key.as_bytes(), Some(value.as_bytes()), vm)
+}
+
+fn h_storage_delete(key: PyBytesRef, vm: &VirtualMachine) -> PyResult<()> {
+    storage_write(key.as_bytes(), None, vm)
+}
+
+fn h_caller(vm: &VirtualMachine) -> PyResult<String> {
+    charge(cycles::CONTEXT_READ, vm)?;
+    state(vm, |s| Ok(hex_address(&s.ctx.caller)))
+}
+
+fn h_self_address(vm: &VirtualMachine) -> PyResult<String> {
+    charge(cycles::CONTEXT_READ, vm)?;
+    state(vm, |s| Ok(hex_address(&s.ctx.actor)))
+}
+
+fn h_value(vm: &VirtualMachine) -> PyResult<u64> {
+    charge(cycles::CONTEXT_READ, vm)?;
+    state(vm, |s| Ok(s.ctx.value))
+}
+
+fn h_balance(address: OptionalArg<Option<PyStrRef>>, vm: &VirtualMachine) -> PyResult<u64> {
+    charge(cycles::CONTEXT_READ, vm)?;
+    let who = match address.flatten() {
+        Some(a) => Some(parse_address(a.as_str(), vm)?),
+        None => None,
+    };
+    state(vm, |s| {
+        let who = who.unwrap_or(s.ctx.actor);
+        s.host().balance(&who).map_err(|e| host_err(e, vm))
+    })
+}
+
+fn h_block_height(vm: &VirtualMachine) -> PyResult<u64> {
+    charge(cycles::BLOCK_INFO, vm)?;
+    state(vm, |s| Ok(s.ctx.block.height))
+}
+
+fn h_block_round(vm: &VirtualMachine) -> PyResult<(u64, u64)> {
+    charge(cycles::BLOCK_INFO, vm)?;
+    state(vm, |s| Ok((s.ctx.block.epoch, s.ctx.block.view)))
+}
+
+fn h_block_timestamp(vm: &VirtualMachine) -> PyResult<u64> {
+    charge(cycles::BLOCK_INFO, vm)?;
+    state(vm, |s| Ok(s.ctx.block.timestamp_ms))
+}
+
+fn h_chain_id(vm: &VirtualMachine) -> PyResult<u64> {
+    charge(cycles::BLOCK_INFO, vm)?;
+    state(vm, |s| Ok(s.ctx.block.chain_id))
+}
+
+fn h_randomness(label: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
+    charge(cycles::RANDOMNESS, vm)?;
+    let beacon = state(vm, |s| Ok(s.ctx.block.beacon.clone()))?;
+    let hk = hkdf::Hkdf::<sha2::Sha256>::new(None, &beacon);
+    let mut out = [0u8; 32];
+    hk.expand(label.as_bytes(), &mut out)
+        .map_err(|_| vm.new_value_error("randomness label too long"))?;
+    Ok(vm.ctx.new_bytes(out.to_vec()))
+}
+
+fn next_id(s: &mut CallState, kind: &[u8], payload: &[u8]) -> [u8; 32] {
+    // id = keccak256(sender ‖ nonce ‖ keccak256(kind ‖ seed ‖ payload)) (whitepaper §3
+    // message-id shape; the nonce counts the ids this call created).
+    let nonce = s.next_id;
+    s.next_id += 1;
+    let mut inner = Keccak256::new();
+    inner.update(kind);
+    inner.update(s.ctx.id_seed);
+    inner.update(payload);
+    let msg_hash = inner.finalize();
+    let mut outer = Keccak256::new();
+    outer.update(s.ctx.actor);
+    outer.update(nonce.to_be_bytes());
+    outer.update(msg_hash);
+    outer.finalize().into()
+}
+
+fn check_name(name: &str, what: &str, vm: &VirtualMachine) -> PyResult<()> {
+    let valid = !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with('_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.as_bytes()[0].is_ascii_digit();
+    if valid {
+        Ok(())
+    } else {
+        Err(vm.new_value_error(format!(
+            "{what} {name:?} is not a public handler name (letters, digits and '_', not starting with '_' or a digit, at most 128 bytes)"
+        )))
+    }
+}
+
+fn h_send_message(
+    to: PyStrRef,
+    method: PyStrRef,
+    args: PyBytesRef,
+    value: u64,
+    vm: &VirtualMachine,
+) -> PyResult<String> {
+    charge(cycles::SEND_MESSAGE, vm)?;
+    let to = parse_address(to.as_str(), vm)?;
+    check_name(method.as_str(), "method", vm)?;
+    // Validate now so a bad payload fails in the sender, not the receiver.
+    crate::value::Value::decode(args.as_bytes()).map_err(|e| pyconv::value_error_to_py(e, vm))?;
+    charge_cells(
+        (method.as_str().len() + args.as_bytes().len()) as u64 * cells::MESSAGE_PER_BYTE,
+        vm,
+    )?;
+    state(vm, |s| {
+        if s.effects.messages.len() >= limits::FANOUT {
+            return Err(vm.new_runtime_error(format!(
+                "a transaction may enqueue at most {} messages",
+                limits::FANOUT
+            )));
+        }
+        let mut payload = to.to_vec();
+        payload.extend_from_slice(method.as_str().as_bytes());
+        payload.extend_from_slice(args.as_bytes());
+        payload.extend_from_slice(&value.to_be_bytes());
+        let id = next_id(s, b"msg", &payload);
+        s.effects.messages.push(OutgoingMessage {
+            id,
+            to,
+            method: method.as_str().to_owned(),
+            args: args.as_bytes().to_vec(),
+            value,
+        });
+        Ok(format!("0x{}", hex::encode(id)))
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn h_set_timer(
+    height: u64,
+    every: u64,
+    handler: PyStrRef,
+    args: PyBytesRef,
+    cycles_per_fire: u64,
+    cells_per_fire: u64,
+    expires_at: Option<u64>,
+    vm: &VirtualMachine,
+) -> PyResult<String> {
+    charge(cycles::TIMER, vm)?;
+    check_name(handler.as_str(), "handler", vm)?;
+    crate::value::Value::decode(args.as_bytes()).map_err(|e| pyconv::value_error_to_py(e, vm))?;
+    state(vm, |s| {
+        if height <= s.ctx.block.height {
+            return Err(vm.new_value_error(format!(
+                "timer height {height} is not after the current block {} (a timer cannot fire in the block that creates it)",
+                s.ctx.block.height
+            )));
+        }
+        let actor = s.ctx.actor;
+        let pending = s.host().timer_count(&actor).map_err(|e| host_err(e, vm))?;
+        let live = pending + s.effects.timers_set.len() - s.effects.timers_cancelled.len().min(pending);
+        if live >= limits::TIMERS_PER_ACTOR {
+            return Err(vm.new_runtime_error(format!(
+                "an actor may have at most {} pending timers",
+                limits::TIMERS_PER_ACTOR
+            )));
+        }
+        let mut payload = height.to_be_bytes().to_vec();
+        payload.extend_from_slice(&every.to_be_bytes());
+        payload.extend_from_slice(handler.as_str().as_bytes());
+        payload.extend_from_slice(args.as_bytes());
+        let id = next_id(s, b"timer", &payload);
+        s.effects.timers_set.push(TimerRequest {
+            id,
+            height,
+            every,
+            handler: handler.as_str().to_owned(),
+            args: args.as_bytes().to_vec(),
+            cycles_per_fire,
+            cells_per_fire,
+            expires_at,
+        });
+        Ok(format!("0x{}", hex::encode(id)))
+    })
+}
+
+fn h_cancel_timer(id: PyStrRef, vm: &VirtualMachine) -> PyResult<bool> {
+    charge(cycles::TIMER, vm)?;
+    let id = parse_hash(id.as_str(), vm)?;
+    state(vm, |s| {
+        if let Some(pos) = s.effects.timers_set.iter().position(|t| t.id == id) {
+            s.effects.timers_set.remove(pos);
+            return Ok(true);
+        }
+        if s.effects.timers_cancelled.contains(&id) {
+            return Ok(false);
+        }
+        let actor = s.ctx.actor;
+        match s.host().timer_owner(&id).map_err(|e| host_err(e, vm))? {
+            Some(owner) if owner == actor => {
+                s.effects.timers_cancelled.push(id);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    })
+}
+
+fn h_emit_event(topics: PyListRef, data: PyBytesRef, vm: &VirtualMachine) -> PyResult<()> {
+    let topics: Vec<PyObjectRef> = topics.borrow_vec().to_vec();
+    if topics.len() > limits::EVENT_TOPICS {
+        return Err(vm.new_value_error(format!(
+            "an event has at most {} topics",
+            limits::EVENT_TOPICS
+        )));
+    }
+    let mut parsed = Vec::with_capacity(topics.len());
+    for t in &topics {
+        let b = t
+            .downcast_ref::<rustpython_vm::builtins::PyBytes>()
+            .filter(|b| b.as_bytes().len() == 32)
+            .ok_or_else(|| vm.new_type_error("event topics must be 32-byte bytes values"))?;
+        let mut out = [0u8; 32];
+        out.copy_from_slice(b.as_bytes());
+        parsed.push(out);
+    }
+    let bytes = parsed.len() * 32 + data.as_bytes().len();
+    charge(cycles::EMIT_EVENT + cycles::EMIT_EVENT_PER_BYTE * bytes as u64, vm)?;
+    charge_cells(cost::event_cells(bytes), vm)?;
+    state(vm, |s| {
+        s.effects.events.push(EmittedEvent {
+            topics: parsed,
+            data: data.as_bytes().to_vec(),
+        });
+        Ok(())
+    })
+}
+
+fn h_keccak256(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
+    charge(cost::keccak_cycles(data.as_bytes().len()), vm)?;
+    Ok(vm.ctx.new_bytes(Keccak256::digest(data.as_bytes()).to_vec()))
+}
+
+fn h_sha256(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
+    charge(cost::sha256_cycles(data.as_bytes().len()), vm)?;
+    Ok(vm.ctx.new_bytes(sha2::Sha256::digest(data.as_bytes()).to_vec()))
+}
+
+fn h_blake3(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
+    charge(cost::blake3_cycles(data.as_bytes().len()), vm)?;
+    Ok(vm.ctx.new_bytes(blake3::hash(data.as_bytes()).as_bytes().to_vec()))
+}
+
+fn h_digest(name: PyStrRef, data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
+    let bytes = data.as_bytes();
+    // Every algorithm is priced like SHA-256: base plus a per-64-byte-block rate.
+    charge(cost::sha256_cycles(bytes.len()), vm)?;
+    let out: Vec<u8> = match name.as_str() {
+        "md5" => md5::Md5::digest(bytes).to_vec(),
+        "sha1" => sha1::Sha1::digest(bytes).to_vec(),
+        "sha224" => sha2::Sha224::digest(bytes).to_vec(),
+        "sha256" => sha2::Sha256::digest(bytes).to_vec(),
+        "sha384" => sha2::Sha384::digest(bytes).to_vec(),
+        "sha512" => sha2::Sha512::digest(bytes).to_vec(),
+        "sha3_224" => sha3::Sha3_224::digest(bytes).to_vec(),
+        "sha3_256" => sha3::Sha3_256::digest(bytes).to_vec(),
+        "sha3_384" => sha3::Sha3_384::digest(bytes).to_vec(),
+        "sha3_512" => sha3::Sha3_512::digest(bytes).to_vec(),
+        "blake2b" => blake2::Blake2b512::digest(bytes).to_vec(),
+        "blake2s" => blake2::Blake2s256::digest(bytes).to_vec(),
+        other => return Err(vm.new_value_error(format!("unsupported hash type {other}"))),
+    };
+    Ok(vm.ctx.new_bytes(out))
+}
+
+fn h_verify_signature(
+    scheme: PyStrRef,
+    message: PyBytesRef,
+    signature: PyBytesRef,
+    key: PyBytesRef,
+    vm: &VirtualMachine,
+) -> PyResult<bool> {
+    let msg = message.as_bytes();
+    let sig = signature.as_bytes();
+    let key = key.as_bytes();
+    match scheme.as_str() {
+        "secp256k1" => {
+            charge(cycles::VERIFY_SECP256K1, vm)?;
+            let (Ok(hash), Some(sig), true) = (
+                <[u8; 32]>::try_from(msg),
+                cowboy_types::Signature::from_slice(sig),
+                key.len() == 20,
+            ) else {
+                return Ok(false);
+            };
+            Ok(cowboy_crypto::recover(&cowboy_types::Hash(hash), &sig)
+                .map(|a| a.0 == key)
+                .unwrap_or(false))
+        }
+        "ed25519" => {
+            charge(cycles::VERIFY_ED25519, vm)?;
+            let (Ok(key), Ok(sig)) = (<[u8; 32]>::try_from(key), <[u8; 64]>::try_from(sig)) else {
+                return Ok(false);
+            };
+            let Ok(vk) = ed25519_dalek::VerifyingKey::from_bytes(&key) else {
+                return Ok(false);
+            };
+            Ok(vk
+                .verify_strict(msg, &ed25519_dalek::Signature::from_bytes(&sig))
+                .is_ok())
+        }
+        "bls12381" => {
+            charge(cycles::VERIFY_BLS, vm)?;
+            use blst::min_pk::{PublicKey, Signature};
+            const DST: &[u8] = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_";
+            let (Ok(pk), Ok(sig)) = (PublicKey::key_validate(key), Signature::sig_validate(sig, true))
+            else {
+                return Ok(false);
+            };
+            Ok(sig.verify(true, msg, DST, &[], &pk, false) == blst::BLST_ERROR::BLST_SUCCESS)
+        }
+        other => Err(vm.new_value_error(format!(
+            "unknown signature scheme {other:?}; use \"secp256k1\", \"ed25519\" or \"bls12381\""
+        ))),
+    }
+}
+
+fn h_encode(value: PyObjectRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
+    let bytes = pyconv::encode(&value, vm)?;
+    charge(cycles::SERIALIZE_BASE + bytes.len() as u64, vm)?;
+    Ok(vm.ctx.new_bytes(bytes))
+}
+
+fn h_decode(data: PyBytesRef, vm: &VirtualMachine) -> PyResult {
+    charge(cycles::SERIALIZE_BASE + data.as_bytes().len() as u64, vm)?;
+    pyconv::decode(data.as_bytes(), vm)
+}
+
+/// Most `print` output kept per call.
+const MAX_LOG_BYTES: usize = 64 * 1024;
+
+fn h_log(text: PyStrRef, vm: &VirtualMachine) -> PyResult<()> {
+    let s = text.as_str();
+    charge(cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR, vm)?;
+    state(vm, |st| {
+        if st.log_bytes < MAX_LOG_BYTES {
+            st.log_bytes += s.len();
+            st.effects.logs.push(s.to_owned());
+        }
+        Ok(())
+    })
+}
+
+/// Builds the `pvm_host` module.
+pub fn pvm_host_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
+    let d = vm.ctx.new_dict();
+    add(vm, &d, "charge", h_charge)?;
+    add(vm, &d, "storage_get", h_storage_get)?;
+    add(vm, &d, "storage_set", h_storage_set)?;
+    add(vm, &d, "storage_delete", h_storage_delete)?;
+    add(vm, &d, "caller", h_caller)?;
+    add(vm, &d, "self_address", h_self_address)?;
+    add(vm, &d, "value", h_value)?;
+    add(vm, &d, "balance", h_balance)?;
+    add(vm, &d, "block_height", h_block_height)?;
+    add(vm, &d, "block_round", h_block_round)?;
+    add(vm, &d, "block_timestamp", h_block_timestamp)?;
+    add(vm, &d, "chain_id", h_chain_id)?;
+    add(vm, &d, "randomness", h_randomness)?;
+    add(vm, &d, "send_message", h_send_message)?;
+    add(vm, &d, "set_timer", h_set_timer)?;
+    add(vm, &d, "cancel_timer", h_cancel_timer)?;
+    add(vm, &d, "emit_event", h_emit_event)?;
+    add(vm, &d, "keccak256", h_keccak256)?;
+    add(vm, &d, "sha256", h_sha256)?;
+    add(vm, &d, "blake3", h_blake3)?;
+    add(vm, &d, "digest", h_digest)?;
+    add(vm, &d, "verify_signature", h_verify_signature)?;
+    add(vm, &d, "encode", h_encode)?;
+    add(vm, &d, "decode", h_decode)?;
+    add(vm, &d, "log", h_log)?;
+    Ok(module(vm, "pvm_host", d))
+}
+
+// ---------------------------------------------------------------------------------------------
+// _cowboy_math: math on the pure-Rust libm, identical on every platform.
+// ---------------------------------------------------------------------------------------------
+
+fn to_f64(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    charge(cycles::CALL, vm)?;
+    rustpython_vm::builtins::PyFloatRef::try_from_object(vm, x.clone())
+        .map(|f| f.to_f64())
+        .or_else(|_| {
+            let f = x.try_float(vm)?;
+            Ok(f.to_f64())
+        })
+}
+
+use rustpython_vm::TryFromObject as _;
+
+fn domain(vm: &VirtualMachine) -> PyBaseExceptionRef {
+    vm.new_value_error("math domain error")
+}
+
+fn checked(v: f64, vm: &VirtualMachine) -> PyResult<f64> {
+    if v.is_nan() {
+        Err(domain(vm))
+    } else if v.is_infinite() {
+        Err(vm.new_overflow_error("math range error"))
+    } else {
+        Ok(v)
+    }
+}
+
+macro_rules! unary {
+    ($name:ident, $f:expr) => {
+        fn $name(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+            let x = to_f64(x, vm)?;
+            if x.is_nan() {
+                return Ok(x);
+            }
+            let r: f64 = $f(x);
+            if r.is_nan() {
+                return Err(domain(vm));
+            }
+            if r.is_infinite() && x.is_finite() {
+                return Err(vm.new_overflow_error("math range error"));
+            }
+            Ok(r)
+        }
+    };
+}
+
+unary!(m_sin, libm::sin);
+unary!(m_cos, libm::cos);
+unary!(m_tan, libm::tan);
+unary!(m_asin, libm::asin);
+unary!(m_acos, libm::acos);
+unary!(m_atan, libm::atan);
+unary!(m_sinh, libm::sinh);
+unary!(m_cosh, libm::cosh);
+unary!(m_tanh, libm::tanh);
+unary!(m_asinh, libm::asinh);
+unary!(m_acosh, libm::acosh);
+unary!(m_atanh, libm::atanh);
+unary!(m_exp, libm::exp);
+unary!(m_exp2, libm::exp2);
+unary!(m_expm1, libm::expm1);
+unary!(m_log1p, libm::log1p);
+unary!(m_log2, |x: f64| if x > 0.0 { libm::log2(x) } else { f64::NAN });
+unary!(m_log10, |x: f64| if x > 0.0 { libm::log10(x) } else { f64::NAN });
+unary!(m_sqrt, libm::sqrt);
+unary!(m_cbrt, libm::cbrt);
+unary!(m_fabs, libm::fabs);
+unary!(m_erf, libm::erf);
+unary!(m_erfc, libm::erfc);
+unary!(m_gamma, |x: f64| if x <= 0.0 && x == libm::floor(x) { f64::NAN } else { libm::tgamma(x) });
+unary!(m_lgamma, |x: f64| if x <= 0.0 && x == libm::floor(x) { f64::NAN } else { libm::lgamma(x) });
+unary!(m_degrees, |x: f64| x * (180.0 / std::f64::consts::PI));
+unary!(m_radians, |x: f64| x * (std::f64::consts::PI / 180.0));
+
+fn m_log(x: PyObjectRef, base: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<f64> {
+    // Exact for big ints too: log(n) = log(n / 2^k) + k·log(2).
+    let lx = log_any(&x, vm)?;
+    match base {
+        OptionalArg::Present(b) => {
+            let lb = log_any(&b, vm)?;
+            if lb == 0.0 {
+                return Err(vm.new_zero_division_error("float division by zero"));
+            }
+            Ok(lx / lb)
+        }
+        OptionalArg::Missing => Ok(lx),
+    }
+}
+
+fn log_any(x: &PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    if let Some(i) = x.downcast_ref::<rustpython_vm::builtins::PyInt>() {
+        let n = i.as_bigint();
+        if n.sign() != malachite_bigint::Sign::Plus {
+            return Err(domain(vm));
+        }
+        let bits = n.bits();
+        if bits > 1000 {
+            let shift = bits - 53;
+            let top: malachite_bigint::BigInt = n >> shift;
+            let f = f64::try_from(&top).unwrap_or(f64::MAX);
+            return Ok(libm::log(f) + shift as f64 * std::f64::consts::LN_2);
+        }
+    }
+    let v = to_f64(x.clone(), vm)?;
+    if v <= 0.0 {
+        return Err(domain(vm));
+    }
+    Ok(libm::log(v))
+}
+
+fn m_pow(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    let (x, y) = (to_f64(x, vm)?, to_f64(y, vm)?);
+    checked(libm::pow(x, y), vm)
+}
+
+fn m_atan2(y: PyObjectRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    Ok(libm::atan2(to_f64(y, vm)?, to_f64(x, vm)?))
+}
+
+fn m_hypot(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    Ok(libm::hypot(to_f64(x, vm)?, to_f64(y, vm)?))
+}
+
+fn m_fmod(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    let (x, y) = (to_f64(x, vm)?, to_f64(y, vm)?);
+    if y == 0.0 || x.is_infinite() {
+        return Err(domain(vm));
+    }
+    Ok(libm::fmod(x, y))
+}
+
+fn m_copysign(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    Ok(libm::copysign(to_f64(x, vm)?, to_f64(y, vm)?))
+}
+
+fn m_ldexp(x: PyObjectRef, i: i32, vm: &VirtualMachine) -> PyResult<f64> {
+    checked(libm::ldexp(to_f64(x, vm)?, i), vm)
+}
+
+fn m_frexp(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<(f64, i32)> {
+    Ok(libm::frexp(to_f64(x, vm)?))
+}
+
+fn m_modf(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<(f64, f64)> {
+    let (frac, int) = libm::modf(to_f64(x, vm)?);
+    Ok((frac, int))
+}
+
+fn m_isnan(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+    Ok(to_f64(x, vm)?.is_nan())
+}
+
+fn m_isinf(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+    Ok(to_f64(x, vm)?.is_infinite())
+}
+
+fn m_isfinite(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+    Ok(to_f64(x, vm)?.is_finite())
+}
+
+fn m_isclose(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+    let (a, b) = (to_f64(a, vm)?, to_f64(b, vm)?);
+    if a == b {
+        return Ok(true);
+    }
+    if a.is_infinite() || b.is_infinite() {
+        return Ok(false);
+    }
+    let diff = (b - a).abs();
+    Ok(diff <= 1e-09 * b.abs() || diff <= 1e-09 * a.abs())
+}
+
+/// Builds the deterministic `math` module: libm functions in Rust, integer helpers (floor,
+/// ceil, gcd, comb, factorial, …) from the Python side in `_cowboy_math_py`.
+pub fn math_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
+    let d = vm.ctx.new_dict();
+    add(vm, &d, "sin", m_sin)?;
+    add(vm, &d, "cos", m_cos)?;
+    add(vm, &d, "tan", m_tan)?;
+    add(vm, &d, "asin", m_asin)?;
+    add(vm, &d, "acos", m_acos)?;
+    add(vm, &d, "atan", m_atan)?;
+    add(vm, &d, "sinh", m_sinh)?;
+    add(vm, &d, "cosh", m_cosh)?;
+    add(vm, &d, "tanh", m_tanh)?;
+    add(vm, &d, "asinh", m_asinh)?;
+    add(vm, &d, "acosh", m_acosh)?;
+    add(vm, &d, "atanh", m_atanh)?;
+    add(vm, &d, "exp", m_exp)?;
+    add(vm, &d, "exp2", m_exp2)?;
+    add(vm, &d, "expm1", m_expm1)?;
+    add(vm, &d, "log", m_log)?;
+    add(vm, &d, "log1p", m_log1p)?;
+    add(vm, &d, "log2", m_log2)?;
+    add(vm, &d, "log10", m_log10)?;
+    add(vm, &d, "sqrt", m_sqrt)?;
+    add(vm, &d, "cbrt", m_cbrt)?;
+    add(vm, &d, "fabs", m_fabs)?;
+    add(vm, &d, "erf", m_erf)?;
+    add(vm, &d, "erfc", m_erfc)?;
+    add(vm, &d, "gamma", m_gamma)?;
+    add(vm, &d, "lgamma", m_lgamma)?;
+    add(vm, &d, "degrees", m_degrees)?;
+    add(vm, &d, "radians", m_radians)?;
+    add(vm, &d, "pow", m_pow)?;
+    add(vm, &d, "atan2", m_atan2)?;
+    add(vm, &d, "hypot", m_hypot)?;
+    add(vm, &d, "fmod", m_fmod)?;
+    add(vm, &d, "copysign", m_copysign)?;
+    add(vm, &d, "ldexp", m_ldexp)?;
+    add(vm, &d, "frexp", m_frexp)?;
+    add(vm, &d, "modf", m_modf)?;
+    add(vm, &d, "isnan", m_isnan)?;
+    add(vm, &d, "isinf", m_isinf)?;
+    add(vm, &d, "isfinite", m_isfinite)?;
+    add(vm, &d, "isclose", m_isclose)?;
+    d.set_item("pi", vm.ctx.new_float(std::f64::consts::PI).into(), vm)?;
+    d.set_item("e", vm.ctx.new_float(std::f64::consts::E).into(), vm)?;
+    d.set_item("tau", vm.ctx.new_float(std::f64::consts::TAU).into(), vm)?;
+    d.set_item("inf", vm.ctx.new_float(f64::INFINITY).into(), vm)?;
+    d.set_item("nan", vm.ctx.new_float(f64::NAN).into(), vm)?;
+    Ok(module(vm, "_cowboy_math", d))
+}
+
+/// `float ** float` on libm's `pow`, so float powers are identical on every platform.
+pub fn float_pow(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}
+
+// ---------------------------------------------------------------------------------------------
+// _cowboy_regex
+// ---------------------------------------------------------------------------------------------
+
+/// Python `re` flags the translation understands.
+const FLAG_IGNORECASE: i64 = 2;
+const FLAG_MULTILINE: i64 = 8;
+const FLAG_DOTALL: i64 = 16;
+const FLAG_VERBOSE: i64 = 64;
+const FLAG_ASCII: i64 = 256;
+
+thread_local! {
+    /// Compiled patterns of the current interpreter, by handle.
+    static PATTERNS: RefCell<Vec<regex::Regex>> = const { RefCell::new(Vec::new()) };
+    static REGEX_ERROR: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
+}
+
+/// Drops the patterns compiled during a call (handles never outlive the call that made them:
+/// actor modules are re-executed for every call).
+pub fn clear_patterns() {
+    PATTERNS.with(|p| p.borrow_mut().clear());
+}
+
+/// Most patterns one call may compile.
+const MAX_PATTERNS: usize = 1_024;
+/// Longest pattern accepted.
+const MAX_PATTERN_LEN: usize = 16 * 1024;
+
+fn regex_error(msg: String, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    let ty = REGEX_ERROR
+        .with(|t| t.borrow().clone())
+        .unwrap_or_else(|| vm.ctx.exceptions.value_error.to_owned());
+    vm.new_exception_msg(ty, msg.into())
+}
+
+fn rx_compile(pattern: PyStrRef, flags: i64, vm: &VirtualMachine) -> PyResult<usize> {
+    let p = pattern.as_str();
+    charge(cycles::CALL + p.chars().count() as u64 * 10, vm)?;
+    if p.len() > MAX_PATTERN_LEN {
+        return Err(regex_error(format!("pattern longer than {MAX_PATTERN_LEN} bytes"), vm));
+    }
+    for unsupported in ["(?=", "(?!", "(?<=", "(?<!", "(?P="] {
+        if p.contains(unsupported) {
+            return Err(regex_error(
+                format!("{unsupported}…) is not supported: the PVM's re is linear-time, without look-around or backreferences"),
+                vm,
+            ));
+        }
+    }
+    if has_backreference(p) {
+        return Err(regex_error(
+            "backreferences (\\1…) are not supported: the PVM's re is linear-time".into(),
+            vm,
+        ));
+    }
+    let mut builder = regex::RegexBuilder::new(p);
+    builder
+        .case_insensitive(flags & FLAG_IGNORECASE != 0)
+        .multi_line(flags & FLAG_MULTILINE != 0)
+        .dot_matches_new_line(flags & FLAG_DOTALL != 0)
+        .ignore_whitespace(flags & FLAG_VERBOSE != 0)
+        .unicode(flags & FLAG_ASCII == 0)
+        .size_limit(1 << 20)
+        .dfa_size_limit(1 << 20);
+    let re = builder
+        .build()
+        .map_err(|e| regex_error(e.to_string(), vm))?;
+    PATTERNS.with(|ps| {
+        let mut ps = ps.borrow_mut();
+        if ps.len() >= MAX_PATTERNS {
+            return Err(regex_error(format!("a call may compile at most {MAX_PATTERNS} patterns"), vm));
+        }
+        ps.push(re);
+        Ok(ps.len() - 1)
+    })
+}
+
+fn has_backreference(p: &str) -> bool {
+    let b = p.as_bytes();
+    let mut i = 0;
+    while i + 1 < b.len() {
+        if b[i] == b'\\' {
+            if b[i + 1].is_ascii_digit() && b[i + 1] != b'0' {
+                return true;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+fn with_pattern<R>(handle: usize, vm: &VirtualMachine, f: impl FnOnce(&regex::Regex) -> R) -> PyResult<R> {
+    PATTERNS.with(|ps| {
+        ps.borrow()
+            .get(handle)
+            .map(f)
+            .ok_or_else(|| regex_error("pattern handle is no longer valid".into(), vm))
+    })
+}
+
+fn rx_group_count(handle: usize, vm: &VirtualMachine) -> PyResult<usize> {
+    with_pattern(handle, vm, |r| r.captures_len() - 1)
+}
+
+fn rx_group_names(handle: usize, vm: &VirtualMachine) -> PyResult<PyDictRef> {
+    let names: Vec<(String, usize)> = with_pattern(handle, vm, |r| {
+        r.capture_names()
+            .enumerate()
+            .filter_map(|(i, n)| n.map(|n| (n.to_owned(), i)))
+            .collect()
+    })?;
+    let d = vm.ctx.new_dict();
+    for (n, i) in names {
+        d.set_item(n.as_str(), vm.ctx.new_int(i).into(), vm)?;
+    }
+    Ok(d)
+}
+
+/// Converts a char index into a byte index of `s`.
+fn byte_offset(s: &str, char_index: usize) -> usize {
+    s.char_indices()
+        .nth(char_index)
+        .map_or(s.len(), |(b, _)| b)
+}
+
+fn spans_to_py(
+    text: &str,
+    caps: &regex::Captures<'_>,
+    vm: &VirtualMachine,
+) -> PyObjectRef {
+    // Spans are reported in characters, as Python does.
+    let to_chars = |b: usize| text[..b].chars().count() as i64;
+    let spans: Vec<PyObjectRef> = (0..caps.len())
+        .map(|i| match caps.get(i) {
+            Some(m) => vm
+                .new_tuple((to_chars(m.start()), to_chars(m.end())))
+                .into(),
+            None => vm.new_tuple((-1i64, -1i64)).into(),
+        })
+        .collect();
+    vm.ctx.new_list(spans).into()
+}
+
+fn rx_find(
+    handle: usize,
+    text: PyStrRef,
+    pos: usize,
+    endpos: usize,
+    mode: u8,
+    vm: &VirtualMachine,
+) -> PyResult<PyObjectRef> {
+    let s = text.as_str();
+    charge(cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR, vm)?;
+    let start = byte_offset(s, pos);
+    let end = byte_offset(s, endpos).max(start);
+    let hay = &s[..end];
+    let found = with_pattern(handle, vm, |r| {
+        r.captures_at(hay, start).and_then(|c| {
+            let whole = c.get(0)?;
+            let ok = match mode {
+                1 => whole.start() == start,
+                2 => whole.start() == start && whole.end() == end,
+                _ => true,
+            };
+            // An anchored match must start at `pos`; a later leftmost match does not count, but
+            // an anchored one may still exist: retry with an explicit anchor.
+            if ok {
+                Some(spans_to_py(s, &c, vm))
+            } else {
+                None
+            }
+        })
+    })?;
+    if found.is_some() || mode == 0 {
+        return Ok(found.unwrap_or_else(|| vm.ctx.none()));
+    }
+    // Anchored modes: compile an anchored variant of the same pattern for this search.
+    let anchored = with_pattern(handle, vm, |r| {
+        let tail = if mode == 2 { "$" } else { "" };
+        regex::Regex::new(&format!("^(?:{}){}", r.as_str(), tail)).ok()
+    })?;
+    let Some(anchored) = anchored else {
+        return Ok(vm.ctx.none());
+    };
+    let sub = &s[start..end];
+    Ok(match anchored.captures(sub) {
+        Some(c) if mode != 2 || c.get(0).is_some_and(|m| m.end() == sub.len()) => {
+            // Shift spans back into the full string.
+            let offset = s[..start].chars().count() as i64;
+            let to_chars = |b: usize| sub[..b].chars().count() as i64 + offset;
+            let spans: Vec<PyObjectRef> = (0..c.len())
+                .map(|i| match c.get(i) {
+                    Some(m) => vm.new_tuple((to_chars(m.start()), to_chars(m.end()))).into(),
+                    None => vm.new_tuple((-1i64, -1i64)).into(),
+                })
+                .collect();
+            vm.ctx.new_list(spans).into()
+        }
+        _ => vm.ctx.none(),
+    })
+}
+
+fn rx_find_all(
+    handle: usize,
+    text: PyStrRef,
+    pos: usize,
+    endpos: usize,
+    vm: &VirtualMachine,
+) -> PyResult<PyListRef> {
+    let s = text.as_str();
+    charge(cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR, vm)?;
+    let start = byte_offset(s, pos);
+    let end = byte_offset(s, endpos).max(start);
+    let hay = &s[..end];
+    let all: Vec<PyObjectRef> = with_pattern(handle, vm, |r| {
+        let mut out = Vec::new();
+        let mut at = start;
+        while at <= hay.len() {
+            let Some(c) = r.captures_at(hay, at) else { break };
+            let Some(whole) = c.get(0) else { break };
+            out.push(spans_to_py(s, &c, vm));
+            at = if whole.end() == whole.start() {
+                // Step over one character after an empty match.
+                hay[whole.end()..]
+                    .chars()
+                    .next()
+                    .map_or(hay.len() + 1, |ch| whole.end() + ch.len_utf8())
+            } else {
+                whole.end()
+            };
+        }
+        out
+    })?;
+    charge(all.len() as u64 * cycles::LIST_APPEND, vm)?;
+    Ok(vm.ctx.new_list(all))
+}
+
+/// Builds the `_cowboy_regex` module.
+pub fn regex_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
+    let d = vm.ctx.new_dict();
+    let error = vm.ctx.new_exception_type("re", "error", None);
+    REGEX_ERROR.with(|t| *t.borrow_mut() = Some(error.clone()));
+    d.set_item("error", error.into(), vm)?;
+    add(vm, &d, "compile", rx_compile)?;
+    add(vm, &d, "group_count", rx_group_count)?;
+    add(vm, &d, "group_names", rx_group_names)?;
+    add(vm, &d, "find", rx_find)?;
+    add(vm, &d, "find_all", rx_find_all)?;
+    Ok(module(vm, "_cowboy_regex", d))
+}
+
+#[allow(dead_code)]
+fn _assert_object_methods(o: &PyObjectRef) -> bool {
+    o.as_object().is(o)
+}
