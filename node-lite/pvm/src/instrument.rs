@@ -20,12 +20,12 @@
 //! charged dynamically by the runtime, not here.
 
 use crate::cost::cycles;
+use ruff_text_size::TextRange;
 use rustpython_vm::compiler::ast::{
     self, AtomicNodeIndex, BoolOp, ElifElseClause, ExceptHandler, Expr, ExprContext, Stmt,
     name::Name,
     visitor::transformer::{self, Transformer},
 };
-use ruff_text_size::TextRange;
 use std::cell::Cell;
 
 /// Name of the block-charge builtin.
@@ -34,6 +34,61 @@ pub const CHARGE: &str = "__m__";
 pub const METERED_ITER: &str = "__mi__";
 /// Name of the per-character charge builtin.
 pub const CHARGE_CHARS: &str = "__mc__";
+
+/// Names of the checked-arithmetic builtins the rewrite calls for `+ - * ** << %` and their
+/// augmented forms: they bound integers to 4,096 bits, check sequence sizes before
+/// allocating, charge per character and element, and use libm for float powers.
+pub mod ops {
+    pub const ADD: &str = "__ad__";
+    pub const SUB: &str = "__sb__";
+    pub const MUL: &str = "__mu__";
+    pub const POW: &str = "__pw__";
+    pub const LSHIFT: &str = "__ls__";
+    pub const MOD: &str = "__md__";
+    pub const IADD: &str = "__iad__";
+    pub const ISUB: &str = "__isb__";
+    pub const IMUL: &str = "__imu__";
+    pub const IPOW: &str = "__ipw__";
+    pub const ILSHIFT: &str = "__ils__";
+    pub const IMOD: &str = "__imd__";
+    /// Every name above.
+    pub const ALL: &[&str] = &[
+        ADD, SUB, MUL, POW, LSHIFT, MOD, IADD, ISUB, IMUL, IPOW, ILSHIFT, IMOD,
+    ];
+
+    /// The builtin for a binary operator, if it is checked.
+    pub fn binary(op: super::ast::Operator) -> Option<&'static str> {
+        use super::ast::Operator as O;
+        Some(match op {
+            O::Add => ADD,
+            O::Sub => SUB,
+            O::Mult => MUL,
+            O::Pow => POW,
+            O::LShift => LSHIFT,
+            O::Mod => MOD,
+            _ => return None,
+        })
+    }
+
+    /// The builtin for an augmented assignment operator, if it is checked.
+    pub fn inplace(op: super::ast::Operator) -> Option<&'static str> {
+        use super::ast::Operator as O;
+        Some(match op {
+            O::Add => IADD,
+            O::Sub => ISUB,
+            O::Mult => IMUL,
+            O::Pow => IPOW,
+            O::LShift => ILSHIFT,
+            O::Mod => IMOD,
+            _ => return None,
+        })
+    }
+}
+
+/// Whether `name` is one the rewrite calls (user code may not bind it).
+pub fn is_reserved(name: &str) -> bool {
+    name == CHARGE || name == METERED_ITER || name == CHARGE_CHARS || ops::ALL.contains(&name)
+}
 
 /// Instruments a module body in place.
 pub fn instrument_module(body: &mut Vec<Stmt>) {
@@ -240,6 +295,22 @@ impl Instrumenter {
                     self.body(&mut t.finalbody, cycles::HANDLER_ENTER);
                 }
             }
+            Stmt::AugAssign(a) => {
+                self.visit_expr(&mut a.value);
+                if let (Some(f), Some(load)) = (ops::inplace(a.op), pure_load(&a.target)) {
+                    let range = a.range;
+                    let value = take_expr(&mut a.value);
+                    let target = take_expr(&mut a.target);
+                    *stmt = Stmt::Assign(ast::StmtAssign {
+                        node_index: AtomicNodeIndex::NONE,
+                        range,
+                        targets: vec![target],
+                        value: Box::new(call(f, vec![load, value], range)),
+                    });
+                } else {
+                    self.visit_expr(&mut a.target);
+                }
+            }
             other => self.visit_stmt_exprs(other),
         }
     }
@@ -337,6 +408,16 @@ impl Transformer for Instrumenter {
                 let element = expr_cost(&c.key) + expr_cost(&c.value) + cycles::DICT_SET;
                 self.comprehension(&mut c.generators, element);
             }
+            Expr::BinOp(_) => {
+                transformer::walk_expr(self, expr);
+                let Expr::BinOp(b) = expr else { return };
+                if let Some(f) = ops::binary(b.op) {
+                    let range = b.range;
+                    let left = take_expr(&mut b.left);
+                    let right = take_expr(&mut b.right);
+                    *expr = call(f, vec![left, right], range);
+                }
+            }
             Expr::FString(_) => {
                 transformer::walk_expr(self, expr);
                 let range = expr.range();
@@ -346,6 +427,34 @@ impl Transformer for Instrumenter {
             _ => transformer::walk_expr(self, expr),
         }
     }
+}
+
+/// A load of an augmented-assignment target that can be evaluated twice without changing
+/// meaning (names, attributes of names, subscripts of names by names or literals); `None`
+/// for targets whose evaluation has side effects, which keep their native `+=`.
+fn pure_load(target: &Expr) -> Option<Expr> {
+    fn pure(e: &Expr) -> bool {
+        match e {
+            Expr::Name(_)
+            | Expr::NumberLiteral(_)
+            | Expr::StringLiteral(_)
+            | Expr::BytesLiteral(_)
+            | Expr::BooleanLiteral(_)
+            | Expr::NoneLiteral(_) => true,
+            Expr::Attribute(a) => pure(&a.value),
+            Expr::UnaryOp(u) => pure(&u.operand),
+            Expr::Tuple(t) => t.elts.iter().all(pure),
+            _ => false,
+        }
+    }
+    let mut load = target.clone();
+    match &mut load {
+        Expr::Name(n) => n.ctx = ExprContext::Load,
+        Expr::Attribute(a) if pure(&a.value) => a.ctx = ExprContext::Load,
+        Expr::Subscript(s) if pure(&s.value) && pure(&s.slice) => s.ctx = ExprContext::Load,
+        _ => return None,
+    }
+    Some(load)
 }
 
 fn is_compound(stmt: &Stmt) -> bool {
@@ -368,12 +477,19 @@ pub fn stmt_cost(stmt: &Stmt) -> u64 {
     let d = cycles::DEFAULT;
     match stmt {
         Stmt::FunctionDef(f) => {
-            d + f.decorator_list.iter().map(|x| expr_cost(&x.expression) + cycles::CALL).sum::<u64>()
+            d + f
+                .decorator_list
+                .iter()
+                .map(|x| expr_cost(&x.expression) + cycles::CALL)
+                .sum::<u64>()
                 + params_cost(&f.parameters)
         }
         Stmt::ClassDef(c) => {
             cycles::CALL
-                + c.decorator_list.iter().map(|x| expr_cost(&x.expression) + cycles::CALL).sum::<u64>()
+                + c.decorator_list
+                    .iter()
+                    .map(|x| expr_cost(&x.expression) + cycles::CALL)
+                    .sum::<u64>()
                 + c.arguments.as_deref().map_or(0, arguments_cost)
         }
         Stmt::Return(r) => d + r.value.as_deref().map_or(0, expr_cost),
@@ -381,9 +497,7 @@ pub fn stmt_cost(stmt: &Stmt) -> u64 {
         Stmt::TypeAlias(_) => d,
         Stmt::Assign(a) => expr_cost(&a.value) + a.targets.iter().map(expr_cost).sum::<u64>(),
         Stmt::AugAssign(a) => cycles::ARITHMETIC + 2 * expr_cost(&a.target) + expr_cost(&a.value),
-        Stmt::AnnAssign(a) => {
-            expr_cost(&a.target) + a.value.as_deref().map_or(0, expr_cost)
-        }
+        Stmt::AnnAssign(a) => expr_cost(&a.target) + a.value.as_deref().map_or(0, expr_cost),
         Stmt::For(f) => d + expr_cost(&f.iter),
         Stmt::While(_) => 0, // the test is charged inline at every evaluation
         Stmt::If(i) => expr_cost(&i.test),
@@ -425,7 +539,8 @@ fn params_cost(p: &ast::Parameters) -> u64 {
 }
 
 fn arguments_cost(a: &ast::Arguments) -> u64 {
-    a.args.iter().map(expr_cost).sum::<u64>() + a.keywords.iter().map(|k| expr_cost(&k.value)).sum::<u64>()
+    a.args.iter().map(expr_cost).sum::<u64>()
+        + a.keywords.iter().map(|k| expr_cost(&k.value)).sum::<u64>()
 }
 
 fn pattern_cost(p: &ast::Pattern) -> u64 {
@@ -442,7 +557,11 @@ fn pattern_cost(p: &ast::Pattern) -> u64 {
             P::MatchClass(c) => {
                 cycles::CALL
                     + c.arguments.patterns.iter().map(pattern_cost).sum::<u64>()
-                    + c.arguments.keywords.iter().map(|k| pattern_cost(&k.pattern)).sum::<u64>()
+                    + c.arguments
+                        .keywords
+                        .iter()
+                        .map(|k| pattern_cost(&k.pattern))
+                        .sum::<u64>()
             }
             P::MatchAs(a) => a.pattern.as_deref().map_or(0, pattern_cost),
             P::MatchOr(o) => o.patterns.iter().map(pattern_cost).sum(),
@@ -454,7 +573,9 @@ fn pattern_cost(p: &ast::Pattern) -> u64 {
 pub fn expr_cost(expr: &Expr) -> u64 {
     let d = cycles::DEFAULT;
     match expr {
-        Expr::BoolOp(b) => b.values.iter().map(expr_cost).sum::<u64>() + d * (b.values.len() as u64 - 1).max(1),
+        Expr::BoolOp(b) => {
+            b.values.iter().map(expr_cost).sum::<u64>() + d * (b.values.len() as u64 - 1).max(1)
+        }
         Expr::Named(n) => d + expr_cost(&n.value),
         Expr::BinOp(b) => cycles::ARITHMETIC + expr_cost(&b.left) + expr_cost(&b.right),
         Expr::UnaryOp(u) => cycles::ARITHMETIC + expr_cost(&u.operand),
@@ -464,12 +585,32 @@ pub fn expr_cost(expr: &Expr) -> u64 {
             d + x
                 .items
                 .iter()
-                .map(|i| i.key.as_ref().map_or(0, expr_cost) + expr_cost(&i.value) + cycles::DICT_SET)
+                .map(|i| {
+                    i.key.as_ref().map_or(0, expr_cost) + expr_cost(&i.value) + cycles::DICT_SET
+                })
                 .sum::<u64>()
         }
-        Expr::Set(s) => d + s.elts.iter().map(|e| expr_cost(e) + cycles::LIST_APPEND).sum::<u64>(),
-        Expr::List(l) => d + l.elts.iter().map(|e| expr_cost(e) + cycles::LIST_APPEND).sum::<u64>(),
-        Expr::Tuple(t) => d + t.elts.iter().map(|e| expr_cost(e) + cycles::LIST_APPEND).sum::<u64>(),
+        Expr::Set(s) => {
+            d + s
+                .elts
+                .iter()
+                .map(|e| expr_cost(e) + cycles::LIST_APPEND)
+                .sum::<u64>()
+        }
+        Expr::List(l) => {
+            d + l
+                .elts
+                .iter()
+                .map(|e| expr_cost(e) + cycles::LIST_APPEND)
+                .sum::<u64>()
+        }
+        Expr::Tuple(t) => {
+            d + t
+                .elts
+                .iter()
+                .map(|e| expr_cost(e) + cycles::LIST_APPEND)
+                .sum::<u64>()
+        }
         // Comprehensions: creating the scope and evaluating the outermost iterable here; the
         // per-element work is charged by the metered iterator.
         Expr::ListComp(c) => cycles::CALL + c.generators.first().map_or(0, |g| expr_cost(&g.iter)),
@@ -481,7 +622,10 @@ pub fn expr_cost(expr: &Expr) -> u64 {
         Expr::YieldFrom(y) => d + expr_cost(&y.value),
         Expr::Compare(c) => {
             expr_cost(&c.left)
-                + c.comparators.iter().map(|e| expr_cost(e) + cycles::ARITHMETIC).sum::<u64>()
+                + c.comparators
+                    .iter()
+                    .map(|e| expr_cost(e) + cycles::ARITHMETIC)
+                    .sum::<u64>()
         }
         Expr::Call(c) => cycles::CALL + expr_cost(&c.func) + arguments_cost(&c.arguments),
         Expr::FString(f) => {

@@ -1,8 +1,20 @@
 //! The Python VM (PVM): deterministic, metered, sandboxed Python actors on RustPython.
 
-pub mod cost;
-pub mod instrument;
-pub mod value;
-pub mod validate;
 pub mod alloc;
+pub mod call_state;
+pub mod cost;
+pub mod engine;
+pub mod host;
+pub mod instrument;
+pub mod library;
 pub mod meter;
+pub mod natives;
+pub mod patches;
+pub mod pyconv;
+pub mod sandbox;
+pub mod validate;
+pub mod value;
+
+pub use engine::{ActorCode, CallError, CallOutcome, Engine, ErrorKind, Limits};
+pub use host::{BlockInfo, CallContext, Effects, Host, MemoryHost};
+pub use value::Value;

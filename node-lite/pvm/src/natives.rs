@@ -10,8 +10,10 @@ use crate::{
     meter, pyconv,
 };
 use rustpython_vm::{
-    AsObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
-    builtins::{PyBaseExceptionRef, PyBytesRef, PyDictRef, PyListRef, PyModule, PyStrRef, PyTypeRef},
+    PyObjectRef, PyRef, PyResult, VirtualMachine,
+    builtins::{
+        PyBaseExceptionRef, PyBytesRef, PyDictRef, PyListRef, PyModule, PyTypeRef, PyUtf8StrRef,
+    },
     function::{IntoPyNativeFn, OptionalArg},
 };
 use sha3::{Digest as _, Keccak256};
@@ -72,7 +74,9 @@ fn parse_address(s: &str, vm: &VirtualMachine) -> PyResult<[u8; 20]> {
     let bytes = hex::decode(digits)
         .ok()
         .filter(|b| b.len() == 20)
-        .ok_or_else(|| vm.new_value_error(format!("{s:?} is not an address (0x + 40 hex digits)")))?;
+        .ok_or_else(|| {
+            vm.new_value_error(format!("{s:?} is not an address (0x + 40 hex digits)"))
+        })?;
     let mut out = [0u8; 20];
     out.copy_from_slice(&bytes);
     Ok(out)
@@ -120,7 +124,9 @@ fn storage_read(key: &[u8], vm: &VirtualMachine) -> PyResult<Option<Vec<u8>>> {
             return Ok(v.clone());
         }
         let actor = s.ctx.actor;
-        s.host().storage_get(&actor, key).map_err(|e| host_err(e, vm))
+        s.host()
+            .storage_get(&actor, key)
+            .map_err(|e| host_err(e, vm))
     })?;
     // State reads cost 0.01 cells per byte (whitepaper §17.4), rounded up.
     if let Some(v) = &value {
@@ -168,7 +174,7 @@ fn h_value(vm: &VirtualMachine) -> PyResult<u64> {
     state(vm, |s| Ok(s.ctx.value))
 }
 
-fn h_balance(address: OptionalArg<Option<PyStrRef>>, vm: &VirtualMachine) -> PyResult<u64> {
+fn h_balance(address: OptionalArg<Option<PyUtf8StrRef>>, vm: &VirtualMachine) -> PyResult<u64> {
     charge(cycles::CONTEXT_READ, vm)?;
     let who = match address.flatten() {
         Some(a) => Some(parse_address(a.as_str(), vm)?),
@@ -243,8 +249,8 @@ fn check_name(name: &str, what: &str, vm: &VirtualMachine) -> PyResult<()> {
 }
 
 fn h_send_message(
-    to: PyStrRef,
-    method: PyStrRef,
+    to: PyUtf8StrRef,
+    method: PyUtf8StrRef,
     args: PyBytesRef,
     value: u64,
     vm: &VirtualMachine,
@@ -285,7 +291,7 @@ fn h_send_message(
 fn h_set_timer(
     height: u64,
     every: u64,
-    handler: PyStrRef,
+    handler: PyUtf8StrRef,
     args: PyBytesRef,
     cycles_per_fire: u64,
     cells_per_fire: u64,
@@ -304,7 +310,8 @@ fn h_set_timer(
         }
         let actor = s.ctx.actor;
         let pending = s.host().timer_count(&actor).map_err(|e| host_err(e, vm))?;
-        let live = pending + s.effects.timers_set.len() - s.effects.timers_cancelled.len().min(pending);
+        let live =
+            pending + s.effects.timers_set.len() - s.effects.timers_cancelled.len().min(pending);
         if live >= limits::TIMERS_PER_ACTOR {
             return Err(vm.new_runtime_error(format!(
                 "an actor may have at most {} pending timers",
@@ -330,7 +337,7 @@ fn h_set_timer(
     })
 }
 
-fn h_cancel_timer(id: PyStrRef, vm: &VirtualMachine) -> PyResult<bool> {
+fn h_cancel_timer(id: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<bool> {
     charge(cycles::TIMER, vm)?;
     let id = parse_hash(id.as_str(), vm)?;
     state(vm, |s| {
@@ -371,7 +378,10 @@ fn h_emit_event(topics: PyListRef, data: PyBytesRef, vm: &VirtualMachine) -> PyR
         parsed.push(out);
     }
     let bytes = parsed.len() * 32 + data.as_bytes().len();
-    charge(cycles::EMIT_EVENT + cycles::EMIT_EVENT_PER_BYTE * bytes as u64, vm)?;
+    charge(
+        cycles::EMIT_EVENT + cycles::EMIT_EVENT_PER_BYTE * bytes as u64,
+        vm,
+    )?;
     charge_cells(cost::event_cells(bytes), vm)?;
     state(vm, |s| {
         s.effects.events.push(EmittedEvent {
@@ -384,20 +394,26 @@ fn h_emit_event(topics: PyListRef, data: PyBytesRef, vm: &VirtualMachine) -> PyR
 
 fn h_keccak256(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
     charge(cost::keccak_cycles(data.as_bytes().len()), vm)?;
-    Ok(vm.ctx.new_bytes(Keccak256::digest(data.as_bytes()).to_vec()))
+    Ok(vm
+        .ctx
+        .new_bytes(Keccak256::digest(data.as_bytes()).to_vec()))
 }
 
 fn h_sha256(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
     charge(cost::sha256_cycles(data.as_bytes().len()), vm)?;
-    Ok(vm.ctx.new_bytes(sha2::Sha256::digest(data.as_bytes()).to_vec()))
+    Ok(vm
+        .ctx
+        .new_bytes(sha2::Sha256::digest(data.as_bytes()).to_vec()))
 }
 
 fn h_blake3(data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
     charge(cost::blake3_cycles(data.as_bytes().len()), vm)?;
-    Ok(vm.ctx.new_bytes(blake3::hash(data.as_bytes()).as_bytes().to_vec()))
+    Ok(vm
+        .ctx
+        .new_bytes(blake3::hash(data.as_bytes()).as_bytes().to_vec()))
 }
 
-fn h_digest(name: PyStrRef, data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
+fn h_digest(name: PyUtf8StrRef, data: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> {
     let bytes = data.as_bytes();
     // Every algorithm is priced like SHA-256: base plus a per-64-byte-block rate.
     charge(cost::sha256_cycles(bytes.len()), vm)?;
@@ -420,7 +436,7 @@ fn h_digest(name: PyStrRef, data: PyBytesRef, vm: &VirtualMachine) -> PyResult<P
 }
 
 fn h_verify_signature(
-    scheme: PyStrRef,
+    scheme: PyUtf8StrRef,
     message: PyBytesRef,
     signature: PyBytesRef,
     key: PyBytesRef,
@@ -459,8 +475,10 @@ fn h_verify_signature(
             charge(cycles::VERIFY_BLS, vm)?;
             use blst::min_pk::{PublicKey, Signature};
             const DST: &[u8] = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_";
-            let (Ok(pk), Ok(sig)) = (PublicKey::key_validate(key), Signature::sig_validate(sig, true))
-            else {
+            let (Ok(pk), Ok(sig)) = (
+                PublicKey::key_validate(key),
+                Signature::sig_validate(sig, true),
+            ) else {
                 return Ok(false);
             };
             Ok(sig.verify(true, msg, DST, &[], &pk, false) == blst::BLST_ERROR::BLST_SUCCESS)
@@ -482,19 +500,36 @@ fn h_decode(data: PyBytesRef, vm: &VirtualMachine) -> PyResult {
     pyconv::decode(data.as_bytes(), vm)
 }
 
-/// Most `print` output kept per call.
-const MAX_LOG_BYTES: usize = 64 * 1024;
+/// Reads a storage key of the executing actor (charged like `storage_get`).
+pub fn storage_get_raw(key: &[u8], vm: &VirtualMachine) -> PyResult<Option<Vec<u8>>> {
+    storage_read(key, vm)
+}
 
-fn h_log(text: PyStrRef, vm: &VirtualMachine) -> PyResult<()> {
-    let s = text.as_str();
-    charge(cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR, vm)?;
+/// Writes (or, with `None`, deletes) a storage key (charged like `storage_set`).
+pub fn storage_put_raw(key: Vec<u8>, value: Option<Vec<u8>>, vm: &VirtualMachine) -> PyResult<()> {
+    storage_write(&key, value.as_deref(), vm)
+}
+
+/// Appends `print` output to the call's logs (charged per character).
+pub fn log(text: &str, vm: &VirtualMachine) -> PyResult<()> {
+    charge(
+        cycles::CALL + text.chars().count() as u64 * cycles::PER_CHAR,
+        vm,
+    )?;
     state(vm, |st| {
         if st.log_bytes < MAX_LOG_BYTES {
-            st.log_bytes += s.len();
-            st.effects.logs.push(s.to_owned());
+            st.log_bytes += text.len();
+            st.effects.logs.push(text.to_owned());
         }
         Ok(())
     })
+}
+
+/// Most `print` output kept per call.
+const MAX_LOG_BYTES: usize = 64 * 1024;
+
+fn h_log(text: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<()> {
+    log(text.as_str(), vm)
 }
 
 /// Builds the `pvm_host` module.
@@ -534,15 +569,11 @@ pub fn pvm_host_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
 
 fn to_f64(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
     charge(cycles::CALL, vm)?;
-    rustpython_vm::builtins::PyFloatRef::try_from_object(vm, x.clone())
-        .map(|f| f.to_f64())
-        .or_else(|_| {
-            let f = x.try_float(vm)?;
-            Ok(f.to_f64())
-        })
+    if let Some(f) = x.downcast_ref::<rustpython_vm::builtins::PyFloat>() {
+        return Ok(f.to_f64());
+    }
+    Ok(x.try_float(vm)?.to_f64())
 }
-
-use rustpython_vm::TryFromObject as _;
 
 fn domain(vm: &VirtualMachine) -> PyBaseExceptionRef {
     vm.new_value_error("math domain error")
@@ -593,15 +624,31 @@ unary!(m_exp, libm::exp);
 unary!(m_exp2, libm::exp2);
 unary!(m_expm1, libm::expm1);
 unary!(m_log1p, libm::log1p);
-unary!(m_log2, |x: f64| if x > 0.0 { libm::log2(x) } else { f64::NAN });
-unary!(m_log10, |x: f64| if x > 0.0 { libm::log10(x) } else { f64::NAN });
+unary!(m_log2, |x: f64| if x > 0.0 {
+    libm::log2(x)
+} else {
+    f64::NAN
+});
+unary!(m_log10, |x: f64| if x > 0.0 {
+    libm::log10(x)
+} else {
+    f64::NAN
+});
 unary!(m_sqrt, libm::sqrt);
 unary!(m_cbrt, libm::cbrt);
 unary!(m_fabs, libm::fabs);
 unary!(m_erf, libm::erf);
 unary!(m_erfc, libm::erfc);
-unary!(m_gamma, |x: f64| if x <= 0.0 && x == libm::floor(x) { f64::NAN } else { libm::tgamma(x) });
-unary!(m_lgamma, |x: f64| if x <= 0.0 && x == libm::floor(x) { f64::NAN } else { libm::lgamma(x) });
+unary!(m_gamma, |x: f64| if x <= 0.0 && x == libm::floor(x) {
+    f64::NAN
+} else {
+    libm::tgamma(x)
+});
+unary!(m_lgamma, |x: f64| if x <= 0.0 && x == libm::floor(x) {
+    f64::NAN
+} else {
+    libm::lgamma(x)
+});
 unary!(m_degrees, |x: f64| x * (180.0 / std::f64::consts::PI));
 unary!(m_radians, |x: f64| x * (std::f64::consts::PI / 180.0));
 
@@ -630,7 +677,7 @@ fn log_any(x: &PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
         if bits > 1000 {
             let shift = bits - 53;
             let top: malachite_bigint::BigInt = n >> shift;
-            let f = f64::try_from(&top).unwrap_or(f64::MAX);
+            let f = num_traits::ToPrimitive::to_f64(&top).unwrap_or(f64::MAX);
             return Ok(libm::log(f) + shift as f64 * std::f64::consts::LN_2);
         }
     }
@@ -795,16 +842,21 @@ fn regex_error(msg: String, vm: &VirtualMachine) -> PyBaseExceptionRef {
     vm.new_exception_msg(ty, msg.into())
 }
 
-fn rx_compile(pattern: PyStrRef, flags: i64, vm: &VirtualMachine) -> PyResult<usize> {
+fn rx_compile(pattern: PyUtf8StrRef, flags: i64, vm: &VirtualMachine) -> PyResult<usize> {
     let p = pattern.as_str();
     charge(cycles::CALL + p.chars().count() as u64 * 10, vm)?;
     if p.len() > MAX_PATTERN_LEN {
-        return Err(regex_error(format!("pattern longer than {MAX_PATTERN_LEN} bytes"), vm));
+        return Err(regex_error(
+            format!("pattern longer than {MAX_PATTERN_LEN} bytes"),
+            vm,
+        ));
     }
     for unsupported in ["(?=", "(?!", "(?<=", "(?<!", "(?P="] {
         if p.contains(unsupported) {
             return Err(regex_error(
-                format!("{unsupported}…) is not supported: the PVM's re is linear-time, without look-around or backreferences"),
+                format!(
+                    "{unsupported}…) is not supported: the PVM's re is linear-time, without look-around or backreferences"
+                ),
                 vm,
             ));
         }
@@ -830,7 +882,10 @@ fn rx_compile(pattern: PyStrRef, flags: i64, vm: &VirtualMachine) -> PyResult<us
     PATTERNS.with(|ps| {
         let mut ps = ps.borrow_mut();
         if ps.len() >= MAX_PATTERNS {
-            return Err(regex_error(format!("a call may compile at most {MAX_PATTERNS} patterns"), vm));
+            return Err(regex_error(
+                format!("a call may compile at most {MAX_PATTERNS} patterns"),
+                vm,
+            ));
         }
         ps.push(re);
         Ok(ps.len() - 1)
@@ -853,7 +908,11 @@ fn has_backreference(p: &str) -> bool {
     false
 }
 
-fn with_pattern<R>(handle: usize, vm: &VirtualMachine, f: impl FnOnce(&regex::Regex) -> R) -> PyResult<R> {
+fn with_pattern<R>(
+    handle: usize,
+    vm: &VirtualMachine,
+    f: impl FnOnce(&regex::Regex) -> R,
+) -> PyResult<R> {
     PATTERNS.with(|ps| {
         ps.borrow()
             .get(handle)
@@ -882,16 +941,10 @@ fn rx_group_names(handle: usize, vm: &VirtualMachine) -> PyResult<PyDictRef> {
 
 /// Converts a char index into a byte index of `s`.
 fn byte_offset(s: &str, char_index: usize) -> usize {
-    s.char_indices()
-        .nth(char_index)
-        .map_or(s.len(), |(b, _)| b)
+    s.char_indices().nth(char_index).map_or(s.len(), |(b, _)| b)
 }
 
-fn spans_to_py(
-    text: &str,
-    caps: &regex::Captures<'_>,
-    vm: &VirtualMachine,
-) -> PyObjectRef {
+fn spans_to_py(text: &str, caps: &regex::Captures<'_>, vm: &VirtualMachine) -> PyObjectRef {
     // Spans are reported in characters, as Python does.
     let to_chars = |b: usize| text[..b].chars().count() as i64;
     let spans: Vec<PyObjectRef> = (0..caps.len())
@@ -907,14 +960,17 @@ fn spans_to_py(
 
 fn rx_find(
     handle: usize,
-    text: PyStrRef,
+    text: PyUtf8StrRef,
     pos: usize,
     endpos: usize,
     mode: u8,
     vm: &VirtualMachine,
 ) -> PyResult<PyObjectRef> {
     let s = text.as_str();
-    charge(cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR, vm)?;
+    charge(
+        cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR,
+        vm,
+    )?;
     let start = byte_offset(s, pos);
     let end = byte_offset(s, endpos).max(start);
     let hay = &s[..end];
@@ -954,7 +1010,9 @@ fn rx_find(
             let to_chars = |b: usize| sub[..b].chars().count() as i64 + offset;
             let spans: Vec<PyObjectRef> = (0..c.len())
                 .map(|i| match c.get(i) {
-                    Some(m) => vm.new_tuple((to_chars(m.start()), to_chars(m.end()))).into(),
+                    Some(m) => vm
+                        .new_tuple((to_chars(m.start()), to_chars(m.end())))
+                        .into(),
                     None => vm.new_tuple((-1i64, -1i64)).into(),
                 })
                 .collect();
@@ -966,13 +1024,16 @@ fn rx_find(
 
 fn rx_find_all(
     handle: usize,
-    text: PyStrRef,
+    text: PyUtf8StrRef,
     pos: usize,
     endpos: usize,
     vm: &VirtualMachine,
 ) -> PyResult<PyListRef> {
     let s = text.as_str();
-    charge(cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR, vm)?;
+    charge(
+        cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR,
+        vm,
+    )?;
     let start = byte_offset(s, pos);
     let end = byte_offset(s, endpos).max(start);
     let hay = &s[..end];
@@ -980,7 +1041,9 @@ fn rx_find_all(
         let mut out = Vec::new();
         let mut at = start;
         while at <= hay.len() {
-            let Some(c) = r.captures_at(hay, at) else { break };
+            let Some(c) = r.captures_at(hay, at) else {
+                break;
+            };
             let Some(whole) = c.get(0) else { break };
             out.push(spans_to_py(s, &c, vm));
             at = if whole.end() == whole.start() {
@@ -1011,9 +1074,4 @@ pub fn regex_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     add(vm, &d, "find", rx_find)?;
     add(vm, &d, "find_all", rx_find_all)?;
     Ok(module(vm, "_cowboy_regex", d))
-}
-
-#[allow(dead_code)]
-fn _assert_object_methods(o: &PyObjectRef) -> bool {
-    o.as_object().is(o)
 }

@@ -6,7 +6,7 @@ use crate::{
     value::{Value, ValueError},
 };
 use rustpython_vm::{
-    PyObjectRef, PyResult, VirtualMachine,
+    AsObject, PyObjectRef, PyResult, VirtualMachine,
     builtins::{PyBaseExceptionRef, PyBytes, PyDict, PyInt, PyList, PyStr, PyTuple},
 };
 
@@ -34,10 +34,9 @@ fn convert(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize) -> Result<Value
         return Ok(Value::Int(n.clone()));
     }
     if let Some(s) = obj.downcast_ref_if_exact::<PyStr>(vm) {
-        return s
-            .to_str()
-            .map(|s| Value::Str(s.to_owned()))
-            .ok_or_else(|| ValueError::Other("str contains lone surrogates; it cannot be encoded".into()));
+        return s.to_str().map(|s| Value::Str(s.to_owned())).ok_or_else(|| {
+            ValueError::Other("str contains lone surrogates; it cannot be encoded".into())
+        });
     }
     if let Some(b) = obj.downcast_ref_if_exact::<PyBytes>(vm) {
         return Ok(Value::Bytes(b.as_bytes().to_vec()));
@@ -59,7 +58,7 @@ fn convert(obj: &PyObjectRef, vm: &VirtualMachine, depth: usize) -> Result<Value
         ));
     }
     if let Some(d) = obj.downcast_ref_if_exact::<PyDict>(vm) {
-        let mut entries = Vec::with_capacity(d.len());
+        let mut entries = Vec::new();
         for (k, v) in d {
             let key = convert(&k, vm, depth + 1)?;
             let key = match key {

@@ -8,11 +8,11 @@
 //! are enforced again at run time, so validation is a service to the developer, not the only
 //! line of defence.
 
+use ruff_text_size::{Ranged, TextRange, TextSize};
 use rustpython_vm::compiler::{
     ast::{self, CmpOp, Expr, ExprContext, Stmt, visitor::Visitor},
     parser,
 };
-use ruff_text_size::{Ranged, TextRange, TextSize};
 use std::fmt;
 
 /// Modules an actor may import (whitepaper §3 whitelist plus the two host modules).
@@ -41,13 +41,19 @@ pub const FORBIDDEN_BUILTINS: &[(&str, &str)] = &[
     ("exec", "dynamic code execution is not allowed"),
     ("compile", "dynamic code execution is not allowed"),
     ("open", "there is no filesystem; keep data in self.storage"),
-    ("input", "there is no terminal; pass data as handler arguments"),
+    (
+        "input",
+        "there is no terminal; pass data as handler arguments",
+    ),
     ("breakpoint", "there is no debugger on chain"),
     ("globals", "namespace introspection is not allowed"),
     ("locals", "namespace introspection is not allowed"),
     ("vars", "namespace introspection is not allowed"),
     ("dir", "namespace introspection is not allowed"),
-    ("id", "object identities differ between nodes; compare with =="),
+    (
+        "id",
+        "object identities differ between nodes; compare with ==",
+    ),
     ("help", "interactive help is not available"),
     ("exit", "handlers end by returning or raising"),
     ("quit", "handlers end by returning or raising"),
@@ -55,8 +61,13 @@ pub const FORBIDDEN_BUILTINS: &[(&str, &str)] = &[
 ];
 
 /// Dunder attributes an actor may use: they reveal nothing beyond `type()` and names.
-pub const ALLOWED_DUNDER_ATTRIBUTES: &[&str] =
-    &["__init__", "__name__", "__qualname__", "__doc__", "__class__"];
+pub const ALLOWED_DUNDER_ATTRIBUTES: &[&str] = &[
+    "__init__",
+    "__name__",
+    "__qualname__",
+    "__doc__",
+    "__class__",
+];
 
 /// Public attribute names that reach frames, code objects or tracebacks.
 pub const INTROSPECTION_ATTRIBUTES: &[&str] = &[
@@ -230,13 +241,6 @@ fn is_dunder(name: &str) -> bool {
 /// Dunder names a class body may read (they describe the class being defined).
 pub const CLASS_BODY_DUNDERS: &[&str] = &["__qualname__", "__module__", "__doc__"];
 
-/// Names the metering rewrite calls; binding them anywhere would let code skip its charges.
-pub const RESERVED_NAMES: &[&str] = &[
-    crate::instrument::CHARGE,
-    crate::instrument::METERED_ITER,
-    crate::instrument::CHARGE_CHARS,
-];
-
 impl Checker<'_> {
     fn report(&mut self, range: TextRange, rule: Rule, message: String, hint: impl Into<String>) {
         let (line, column) = line_col(self.source, range.start());
@@ -265,7 +269,8 @@ impl Checker<'_> {
     }
 
     fn check_binding(&mut self, name: &str, range: TextRange) {
-        if RESERVED_NAMES.contains(&name) {
+        // Names the metering rewrite calls: binding them would let code skip its charges.
+        if crate::instrument::is_reserved(name) {
             self.report(
                 range,
                 Rule::DunderName,
@@ -325,7 +330,10 @@ impl Checker<'_> {
                 self.report(
                     second.range(),
                     Rule::ActorClass,
-                    format!("more than one actor class (`{}` is the second)", second.name.id),
+                    format!(
+                        "more than one actor class (`{}` is the second)",
+                        second.name.id
+                    ),
                     "a module deploys exactly one actor; keep helpers as plain classes",
                 );
                 return None;
@@ -578,8 +586,9 @@ impl Checker<'_> {
             .map(|a| &a.parameter)
             .chain(p.vararg.as_deref())
             .chain(p.kwarg.as_deref());
-        let names: Vec<(String, TextRange)> =
-            all.map(|a| (a.name.id.to_string(), a.name.range())).collect();
+        let names: Vec<(String, TextRange)> = all
+            .map(|a| (a.name.id.to_string(), a.name.range()))
+            .collect();
         for (name, range) in names {
             self.check_binding(&name, range);
         }

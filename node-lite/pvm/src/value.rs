@@ -37,7 +37,9 @@ pub enum ValueError {
     Truncated(usize),
     #[error("{0} unexpected bytes after the value")]
     TrailingBytes(usize),
-    #[error("floats are not allowed in canonical values (byte {0}); use integers (e.g. fixed-point)")]
+    #[error(
+        "floats are not allowed in canonical values (byte {0}); use integers (e.g. fixed-point)"
+    )]
     Float(usize),
     #[error("non-minimal length or integer encoding at byte {0}")]
     NonMinimal(usize),
@@ -123,7 +125,9 @@ impl Value {
                 "dict has two keys with the same canonical encoding".into(),
             ));
         }
-        Ok(Self::Dict(keyed.into_iter().map(|(_, k, v)| (k, v)).collect()))
+        Ok(Self::Dict(
+            keyed.into_iter().map(|(_, k, v)| (k, v)).collect(),
+        ))
     }
 
     /// Converts a JSON value (as used on the command line and over RPC). Integers only, no

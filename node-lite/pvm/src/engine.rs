@@ -1,0 +1,596 @@
+//! The engine: one long-lived interpreter per thread, and the deploy/call protocol.
+//!
+//! An [`Engine`] owns a RustPython interpreter configured for determinism (fixed hash seed, no
+//! host environment or stdio, patched runtime operations, embedded metered library) and runs
+//! actor calls on it. Every call gets a fresh namespace: the actor module is re-executed, the
+//! instance rebuilt from storage, the handler run, the changed attributes written back. Nothing
+//! Python-level survives a call except what the actor stored, so two nodes with different
+//! histories compute the same results.
+
+use crate::{
+    call_state::CallGuard,
+    cost::{cells, cycles, limits},
+    host::{CallContext, Effects, Host},
+    library, meter, natives, patches, pyconv, sandbox,
+    validate::{self, ActorShape, Diagnostic},
+    value::Value,
+};
+use rustpython_vm::{
+    AsObject, Interpreter, PyObjectRef, PyRef, Settings, VirtualMachine,
+    builtins::{PyBaseExceptionRef, PyCode, PyStr},
+    scope::Scope,
+};
+use std::{collections::HashMap, fmt, rc::Rc};
+
+/// Storage-key prefix under which instance attributes are persisted. `0xff` can never start a
+/// canonical value, so attribute keys never collide with `self.storage` keys.
+pub const ATTR_PREFIX: &[u8] = b"\xffattr:";
+/// Storage key holding the sorted list of persisted attribute names.
+pub const ATTR_INDEX: &[u8] = b"\xffattrs";
+
+/// Why a call failed, in categories that are part of the receipt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum ErrorKind {
+    /// The cycle budget ran out.
+    OutOfCycles,
+    /// The cell budget ran out.
+    OutOfCells,
+    /// The per-call memory limit (10 MiB) was crossed.
+    MemoryLimit,
+    /// Python recursion deeper than 256 frames.
+    RecursionLimit,
+    /// An integer exceeded 4,096 bits.
+    IntegerOverflow,
+    /// The handler raised an exception.
+    Exception,
+    /// The method is not a handler of the actor.
+    HandlerNotFound,
+    /// The arguments are not a canonical list of values.
+    InvalidArguments,
+    /// The return value (or a persisted attribute) cannot be canonically encoded.
+    InvalidValue,
+    /// The encoded return value is larger than 64 KiB.
+    ReturnTooLarge,
+    /// The source failed static validation.
+    Validation,
+    /// The node's storage failed (not the actor's fault).
+    Host,
+}
+
+impl ErrorKind {
+    /// Stable name, as printed by `cowboy run --json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::OutOfCycles => "OutOfCycles",
+            Self::OutOfCells => "OutOfCells",
+            Self::MemoryLimit => "MemoryLimit",
+            Self::RecursionLimit => "RecursionLimit",
+            Self::IntegerOverflow => "IntegerOverflow",
+            Self::Exception => "Exception",
+            Self::HandlerNotFound => "HandlerNotFound",
+            Self::InvalidArguments => "InvalidArguments",
+            Self::InvalidValue => "InvalidValue",
+            Self::ReturnTooLarge => "ReturnTooLarge",
+            Self::Validation => "Validation",
+            Self::Host => "Host",
+        }
+    }
+
+    /// Numeric code for receipts (`Status::Failed { kind }`).
+    pub fn code(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+/// A failed call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallError {
+    pub kind: ErrorKind,
+    /// Deterministic message (goes into the receipt).
+    pub message: String,
+    /// Python traceback, for developers (not consensus data).
+    pub traceback: Option<String>,
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.message)
+    }
+}
+
+impl std::error::Error for CallError {}
+
+/// Budgets for one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub cycles: u64,
+    pub cells: u64,
+}
+
+/// The result of a deploy or a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallOutcome {
+    pub result: Result<Value, CallError>,
+    pub cycles_used: u64,
+    pub cells_used: u64,
+    /// Effects of a successful call (empty when it failed: everything is reverted).
+    pub effects: Effects,
+    /// Peak heap bytes during the call (informational).
+    pub peak_memory: usize,
+    /// `print` output, kept even when the call failed (for developers).
+    pub logs: Vec<String>,
+}
+
+/// Validated, instrumented actor code, ready to run.
+pub struct ActorCode {
+    /// Canonical source.
+    pub source: String,
+    pub shape: ActorShape,
+    code: PyRef<PyCode>,
+}
+
+impl fmt::Debug for ActorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ActorCode")
+            .field("shape", &self.shape)
+            .finish()
+    }
+}
+
+/// Settings for the deterministic interpreter.
+fn settings() -> Settings {
+    let mut s = Settings::default();
+    // Fixed string hashing (whitepaper §3: PYTHONHASHSEED = 0).
+    s.hash_seed = Some(0);
+    s.isolated = true;
+    s.ignore_environment = true;
+    s.import_site = false;
+    s.safe_path = true;
+    s.allow_external_library = false;
+    s.install_signal_handlers = false;
+    s.user_site_directory = false;
+    s.int_max_str_digits = 1300;
+    s
+}
+
+/// Native modules of the VM and of `rustpython-stdlib` the embedded library may import.
+const NATIVE_MODULES: &[&str] = &[
+    "_json",
+    "_struct",
+    "_bisect",
+    "_contextvars",
+    "_md5",
+    "_sha1",
+    "_sha256",
+    "_sha512",
+    "_sha3",
+    "_blake2",
+    "_opcode",
+];
+
+/// Disables adaptive specialization in `code` and every code object nested in it.
+///
+/// Specialized instructions bypass type slots (e.g. `FOR_ITER_RANGE` skips the iterator's
+/// `__next__`), so the cycles charged by patched slots would depend on how warm a code object
+/// is: different on a freshly started node. With specialization off, the same program charges
+/// the same cycles every time.
+pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
+    use std::borrow::Borrow as _;
+    code.quickened
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    code.code.instructions.disable_specialization();
+    for c in code.code.constants.iter() {
+        let obj: &rustpython_vm::PyObject = c.borrow();
+        if let Some(inner) = obj.downcast_ref::<PyCode>() {
+            freeze_code(inner);
+        }
+    }
+}
+
+/// One deterministic interpreter. Not `Send`: it lives on the thread that created it.
+pub struct Engine {
+    interpreter: Interpreter,
+    actors: HashMap<[u8; 32], Rc<ActorCode>>,
+    calls: u64,
+}
+
+/// Calls served by one interpreter before it is replaced (reference cycles are never
+/// collected, so a long-lived interpreter slowly accumulates garbage).
+const CALLS_PER_INTERPRETER: u64 = 10_000;
+
+/// Why an engine could not start.
+#[derive(Debug, thiserror::Error)]
+#[error("the PVM failed to initialise: {0}")]
+pub struct InitError(pub String);
+
+impl Engine {
+    /// Creates an interpreter, patches it for determinism and metering, and preloads the
+    /// whitelisted modules.
+    pub fn new() -> Result<Self, InitError> {
+        let interpreter = Self::interpreter()?;
+        Ok(Self {
+            interpreter,
+            actors: HashMap::new(),
+            calls: 0,
+        })
+    }
+
+    fn interpreter() -> Result<Interpreter, InitError> {
+        let builder = Interpreter::builder(settings());
+        let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
+            .into_iter()
+            .filter(|d| NATIVE_MODULES.contains(&d.name.as_str()))
+            .collect();
+        let interpreter = builder.add_native_modules(&defs).build();
+        interpreter.enter(|vm| -> Result<(), InitError> {
+            let fail = |e: PyBaseExceptionRef| {
+                InitError(traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
+            };
+            vm.recursion_limit.set(limits::RECURSION + 16);
+            natives::init_exception_types(vm);
+            patches::install(vm).map_err(fail)?;
+            sandbox::install_library_builtins(vm).map_err(fail)?;
+            library::preload(vm).map_err(fail)?;
+            sandbox::install_actor_builtins(vm).map_err(fail)?;
+            Ok(())
+        })?;
+        Ok(interpreter)
+    }
+
+    /// Validates, canonicalises and compiles actor source (cached by code hash).
+    pub fn load(&mut self, source: &str) -> Result<Rc<ActorCode>, Vec<Diagnostic>> {
+        let canonical = cowboy_types::canonicalize_source(source);
+        let hash = cowboy_types::code_hash(&canonical).0;
+        if let Some(a) = self.actors.get(&hash) {
+            return Ok(a.clone());
+        }
+        let (_, shape) = validate::validate(&canonical)?;
+        let code = self.interpreter.enter(|vm| {
+            library::compile_instrumented(&canonical, "<actor>", vm)
+                .map_err(|e| describe_exception(&e, vm))
+        });
+        let code = code.map_err(|message| {
+            vec![Diagnostic {
+                line: 1,
+                column: 1,
+                rule: validate::Rule::Syntax,
+                message,
+                hint: "the source could not be compiled".into(),
+            }]
+        })?;
+        let actor = Rc::new(ActorCode {
+            source: canonical,
+            shape,
+            code,
+        });
+        self.actors.insert(hash, actor.clone());
+        Ok(actor)
+    }
+
+    /// Runs `__init__(*args)` and persists the new instance's attributes.
+    pub fn deploy(
+        &mut self,
+        actor: &ActorCode,
+        host: &mut dyn Host,
+        ctx: CallContext,
+        args: &[u8],
+        limits: Limits,
+    ) -> CallOutcome {
+        self.run(actor, host, ctx, None, args, limits)
+    }
+
+    /// Runs handler `method(*args)`.
+    pub fn call(
+        &mut self,
+        actor: &ActorCode,
+        host: &mut dyn Host,
+        ctx: CallContext,
+        method: &str,
+        args: &[u8],
+        limits: Limits,
+    ) -> CallOutcome {
+        self.run(actor, host, ctx, Some(method), args, limits)
+    }
+
+    fn run(
+        &mut self,
+        actor: &ActorCode,
+        host: &mut dyn Host,
+        ctx: CallContext,
+        method: Option<&str>,
+        args: &[u8],
+        limits: Limits,
+    ) -> CallOutcome {
+        self.calls += 1;
+        if self.calls % CALLS_PER_INTERPRETER == 0
+            && let Ok(fresh) = Self::interpreter()
+        {
+            self.interpreter = fresh;
+            self.actors.clear();
+        }
+        let guard = CallGuard::install(host, ctx);
+        meter::start(limits.cycles, limits.cells, limits::MEMORY_BYTES);
+        let result = self
+            .interpreter
+            .enter(|vm| execute(actor, method, args, vm));
+        natives::clear_patterns();
+        let (usage, trip) = meter::finish();
+        let mut effects = guard.finish();
+        let logs = std::mem::take(&mut effects.logs);
+        // A tripped meter wins over whatever the Python code did with the exception.
+        let result = match trip {
+            Some(t) => Err(trip_error(t)),
+            None => result,
+        };
+        if result.is_err() {
+            effects = Effects::default();
+        }
+        CallOutcome {
+            result,
+            cycles_used: usage.cycles,
+            cells_used: usage.cells,
+            effects,
+            peak_memory: usage.peak_memory,
+            logs,
+        }
+    }
+}
+
+fn trip_error(t: meter::Trip) -> CallError {
+    let (kind, message) = match t {
+        meter::Trip::OutOfCycles => (ErrorKind::OutOfCycles, "out of cycles"),
+        meter::Trip::OutOfCells => (ErrorKind::OutOfCells, "out of cells"),
+        meter::Trip::MemoryLimit => (ErrorKind::MemoryLimit, "memory limit of 10 MiB exceeded"),
+    };
+    CallError {
+        kind,
+        message: message.into(),
+        traceback: None,
+    }
+}
+
+fn describe_exception(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> String {
+    let name = e.class().name().to_string();
+    let msg = e
+        .as_object()
+        .str(vm)
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    if msg.is_empty() {
+        name
+    } else {
+        format!("{name}: {msg}")
+    }
+}
+
+fn traceback(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> Option<String> {
+    let mut out = String::new();
+    vm.write_exception(&mut out, e).ok()?;
+    Some(out)
+}
+
+fn py_error(e: PyBaseExceptionRef, vm: &VirtualMachine) -> CallError {
+    let class = e.class();
+    let kind = if class.fast_issubclass(vm.ctx.exceptions.recursion_error) {
+        ErrorKind::RecursionLimit
+    } else if class.fast_issubclass(vm.ctx.exceptions.overflow_error)
+        && describe_exception(&e, vm).contains("4096")
+    {
+        ErrorKind::IntegerOverflow
+    } else {
+        ErrorKind::Exception
+    };
+    CallError {
+        kind,
+        message: describe_exception(&e, vm),
+        traceback: traceback(&e, vm),
+    }
+}
+
+fn fail(kind: ErrorKind, message: impl Into<String>) -> CallError {
+    CallError {
+        kind,
+        message: message.into(),
+        traceback: None,
+    }
+}
+
+fn charge(n: u64, vm: &VirtualMachine) -> Result<(), CallError> {
+    natives::charge(n, vm).map_err(|e| py_error(e, vm))
+}
+
+/// Executes the actor module, rebuilds the instance and runs the deploy or the handler.
+fn execute(
+    actor: &ActorCode,
+    method: Option<&str>,
+    args: &[u8],
+    vm: &VirtualMachine,
+) -> Result<Value, CallError> {
+    // Calldata: one cell per byte, and decoding like any canonical value.
+    natives::charge_cells(args.len() as u64 * cells::CALLDATA_PER_BYTE, vm)
+        .map_err(|e| py_error(e, vm))?;
+    charge(cycles::SERIALIZE_BASE + args.len() as u64, vm)?;
+    let args = if args.is_empty() {
+        Vec::new()
+    } else {
+        match Value::decode(args) {
+            Ok(Value::List(items)) => items,
+            Ok(other) => {
+                return Err(fail(
+                    ErrorKind::InvalidArguments,
+                    format!(
+                        "arguments must be a list of values, got {}",
+                        other.type_name()
+                    ),
+                ));
+            }
+            Err(e) => return Err(fail(ErrorKind::InvalidArguments, e.to_string())),
+        }
+    };
+    if let Some(m) = method
+        && !actor.shape.handlers.iter().any(|h| h == m)
+    {
+        return Err(fail(
+            ErrorKind::HandlerNotFound,
+            format!(
+                "`{m}` is not a handler of {} (handlers: {})",
+                actor.shape.class_name,
+                actor.shape.handlers.join(", ")
+            ),
+        ));
+    }
+
+    let globals = sandbox::actor_globals(vm).map_err(|e| py_error(e, vm))?;
+    vm.run_code_obj(
+        actor.code.clone(),
+        Scope::with_builtins(None, globals.clone(), vm),
+    )
+    .map_err(|e| py_error(e, vm))?;
+    let class = globals
+        .get_item_opt(actor.shape.class_name.as_str(), vm)
+        .ok()
+        .flatten()
+        .ok_or_else(|| fail(ErrorKind::Exception, "the actor class disappeared"))?;
+    sandbox::attach_storage(&class, vm).map_err(|e| py_error(e, vm))?;
+
+    let py_args: Vec<PyObjectRef> = args.iter().map(|v| pyconv::to_object(v, vm)).collect();
+    let (instance, loaded) = match method {
+        None => {
+            let instance = class
+                .call(py_args.clone(), vm)
+                .map_err(|e| py_error(e, vm))?;
+            (instance, Vec::new())
+        }
+        Some(_) => {
+            let instance = sandbox::new_instance(&class, vm).map_err(|e| py_error(e, vm))?;
+            let loaded = load_attributes(&instance, vm)?;
+            (instance, loaded)
+        }
+    };
+    let value = match method {
+        None => Value::None,
+        Some(m) => {
+            let handler = instance
+                .get_attr(vm.ctx.intern_str(m), vm)
+                .map_err(|e| py_error(e, vm))?;
+            let ret = handler.call(py_args, vm).map_err(|e| py_error(e, vm))?;
+            pyconv::to_value(&ret, vm).map_err(|e| {
+                fail(
+                    ErrorKind::InvalidValue,
+                    format!("return value of `{m}`: {e}"),
+                )
+            })?
+        }
+    };
+    save_attributes(&instance, &loaded, vm)?;
+    let encoded = value
+        .encode()
+        .map_err(|e| fail(ErrorKind::InvalidValue, e.to_string()))?;
+    if encoded.len() > limits::RETURN_BYTES {
+        return Err(fail(
+            ErrorKind::ReturnTooLarge,
+            format!(
+                "return value is {} bytes encoded; the limit is {} (store large data and return a key)",
+                encoded.len(),
+                limits::RETURN_BYTES
+            ),
+        ));
+    }
+    charge(cycles::SERIALIZE_BASE + encoded.len() as u64, vm)?;
+    natives::charge_cells(encoded.len() as u64 * cells::RETURN_PER_BYTE, vm)
+        .map_err(|e| py_error(e, vm))?;
+    Ok(value)
+}
+
+fn attr_key(name: &str) -> Vec<u8> {
+    let mut k = ATTR_PREFIX.to_vec();
+    k.extend_from_slice(name.as_bytes());
+    k
+}
+
+/// Reads the persisted attribute index and every attribute into the instance. Returns
+/// `(name, encoded bytes)` as loaded, to detect changes when saving.
+fn load_attributes(
+    instance: &PyObjectRef,
+    vm: &VirtualMachine,
+) -> Result<Vec<(String, Vec<u8>)>, CallError> {
+    let read = |key: &[u8]| -> Result<Option<Vec<u8>>, CallError> {
+        natives::storage_get_raw(key, vm).map_err(|e| py_error(e, vm))
+    };
+    let Some(index) = read(ATTR_INDEX)? else {
+        return Ok(Vec::new());
+    };
+    let names = match Value::decode(&index) {
+        Ok(Value::List(items)) => items,
+        _ => return Err(fail(ErrorKind::InvalidValue, "corrupt attribute index")),
+    };
+    let dict = instance
+        .dict()
+        .ok_or_else(|| fail(ErrorKind::Exception, "actor instances must have a __dict__"))?;
+    let mut loaded = Vec::with_capacity(names.len());
+    for n in names {
+        let Value::Str(name) = n else {
+            return Err(fail(ErrorKind::InvalidValue, "corrupt attribute index"));
+        };
+        let bytes = read(&attr_key(&name))?.unwrap_or_default();
+        charge(cycles::SERIALIZE_BASE + bytes.len() as u64, vm)?;
+        let obj = pyconv::decode(&bytes, vm).map_err(|e| py_error(e, vm))?;
+        dict.set_item(name.as_str(), obj, vm)
+            .map_err(|e| py_error(e, vm))?;
+        loaded.push((name, bytes));
+    }
+    Ok(loaded)
+}
+
+/// Writes back changed attributes, deletes removed ones and updates the index.
+fn save_attributes(
+    instance: &PyObjectRef,
+    loaded: &[(String, Vec<u8>)],
+    vm: &VirtualMachine,
+) -> Result<(), CallError> {
+    let Some(dict) = instance.dict() else {
+        return Ok(());
+    };
+    let mut current: Vec<(String, Vec<u8>)> = Vec::new();
+    for (k, v) in &dict {
+        let Some(name) = k
+            .downcast_ref::<PyStr>()
+            .and_then(|s| s.to_str().map(str::to_owned))
+        else {
+            continue;
+        };
+        let encoded = pyconv::to_value(&v, vm)
+            .and_then(|value| value.encode())
+            .map_err(|e| {
+                fail(
+                    ErrorKind::InvalidValue,
+                    format!("attribute `self.{name}` cannot be stored: {e}"),
+                )
+            })?;
+        charge(cycles::SERIALIZE_BASE + encoded.len() as u64, vm)?;
+        current.push((name, encoded));
+    }
+    current.sort_by(|a, b| a.0.cmp(&b.0));
+    let write = |key: Vec<u8>, value: Option<Vec<u8>>| -> Result<(), CallError> {
+        natives::storage_put_raw(key, value, vm).map_err(|e| py_error(e, vm))
+    };
+    for (name, bytes) in &current {
+        if loaded.iter().find(|(n, _)| n == name).map(|(_, b)| b) != Some(bytes) {
+            write(attr_key(name), Some(bytes.clone()))?;
+        }
+    }
+    for (name, _) in loaded {
+        if !current.iter().any(|(n, _)| n == name) {
+            write(attr_key(name), None)?;
+        }
+    }
+    let old_names: Vec<&String> = loaded.iter().map(|(n, _)| n).collect();
+    let new_names: Vec<&String> = current.iter().map(|(n, _)| n).collect();
+    if old_names != new_names {
+        let index = Value::List(new_names.iter().map(|n| Value::Str((*n).clone())).collect())
+            .encode()
+            .map_err(|e| fail(ErrorKind::InvalidValue, e.to_string()))?;
+        write(ATTR_INDEX.to_vec(), Some(index))?;
+    }
+    Ok(())
+}

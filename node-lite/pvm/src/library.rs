@@ -1,0 +1,416 @@
+//! The module system: which modules exist, how they are loaded, and what actors see of them.
+//!
+//! There is no filesystem and no `importlib`. Every Python module the PVM can load is embedded
+//! in the binary (standard-library sources from `rustpython-pylib`, Cowboy's own modules from
+//! `python/`), compiled once per interpreter with the metering instrumenter, and cached in
+//! `sys.modules`. A single `__import__` serves two kinds of importer:
+//!
+//! - **library modules** (the embedded sources) import each other freely, including
+//!   internal modules such as `_collections_abc`, and get Cowboy's stand-ins for `os` and `math`;
+//! - **actor code** may import only the whitelist. It receives a *facade*: a fresh module
+//!   object per call holding only the public names of the real module, so module-private
+//!   attributes (`collections._sys`, `json.decoder.re`) are unreachable and nothing an actor
+//!   does to a module outlives its call. `re`, `hashlib` and `math` resolve to Cowboy's
+//!   deterministic, metered replacements.
+
+use crate::{
+    call_state::with_state, cost::cycles, instrument, meter, natives, validate::IMPORT_WHITELIST,
+};
+use rustpython_vm::{
+    AsObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
+    builtins::{PyDictRef, PyModule, PyStr, PyTuple},
+    compiler::{self, core::SourceFileBuilder},
+    function::FuncArgs,
+    scope::Scope,
+};
+use std::{cell::RefCell, collections::HashSet};
+
+/// One embedded Python source module.
+pub struct LibrarySource {
+    pub name: &'static str,
+    pub package: bool,
+    pub source: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/stdlib_sources.rs"));
+
+/// Cowboy's own Python modules.
+pub static COWBOY_SOURCES: &[LibrarySource] = &[
+    LibrarySource {
+        name: "cowboy_sdk",
+        package: false,
+        source: include_str!("../python/cowboy_sdk.py"),
+    },
+    LibrarySource {
+        name: "_cowboy_re",
+        package: false,
+        source: include_str!("../python/_cowboy_re.py"),
+    },
+    LibrarySource {
+        name: "_cowboy_hashlib",
+        package: false,
+        source: include_str!("../python/_cowboy_hashlib.py"),
+    },
+    LibrarySource {
+        name: "_cowboy_os",
+        package: false,
+        source: include_str!("../python/_cowboy_os.py"),
+    },
+    LibrarySource {
+        name: "_cowboy_mathlib",
+        package: false,
+        source: include_str!("../python/_cowboy_mathlib.py"),
+    },
+];
+
+/// What a library module gets when it imports `name` (Cowboy's stand-ins replace modules
+/// that would reach the host or its libm).
+fn internal_alias(name: &str) -> &str {
+    match name {
+        "os" | "posixpath" => "_cowboy_os",
+        "math" => "_cowboy_mathlib",
+        other => other,
+    }
+}
+
+/// Modules some library modules import at load time but use only in functions the PVM never
+/// needs (`inspect` imports `argparse`, `importlib`, `linecache` and `tokenize`): empty
+/// modules stand in for them, so nothing reaching the host is ever loaded.
+const STUB_MODULES: &[&str] = &[
+    "argparse",
+    "importlib",
+    "importlib.machinery",
+    "io",
+    "linecache",
+    "tokenize",
+];
+
+/// What an actor gets when it imports `name` (a whitelisted name).
+fn actor_alias(name: &str) -> &str {
+    match name {
+        "re" => "_cowboy_re",
+        "hashlib" => "_cowboy_hashlib",
+        "math" => "_cowboy_mathlib",
+        other => other,
+    }
+}
+
+fn find_source(name: &str) -> Option<&'static LibrarySource> {
+    COWBOY_SOURCES
+        .iter()
+        .chain(STDLIB_SOURCES.iter())
+        .find(|s| s.name == name)
+}
+
+thread_local! {
+    /// Identities of every library module's globals dict: imports from these are internal.
+    static LIBRARY_GLOBALS: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
+}
+
+fn dict_id(d: &PyDictRef) -> usize {
+    d.as_object().get_id()
+}
+
+/// Parses, instruments and compiles Python source to a code object with specialization
+/// disabled (see `engine::freeze_code`).
+pub fn compile_instrumented(
+    source: &str,
+    path: &str,
+    vm: &VirtualMachine,
+) -> PyResult<PyRef<rustpython_vm::builtins::PyCode>> {
+    let parsed = compiler::parser::parse_module(source)
+        .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {}", e.error)))?;
+    let mut module = parsed.into_syntax();
+    instrument::instrument_module(&mut module.body);
+    let file = SourceFileBuilder::new(path, source).finish();
+    let code = compiler::codegen::compile::compile_program(&module, file, Default::default())
+        .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
+    let code = vm.ctx.new_code(code);
+    crate::engine::freeze_code(&code);
+    Ok(code)
+}
+
+trait SyntaxErrorMsg {
+    fn new_syntax_error_msg(&self, msg: String) -> rustpython_vm::builtins::PyBaseExceptionRef;
+}
+
+impl SyntaxErrorMsg for VirtualMachine {
+    fn new_syntax_error_msg(&self, msg: String) -> rustpython_vm::builtins::PyBaseExceptionRef {
+        self.new_exception_msg(self.ctx.exceptions.syntax_error.to_owned(), msg.into())
+    }
+}
+
+fn sys_modules(vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+    vm.sys_module.get_attr("modules", vm)
+}
+
+/// Loads (or returns the cached) library module `name`, resolving Cowboy's aliases.
+pub fn load_module(name: &str, vm: &VirtualMachine) -> PyResult {
+    let name = internal_alias(name);
+    let modules = sys_modules(vm)?;
+    if let Some(m) = modules.get_item(name, vm).ok().filter(|m| !vm.is_none(m)) {
+        return Ok(m);
+    }
+    if STUB_MODULES.contains(&name) {
+        let dict = vm.ctx.new_dict();
+        if STUB_MODULES
+            .iter()
+            .any(|s| s.starts_with(&format!("{name}.")))
+        {
+            dict.set_item("__path__", vm.ctx.new_list(vec![]).into(), vm)?;
+        }
+        let module: PyObjectRef = vm.new_module(name, dict, None).into();
+        modules.set_item(name, module.clone(), vm)?;
+        if let Some((parent, child)) = name.rsplit_once('.') {
+            load_module(parent, vm)?.set_attr(vm.ctx.intern_str(child), module.clone(), vm)?;
+        }
+        return Ok(module);
+    }
+    if let Some(src) = find_source(name) {
+        // Make sure the parent package is loaded first (its __init__ may import the child).
+        if let Some((parent, _)) = name.rsplit_once('.') {
+            load_module(parent, vm)?;
+            if let Some(m) = modules.get_item(name, vm).ok().filter(|m| !vm.is_none(m)) {
+                return Ok(m);
+            }
+        }
+        let code = compile_instrumented(src.source, &format!("<{}>", src.name), vm)?;
+        let dict = vm.ctx.new_dict();
+        let module = vm.new_module(name, dict.clone(), None);
+        let package = if src.package {
+            name.to_owned()
+        } else {
+            name.rsplit_once('.')
+                .map(|(p, _)| p.to_owned())
+                .unwrap_or_default()
+        };
+        dict.set_item("__package__", vm.ctx.new_str(package).into(), vm)?;
+        if src.package {
+            dict.set_item("__path__", vm.ctx.new_list(vec![]).into(), vm)?;
+        }
+        dict.set_item("__file__", vm.ctx.new_str(format!("<{name}>")).into(), vm)?;
+        dict.set_item("__builtins__", vm.builtins.dict().into(), vm)?;
+        LIBRARY_GLOBALS.with(|g| g.borrow_mut().insert(dict_id(&dict)));
+        modules.set_item(name, module.clone().into(), vm)?;
+        if let Err(e) = vm.run_code_obj(code, Scope::with_builtins(None, dict, vm)) {
+            let _ = modules.del_item(name, vm);
+            return Err(e);
+        }
+        // A module may replace itself in sys.modules while initialising.
+        let loaded = modules.get_item(name, vm).unwrap_or_else(|_| module.into());
+        if let Some((parent, child)) = name.rsplit_once('.')
+            && let Ok(p) = modules.get_item(parent, vm)
+        {
+            p.set_attr(vm.ctx.intern_str(child), loaded.clone(), vm)?;
+        }
+        return Ok(loaded);
+    }
+    match name {
+        "pvm_host" => register(name, natives::pvm_host_module(vm)?, vm),
+        "_cowboy_math" => register(name, natives::math_module(vm)?, vm),
+        "_cowboy_regex" => register(name, natives::regex_module(vm)?, vm),
+        _ => rustpython_vm::import::import_builtin(vm, name),
+    }
+}
+
+fn register(name: &str, module: PyRef<PyModule>, vm: &VirtualMachine) -> PyResult {
+    sys_modules(vm)?.set_item(name, module.clone().into(), vm)?;
+    Ok(module.into())
+}
+
+/// Resolves a relative import against the importer's `__package__`.
+fn absolute_name(
+    name: &str,
+    globals: &Option<PyDictRef>,
+    level: usize,
+    vm: &VirtualMachine,
+) -> PyResult<String> {
+    if level == 0 {
+        return Ok(name.to_owned());
+    }
+    let package = globals
+        .as_ref()
+        .and_then(|g| g.get_item_opt("__package__", vm).ok().flatten())
+        .and_then(|p| {
+            p.downcast_ref::<PyStr>()
+                .and_then(|s| s.to_str().map(str::to_owned))
+        })
+        .ok_or_else(|| {
+            vm.new_import_error("relative import without a package", vm.ctx.new_str(name))
+        })?;
+    let mut base: Vec<&str> = package.split('.').collect();
+    for _ in 1..level {
+        base.pop();
+    }
+    let base = base.join(".");
+    Ok(if name.is_empty() {
+        base
+    } else {
+        format!("{base}.{name}")
+    })
+}
+
+/// The `__import__` builtin: `__import__(name, globals=None, locals=None, fromlist=(),
+/// level=0)`, arguments by position or keyword.
+pub fn import_hook(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let arg = |i: usize, key: &str| -> Option<PyObjectRef> {
+        args.args
+            .get(i)
+            .cloned()
+            .or_else(|| args.kwargs.get(key).cloned())
+    };
+    let name = arg(0, "name")
+        .and_then(|n| n.downcast::<PyStr>().ok())
+        .and_then(|n| n.to_str().map(str::to_owned))
+        .ok_or_else(|| vm.new_type_error("__import__() argument 'name' must be str"))?;
+    let globals: Option<PyDictRef> =
+        arg(1, "globals").and_then(|g| g.downcast::<rustpython_vm::builtins::PyDict>().ok());
+    let fromlist: Vec<String> = arg(3, "fromlist")
+        .map(|f| {
+            let items: Vec<PyObjectRef> = if let Some(t) = f.downcast_ref::<PyTuple>() {
+                t.iter().cloned().collect()
+            } else if let Some(l) = f.downcast_ref::<rustpython_vm::builtins::PyList>() {
+                l.borrow_vec().to_vec()
+            } else {
+                Vec::new()
+            };
+            items
+                .iter()
+                .filter_map(|x| {
+                    x.downcast_ref::<PyStr>()
+                        .and_then(|s| s.to_str().map(str::to_owned))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let level = match arg(4, "level") {
+        Some(l) => l.try_index(vm)?.as_bigint().try_into().unwrap_or(0usize),
+        None => 0,
+    };
+    // Import statements always pass the importer's globals; only library code calls
+    // `__import__` directly (actor code cannot reach it), so no globals means library.
+    let from_library = globals
+        .as_ref()
+        .is_none_or(|g| LIBRARY_GLOBALS.with(|set| set.borrow().contains(&dict_id(g))));
+    if from_library {
+        library_import(&name, &globals, &fromlist, level, vm)
+    } else {
+        actor_import(&name, &fromlist, level, vm)
+    }
+}
+
+fn library_import(
+    name: &str,
+    globals: &Option<PyDictRef>,
+    fromlist: &[String],
+    level: usize,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let full = absolute_name(name, globals, level, vm)?;
+    let module = load_module(&full, vm)?;
+    if !fromlist.is_empty() {
+        // `from pkg import sub` loads submodules that are not attributes yet.
+        for item in fromlist {
+            if item != "*"
+                && module
+                    .get_attr(vm.ctx.intern_str(item.as_str()), vm)
+                    .is_err()
+                && find_source(&format!("{full}.{item}")).is_some()
+            {
+                load_module(&format!("{full}.{item}"), vm)?;
+            }
+        }
+        return Ok(module);
+    }
+    if level == 0
+        && let Some((top, _)) = full.split_once('.')
+    {
+        return load_module(top, vm);
+    }
+    Ok(module)
+}
+
+fn actor_import(name: &str, fromlist: &[String], level: usize, vm: &VirtualMachine) -> PyResult {
+    let refuse = |msg: String| -> PyResult {
+        natives::charge(cycles::IMPORT_REFUSED, vm)?;
+        Err(vm.new_import_error(msg, vm.ctx.new_str(name)))
+    };
+    if level > 0 {
+        return refuse("relative imports are not available to actors".into());
+    }
+    if !IMPORT_WHITELIST.contains(&name) {
+        return refuse(format!(
+            "module '{name}' is not available in the PVM (import only: {})",
+            IMPORT_WHITELIST.join(", ")
+        ));
+    }
+    let first = with_state(|s| s.imported.insert(name.to_owned())).unwrap_or(true);
+    natives::charge(
+        if first {
+            cycles::IMPORT_FIRST
+        } else {
+            cycles::IMPORT_CACHED
+        },
+        vm,
+    )?;
+    let facade_of = |n: &str| -> PyResult {
+        let real = load_module(actor_alias(n), vm)?;
+        facade(n, &real, vm)
+    };
+    // `import collections.abc` binds `collections` (with `.abc`); `from collections.abc
+    // import X` wants the submodule itself.
+    if let Some((top, _)) = name.split_once('.') {
+        let sub = facade_of(name)?;
+        if !fromlist.is_empty() {
+            return Ok(sub);
+        }
+        let top_facade = facade_of(top)?;
+        let child = name.rsplit_once('.').map(|(_, c)| c).unwrap_or(name);
+        top_facade.set_attr(vm.ctx.intern_str(child), sub, vm)?;
+        return Ok(top_facade);
+    }
+    facade_of(name)
+}
+
+/// A fresh module exposing only the public names of `real`.
+fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let dict = vm.ctx.new_dict();
+    let source = real
+        .dict()
+        .ok_or_else(|| vm.new_import_error("module has no namespace", vm.ctx.new_str(name)))?;
+    for (k, v) in &source {
+        let Some(key) = k.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if key.starts_with('_') {
+            continue;
+        }
+        // Submodules are reachable only when they are themselves whitelisted.
+        if v.downcast_ref::<PyModule>().is_some() {
+            let full = format!("{name}.{key}");
+            if IMPORT_WHITELIST.contains(&full.as_str()) {
+                dict.set_item(key, facade(&full, &v, vm)?, vm)?;
+            }
+            continue;
+        }
+        dict.set_item(key, v, vm)?;
+    }
+    if let Some(doc) = source.get_item_opt("__doc__", vm)? {
+        dict.set_item("__doc__", doc, vm)?;
+    }
+    Ok(vm.new_module(name, dict, None).into())
+}
+
+/// Imports every whitelisted module once, so their initialisation never runs (or is charged)
+/// inside an actor call: what a call pays for an import is the same on a fresh node and on one
+/// that has run for months.
+pub fn preload(vm: &VirtualMachine) -> PyResult<()> {
+    debug_assert!(!meter::active());
+    // The codec registry (str.encode('latin-1'), used by the regex parser) registers itself
+    // when the encodings package is imported.
+    load_module("encodings", vm)?;
+    for name in IMPORT_WHITELIST {
+        load_module(actor_alias(name), vm)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,386 @@
+//! Runtime patches that make RustPython deterministic and metered where the AST rewrite cannot
+//! reach: work done inside native code.
+//!
+//! All changes go through RustPython's public API: type slots are public atomic cells, type
+//! attribute maps are public, so the interpreter is adjusted at start-up without touching its
+//! source. Each patch wraps the original function:
+//!
+//! - **`repr` without addresses**: default reprs (`<Foo object at 0x7f…>`, functions,
+//!   generators, bound methods) embed memory addresses that differ between nodes; every
+//!   `repr` slot is wrapped to strip ` at 0x…`.
+//! - **per-element charges in native loops**: every iterator's `__next__` charges one cycle,
+//!   so `sum(range(10**12))`, `list(range(10**9))` or `max(...)` run out of cycles instead of
+//!   running for hours; `in` and `==` on lists and tuples charge per element.
+//! - **sorting** charges `n·⌈log₂ n⌉` comparisons up front.
+//! - **library classes are read-only to actors**: setting or deleting an attribute of a class
+//!   defined by the embedded library while a call runs raises `TypeError`, so no actor can
+//!   change what another actor's code does.
+
+use crate::{cost::cycles, meter, natives};
+use rustpython_vm::{
+    AsObject, Py, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
+    builtins::{PyList, PyStr, PyTuple, PyType, PyTypeRef},
+    function::{Either, FuncArgs, PyComparisonValue, PySetterValue},
+    protocol::{PyIterReturn, PySequence},
+    types::PyComparisonOp,
+};
+use std::sync::{Mutex, OnceLock};
+
+type ReprFn = fn(&PyObject, &VirtualMachine) -> PyResult<PyRef<PyStr>>;
+type IterNextFn = fn(&PyObject, &VirtualMachine) -> PyResult<PyIterReturn>;
+type RichCompareFn = fn(
+    &PyObject,
+    &PyObject,
+    PyComparisonOp,
+    &VirtualMachine,
+) -> PyResult<Either<PyObjectRef, PyComparisonValue>>;
+type ContainsFn = fn(PySequence<'_>, &PyObject, &VirtualMachine) -> PyResult<bool>;
+type SetattroFn = fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
+
+/// Wrapper tables: one monomorphised wrapper per distinct original function (function
+/// pointers carry no data, so each wrapper finds its original by its const index).
+const TABLE: usize = 128;
+
+static REPR_ORIGINALS: [OnceLock<ReprFn>; TABLE] = [const { OnceLock::new() }; TABLE];
+static ITERNEXT_ORIGINALS: [OnceLock<IterNextFn>; TABLE] = [const { OnceLock::new() }; TABLE];
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    repr: Vec::new(),
+    iternext: Vec::new(),
+});
+
+struct Registry {
+    repr: Vec<usize>,
+    iternext: Vec<usize>,
+}
+
+fn strip_addresses(s: &str) -> Option<String> {
+    if !s.contains(" at 0x") {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(" at 0x") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 6..];
+        let hex_len = after.bytes().take_while(|b| b.is_ascii_hexdigit()).count();
+        rest = &after[hex_len..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+fn repr_wrapper<const I: usize>(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyRef<PyStr>> {
+    let original = REPR_ORIGINALS[I]
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("repr patch table is inconsistent"))?;
+    let s = original(zelf, vm)?;
+    Ok(match s.to_str().and_then(strip_addresses) {
+        Some(clean) => vm.ctx.new_str(clean),
+        None => s,
+    })
+}
+
+fn iternext_wrapper<const I: usize>(
+    zelf: &PyObject,
+    vm: &VirtualMachine,
+) -> PyResult<PyIterReturn> {
+    natives::charge(cycles::PER_ELEMENT, vm)?;
+    let original = ITERNEXT_ORIGINALS[I]
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("iterator patch table is inconsistent"))?;
+    original(zelf, vm)
+}
+
+macro_rules! table {
+    ($f:ident, $ty:ty, $($i:literal)*) => {
+        [$($f::<$i> as $ty),*]
+    };
+}
+
+fn repr_wrappers() -> [ReprFn; TABLE] {
+    table!(repr_wrapper, ReprFn,
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+        64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95
+        96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127)
+}
+
+fn iternext_wrappers() -> [IterNextFn; TABLE] {
+    table!(iternext_wrapper, IterNextFn,
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+        32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+        64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95
+        96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127)
+}
+
+/// Finds (or assigns) the table index of `original` and records it.
+fn index_of<F: Copy>(
+    list: &mut Vec<usize>,
+    originals: &[OnceLock<F>; TABLE],
+    original: F,
+    addr: usize,
+) -> Option<usize> {
+    if let Some(i) = list.iter().position(|&a| a == addr) {
+        return Some(i);
+    }
+    if list.len() >= TABLE {
+        return None;
+    }
+    let i = list.len();
+    list.push(addr);
+    let _ = originals[i].set(original);
+    Some(i)
+}
+
+/// Every type reachable from `object` through `__subclasses__`.
+fn all_types(vm: &VirtualMachine) -> Vec<PyTypeRef> {
+    let mut out: Vec<PyTypeRef> = vec![vm.ctx.types.object_type.to_owned()];
+    let mut i = 0;
+    while i < out.len() {
+        let subs: Vec<PyTypeRef> = out[i]
+            .subclasses
+            .read()
+            .iter()
+            .filter_map(|w| w.upgrade())
+            .filter_map(|o| o.downcast::<PyType>().ok())
+            .collect();
+        for s in subs {
+            if !out.iter().any(|t| t.is(&s)) {
+                out.push(s);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn patch_type_slots(ty: &Py<PyType>, registry: &mut Registry) {
+    let reprs = repr_wrappers();
+    let nexts = iternext_wrappers();
+    if let Some(f) = ty.slots.repr.load() {
+        let addr = f as usize;
+        if !reprs.iter().any(|w| *w as usize == addr)
+            && let Some(i) = index_of(&mut registry.repr, &REPR_ORIGINALS, f, addr)
+        {
+            ty.slots.repr.store(Some(reprs[i]));
+        }
+    }
+    if let Some(f) = ty.slots.iternext.load() {
+        let addr = f as usize;
+        if !nexts.iter().any(|w| *w as usize == addr)
+            && let Some(i) = index_of(&mut registry.iternext, &ITERNEXT_ORIGINALS, f, addr)
+        {
+            ty.slots.iternext.store(Some(nexts[i]));
+        }
+    }
+}
+
+// ---- list/tuple: `in` and comparisons charge per element ------------------------------------
+
+static LIST_CONTAINS: OnceLock<ContainsFn> = OnceLock::new();
+static TUPLE_CONTAINS: OnceLock<ContainsFn> = OnceLock::new();
+static LIST_RICHCMP: OnceLock<RichCompareFn> = OnceLock::new();
+static TUPLE_RICHCMP: OnceLock<RichCompareFn> = OnceLock::new();
+static TYPE_SETATTRO: OnceLock<SetattroFn> = OnceLock::new();
+
+fn seq_len(obj: &PyObject) -> usize {
+    if let Some(l) = obj.downcast_ref::<PyList>() {
+        l.borrow_vec().len()
+    } else if let Some(t) = obj.downcast_ref::<PyTuple>() {
+        t.len()
+    } else {
+        0
+    }
+}
+
+fn list_contains(seq: PySequence<'_>, needle: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
+    natives::charge(seq_len(seq.obj) as u64 * cycles::PER_ELEMENT, vm)?;
+    let f = LIST_CONTAINS
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
+    f(seq, needle, vm)
+}
+
+fn tuple_contains(seq: PySequence<'_>, needle: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
+    natives::charge(seq_len(seq.obj) as u64 * cycles::PER_ELEMENT, vm)?;
+    let f = TUPLE_CONTAINS
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
+    f(seq, needle, vm)
+}
+
+fn list_richcmp(
+    a: &PyObject,
+    b: &PyObject,
+    op: PyComparisonOp,
+    vm: &VirtualMachine,
+) -> PyResult<Either<PyObjectRef, PyComparisonValue>> {
+    natives::charge(seq_len(a).min(seq_len(b)) as u64 * cycles::PER_ELEMENT, vm)?;
+    let f = LIST_RICHCMP
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
+    f(a, b, op, vm)
+}
+
+fn tuple_richcmp(
+    a: &PyObject,
+    b: &PyObject,
+    op: PyComparisonOp,
+    vm: &VirtualMachine,
+) -> PyResult<Either<PyObjectRef, PyComparisonValue>> {
+    natives::charge(seq_len(a).min(seq_len(b)) as u64 * cycles::PER_ELEMENT, vm)?;
+    let f = TUPLE_RICHCMP
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
+    f(a, b, op, vm)
+}
+
+// ---- library classes are read-only while an actor runs --------------------------------------
+
+thread_local! {
+    static LIBRARY_TYPES: std::cell::RefCell<std::collections::HashSet<usize>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
+}
+
+/// Records every class that exists now (builtins and the preloaded library) as protected.
+pub fn protect_existing_types(vm: &VirtualMachine) {
+    let ids: Vec<usize> = all_types(vm)
+        .iter()
+        .map(|t| t.as_object().get_id())
+        .collect();
+    LIBRARY_TYPES.with(|s| s.borrow_mut().extend(ids));
+}
+
+fn guarded_type_setattro(
+    zelf: &PyObject,
+    name: &Py<PyStr>,
+    value: PySetterValue,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    if meter::active() && LIBRARY_TYPES.with(|s| s.borrow().contains(&zelf.get_id())) {
+        let ty = zelf
+            .downcast_ref::<PyType>()
+            .map(|t| t.name().to_string())
+            .unwrap_or_default();
+        return Err(vm.new_type_error(format!(
+            "cannot modify attribute '{name}' of library class '{ty}': library classes are shared by all actors and read-only"
+        )));
+    }
+    let f = TYPE_SETATTRO
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
+    f(zelf, name, value, vm)
+}
+
+// ---- sorting --------------------------------------------------------------------------------
+
+fn sort_cost(n: usize) -> u64 {
+    let n = n as u64;
+    if n < 2 {
+        return n;
+    }
+    n * (64 - (n - 1).leading_zeros() as u64)
+}
+
+/// Installs every patch. Must run before any library or actor code.
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let mut registry = REGISTRY
+        .lock()
+        .map_err(|_| vm.new_runtime_error("patch registry poisoned"))?;
+    for ty in all_types(vm) {
+        patch_type_slots(&ty, &mut registry);
+    }
+    drop(registry);
+
+    let types = &vm.ctx.types;
+    let list_seq = &types.list_type.slots.as_sequence;
+    if let Some(f) = list_seq.contains.load()
+        && f as usize != list_contains as *const () as usize
+    {
+        let _ = LIST_CONTAINS.set(f);
+        list_seq.contains.store(Some(list_contains));
+    }
+    let tuple_seq = &types.tuple_type.slots.as_sequence;
+    if let Some(f) = tuple_seq.contains.load()
+        && f as usize != tuple_contains as *const () as usize
+    {
+        let _ = TUPLE_CONTAINS.set(f);
+        tuple_seq.contains.store(Some(tuple_contains));
+    }
+    if let Some(f) = types.list_type.slots.richcompare.load()
+        && f as usize != list_richcmp as *const () as usize
+    {
+        let _ = LIST_RICHCMP.set(f);
+        types.list_type.slots.richcompare.store(Some(list_richcmp));
+    }
+    if let Some(f) = types.tuple_type.slots.richcompare.load()
+        && f as usize != tuple_richcmp as *const () as usize
+    {
+        let _ = TUPLE_RICHCMP.set(f);
+        types
+            .tuple_type
+            .slots
+            .richcompare
+            .store(Some(tuple_richcmp));
+    }
+    if let Some(f) = types.type_type.slots.setattro.load()
+        && f as usize != guarded_type_setattro as *const () as usize
+    {
+        let _ = TYPE_SETATTRO.set(f);
+        types
+            .type_type
+            .slots
+            .setattro
+            .store(Some(guarded_type_setattro));
+    }
+
+    // list.sort charges n·⌈log₂ n⌉ before sorting.
+    let list_type: &'static Py<PyType> = types.list_type;
+    let original_sort = list_type
+        .get_attr(vm.ctx.intern_str("sort"))
+        .ok_or_else(|| vm.new_runtime_error("list.sort missing"))?;
+    let sort = vm.new_method(
+        "sort",
+        list_type,
+        move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            if let Some(l) = args.args.first().and_then(|a| a.downcast_ref::<PyList>()) {
+                natives::charge(sort_cost(l.borrow_vec().len()), vm)?;
+            }
+            original_sort.call(args, vm)
+        },
+    );
+    list_type.set_attr(vm.ctx.intern_str("sort"), sort.into());
+    Ok(())
+}
+
+/// Charges for `sorted(iterable)` after it materialised the list.
+pub fn charge_sort(n: usize, vm: &VirtualMachine) -> PyResult<()> {
+    natives::charge(sort_cost(n), vm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_stripped() {
+        assert_eq!(
+            strip_addresses("<function f at 0x7f3a2b1c>").as_deref(),
+            Some("<function f>")
+        );
+        assert_eq!(
+            strip_addresses("<bound method A.f of <A object at 0xdeadbeef>>").as_deref(),
+            Some("<bound method A.f of <A object>>")
+        );
+        assert_eq!(strip_addresses("plain"), None);
+    }
+
+    #[test]
+    fn sort_cost_is_n_log_n() {
+        assert_eq!(sort_cost(0), 0);
+        assert_eq!(sort_cost(1), 1);
+        assert_eq!(sort_cost(2), 2);
+        assert_eq!(sort_cost(1024), 1024 * 10);
+        assert_eq!(sort_cost(1025), 1025 * 11);
+    }
+}

@@ -1,0 +1,769 @@
+//! What Python code can touch: the builtins of library and actor code, the metering builtins
+//! the instrumenter calls, the checked arithmetic that bounds integers and sequences, and the
+//! run-time half of the sandbox (guarded `getattr` & co., guarded `str.format`).
+//!
+//! Actor code runs with its own builtins dict, built once per interpreter from the real one:
+//! forbidden builtins removed (`eval`, `open`, `id`, …), introspection guarded, `print`
+//! captured. It is unreachable from actor code (`__builtins__` cannot be named), so it cannot be
+//! modified to switch metering off.
+
+use crate::{
+    cost::{self, cycles, limits},
+    instrument::{CHARGE, CHARGE_CHARS, METERED_ITER},
+    natives, patches,
+    validate::{ALLOWED_DUNDER_ATTRIBUTES, FORBIDDEN_BUILTINS, INTROSPECTION_ATTRIBUTES},
+};
+use malachite_bigint::{BigInt, Sign};
+use num_traits::{Signed, ToPrimitive, Zero};
+use rustpython_vm::{
+    AsObject, PyObjectRef, PyResult, VirtualMachine,
+    builtins::{
+        PyBaseExceptionRef, PyByteArray, PyBytes, PyDictRef, PyFloat, PyInt, PyList, PyModule,
+        PyStr, PyTuple, PyUtf8StrRef,
+    },
+    function::{FuncArgs, OptionalArg},
+};
+use std::cell::RefCell;
+
+pub use crate::instrument::ops;
+
+/// Longest format width or precision accepted (`'%1000000000d' % 1` would allocate 1 GB).
+pub const MAX_FORMAT_WIDTH: usize = 100_000;
+
+thread_local! {
+    static ACTOR_BUILTINS: RefCell<Option<PyDictRef>> = const { RefCell::new(None) };
+    static STORAGE_OBJECT: RefCell<Option<PyObjectRef>> = const { RefCell::new(None) };
+}
+
+// ---- metering builtins ----------------------------------------------------------------------
+
+fn m_charge(n: u64, vm: &VirtualMachine) -> PyResult<bool> {
+    natives::charge(n, vm)?;
+    Ok(true)
+}
+
+fn m_charge_chars(s: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let n = s.downcast_ref::<PyStr>().map_or(0, |s| s.char_len());
+    natives::charge(n as u64 * cycles::PER_CHAR, vm)?;
+    Ok(s)
+}
+
+fn m_pass(x: PyObjectRef, n: u64, vm: &VirtualMachine) -> PyResult {
+    natives::charge(n, vm)?;
+    Ok(x)
+}
+
+// ---- checked arithmetic ---------------------------------------------------------------------
+
+fn overflow(vm: &VirtualMachine) -> PyBaseExceptionRef {
+    vm.new_overflow_error(format!(
+        "integer result exceeds the PVM limit of {} bits",
+        limits::INT_BITS
+    ))
+}
+
+fn too_big(what: &str, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    vm.new_memory_error(format!(
+        "{what} would exceed the per-call memory limit of {} MiB",
+        limits::MEMORY_BYTES / (1024 * 1024)
+    ))
+}
+
+fn exact_int<'a>(o: &'a PyObjectRef, vm: &VirtualMachine) -> Option<&'a BigInt> {
+    o.downcast_ref_if_exact::<PyInt>(vm).map(|i| i.as_bigint())
+}
+
+fn check_int(r: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let Some(i) = r.downcast_ref::<PyInt>()
+        && i.as_bigint().bits() > limits::INT_BITS
+    {
+        return Err(overflow(vm));
+    }
+    Ok(r)
+}
+
+/// Cycles for the length of a sequence result (strings per character, containers per element).
+fn result_len(r: &PyObjectRef) -> usize {
+    if let Some(s) = r.downcast_ref::<PyStr>() {
+        s.char_len()
+    } else if let Some(b) = r.downcast_ref::<PyBytes>() {
+        b.as_bytes().len()
+    } else if let Some(b) = r.downcast_ref::<PyByteArray>() {
+        b.borrow_buf().len()
+    } else if let Some(l) = r.downcast_ref::<PyList>() {
+        l.borrow_vec().len()
+    } else if let Some(t) = r.downcast_ref::<PyTuple>() {
+        t.len()
+    } else {
+        0
+    }
+}
+
+fn charge_result(r: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let n = result_len(&r);
+    if n > 0 {
+        natives::charge(n as u64 * cycles::PER_CHAR, vm)?;
+    }
+    check_int(r, vm)
+}
+
+fn bigint_surcharge(a: &BigInt, b: &BigInt, vm: &VirtualMachine) -> PyResult<()> {
+    let bits = a.bits().max(b.bits());
+    if bits > 64 {
+        natives::charge(cost::bigint_surcharge(bits), vm)?;
+    }
+    Ok(())
+}
+
+fn int_add_sub(a: &BigInt, b: &BigInt, sub: bool, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (a.to_i64(), b.to_i64()) {
+        let r = if sub {
+            x.checked_sub(y)
+        } else {
+            x.checked_add(y)
+        };
+        if let Some(r) = r {
+            return Ok(vm.ctx.new_int(r).into());
+        }
+    }
+    bigint_surcharge(a, b, vm)?;
+    let r = if sub { a - b } else { a + b };
+    if r.bits() > limits::INT_BITS {
+        return Err(overflow(vm));
+    }
+    Ok(vm.ctx.new_bigint(&r).into())
+}
+
+fn op_add(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        return int_add_sub(x, y, false, vm);
+    }
+    precheck_concat(&a, &b, vm)?;
+    charge_result(vm._add(&a, &b)?, vm)
+}
+
+fn op_iadd(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        return int_add_sub(x, y, false, vm);
+    }
+    precheck_concat(&a, &b, vm)?;
+    charge_result(vm._iadd(&a, &b)?, vm)
+}
+
+fn op_sub(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        return int_add_sub(x, y, true, vm);
+    }
+    charge_result(vm._sub(&a, &b)?, vm)
+}
+
+fn op_isub(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        return int_add_sub(x, y, true, vm);
+    }
+    charge_result(vm._isub(&a, &b)?, vm)
+}
+
+/// Bytes one element of a sequence result occupies, for the up-front size check.
+fn unit_size(o: &PyObjectRef) -> Option<(usize, usize)> {
+    if let Some(s) = o.downcast_ref::<PyStr>() {
+        Some((s.char_len(), 1))
+    } else if let Some(b) = o.downcast_ref::<PyBytes>() {
+        Some((b.as_bytes().len(), 1))
+    } else if let Some(b) = o.downcast_ref::<PyByteArray>() {
+        Some((b.borrow_buf().len(), 1))
+    } else if let Some(l) = o.downcast_ref::<PyList>() {
+        Some((l.borrow_vec().len(), 8))
+    } else {
+        o.downcast_ref::<PyTuple>().map(|t| (t.len(), 8))
+    }
+}
+
+fn precheck_concat(a: &PyObjectRef, b: &PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    if let (Some((la, ua)), Some((lb, _))) = (unit_size(a), unit_size(b))
+        && (la + lb).saturating_mul(ua) > limits::MEMORY_BYTES
+    {
+        return Err(too_big("this concatenation", vm));
+    }
+    Ok(())
+}
+
+fn precheck_repeat(seq: &PyObjectRef, count: &PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+    let (Some((len, unit)), Some(n)) = (unit_size(seq), count.downcast_ref::<PyInt>()) else {
+        return Ok(false);
+    };
+    let n = n.as_bigint();
+    if n.sign() != Sign::Plus || len == 0 {
+        return Ok(true);
+    }
+    let times = n.to_usize().unwrap_or(usize::MAX);
+    if len.saturating_mul(times).saturating_mul(unit) > limits::MEMORY_BYTES {
+        return Err(too_big("this repetition", vm));
+    }
+    Ok(true)
+}
+
+fn int_mul(x: &BigInt, y: &BigInt, vm: &VirtualMachine) -> PyResult {
+    if let (Some(p), Some(q)) = (x.to_i64(), y.to_i64())
+        && let Some(r) = p.checked_mul(q)
+    {
+        return Ok(vm.ctx.new_int(r).into());
+    }
+    if !x.is_zero() && !y.is_zero() && x.bits() + y.bits() - 1 > limits::INT_BITS {
+        return Err(overflow(vm));
+    }
+    bigint_surcharge(x, y, vm)?;
+    let r = x * y;
+    if r.bits() > limits::INT_BITS {
+        return Err(overflow(vm));
+    }
+    Ok(vm.ctx.new_bigint(&r).into())
+}
+
+fn op_mul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        return int_mul(x, y, vm);
+    }
+    if !precheck_repeat(&a, &b, vm)? {
+        precheck_repeat(&b, &a, vm)?;
+    }
+    charge_result(vm._mul(&a, &b)?, vm)
+}
+
+fn op_imul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        return int_mul(x, y, vm);
+    }
+    if !precheck_repeat(&a, &b, vm)? {
+        precheck_repeat(&b, &a, vm)?;
+    }
+    charge_result(vm._imul(&a, &b)?, vm)
+}
+
+fn as_f64(o: &PyObjectRef) -> Option<f64> {
+    if let Some(f) = o.downcast_ref::<PyFloat>() {
+        Some(f.to_f64())
+    } else {
+        o.downcast_ref::<PyInt>()
+            .and_then(|i| i.as_bigint().to_f64())
+    }
+}
+
+fn pow_impl(
+    a: PyObjectRef,
+    b: PyObjectRef,
+    m: Option<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        if m.is_none() && y.sign() != Sign::Minus {
+            let mag = x.abs();
+            let e = y.to_u64().unwrap_or(u64::MAX);
+            if mag.bits() > 1 && (mag.bits() - 1).saturating_mul(e) >= limits::INT_BITS {
+                return Err(overflow(vm));
+            }
+            // Square-and-multiply: ~log2(e) big multiplications of the growing result.
+            let steps = 64 - e.leading_zeros() as u64;
+            natives::charge(
+                steps * cost::bigint_surcharge(mag.bits().saturating_mul(e).min(limits::INT_BITS)),
+                vm,
+            )?;
+            return check_int(vm._pow(&a, &b, vm.ctx.none.as_object())?, vm);
+        }
+        if let Some(m) = &m
+            && let Some(modulus) = exact_int(m, vm)
+        {
+            bigint_surcharge(x, modulus, vm)?;
+            natives::charge(
+                cost::bigint_surcharge(y.bits()) * cost::bigint_surcharge(modulus.bits()).max(1),
+                vm,
+            )?;
+        }
+    }
+    let float_operands = a.downcast_ref_if_exact::<PyFloat>(vm).is_some()
+        || b.downcast_ref_if_exact::<PyFloat>(vm).is_some()
+        || exact_int(&b, vm).is_some_and(|y| y.sign() == Sign::Minus);
+    if m.is_none()
+        && float_operands
+        && let (Some(x), Some(y)) = (as_f64(&a), as_f64(&b))
+    {
+        // Deterministic float power on the pure-Rust libm (never the host's).
+        if x == 0.0 && y < 0.0 {
+            return Err(vm.new_zero_division_error("0.0 cannot be raised to a negative power"));
+        }
+        if x < 0.0 && y.fract() != 0.0 {
+            // CPython returns a complex number here; the PVM has no complex results.
+            return Err(
+                vm.new_value_error("negative number cannot be raised to a fractional power")
+            );
+        }
+        let r = natives::float_pow(x, y);
+        if r.is_infinite() && x.is_finite() && y.is_finite() {
+            return Err(vm.new_overflow_error("(34, 'Numerical result out of range')"));
+        }
+        return Ok(vm.ctx.new_float(r).into());
+    }
+    let m = m.unwrap_or_else(|| vm.ctx.none());
+    check_int(vm._pow(&a, &b, &m)?, vm)
+}
+
+fn op_pow(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    pow_impl(a, b, None, vm)
+}
+
+fn builtin_pow(
+    a: PyObjectRef,
+    b: PyObjectRef,
+    m: OptionalArg<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    pow_impl(a, b, m.into_option().filter(|m| !vm.is_none(m)), vm)
+}
+
+fn op_lshift(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm))
+        && !x.is_zero()
+        && y.sign() == Sign::Plus
+        && x.bits().saturating_add(y.to_u64().unwrap_or(u64::MAX)) > limits::INT_BITS
+    {
+        return Err(overflow(vm));
+    }
+    check_int(vm._lshift(&a, &b)?, vm)
+}
+
+fn op_ilshift(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    op_lshift(a, b, vm)
+}
+
+fn op_ipow(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    pow_impl(a, b, None, vm)
+}
+
+/// Checks a `%`-format string for widths and precisions that would allocate huge results.
+fn check_percent_format(fmt: &str, vm: &VirtualMachine) -> PyResult<()> {
+    let b = fmt.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if i < b.len() && b[i] == b'(' {
+            while i < b.len() && b[i] != b')' {
+                i += 1;
+            }
+            i += 1;
+        }
+        while i < b.len() && b"-+ #0".contains(&b[i]) {
+            i += 1;
+        }
+        let number = |i: &mut usize| -> PyResult<()> {
+            if *i < b.len() && b[*i] == b'*' {
+                return Err(vm.new_value_error("'*' widths are not supported by the PVM"));
+            }
+            let start = *i;
+            while *i < b.len() && b[*i].is_ascii_digit() {
+                *i += 1;
+            }
+            if *i - start > 6
+                || (start < *i
+                    && fmt[start..*i].parse::<usize>().unwrap_or(usize::MAX) > MAX_FORMAT_WIDTH)
+            {
+                return Err(vm.new_value_error(format!(
+                    "format width or precision above {MAX_FORMAT_WIDTH}"
+                )));
+            }
+            Ok(())
+        };
+        number(&mut i)?;
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            number(&mut i)?;
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn op_mod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
+        bigint_surcharge(x, y, vm)?;
+        return vm._mod(&a, &b);
+    }
+    if let Some(s) = a.downcast_ref::<PyStr>() {
+        check_percent_format(s.to_str().unwrap_or(""), vm)?;
+    } else if let Some(s) = a.downcast_ref::<PyBytes>() {
+        check_percent_format(&String::from_utf8_lossy(s.as_bytes()), vm)?;
+    }
+    charge_result(vm._mod(&a, &b)?, vm)
+}
+
+fn op_imod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    op_mod(a, b, vm)
+}
+
+// ---- library builtins -----------------------------------------------------------------------
+
+fn set_builtin<F, K>(
+    dict: &PyDictRef,
+    name: &'static str,
+    f: F,
+    vm: &VirtualMachine,
+) -> PyResult<()>
+where
+    F: rustpython_vm::function::IntoPyNativeFn<K>,
+{
+    dict.set_item(name, vm.new_function(name, f).into(), vm)
+}
+
+fn sorted_metered(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let original = vm.builtins.get_attr("__cowboy_sorted", vm)?;
+    let result = original.call(args, vm)?;
+    if let Some(l) = result.downcast_ref::<PyList>() {
+        patches::charge_sort(l.borrow_vec().len(), vm)?;
+    }
+    Ok(result)
+}
+
+/// Installs the metering and checked-arithmetic builtins into the interpreter's builtins
+/// (what library code sees), and the import hook.
+pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
+    let b = vm.builtins.dict();
+    set_builtin(&b, "__import__", crate::library::import_hook, vm)?;
+    set_builtin(&b, CHARGE, m_charge, vm)?;
+    set_builtin(&b, CHARGE_CHARS, m_charge_chars, vm)?;
+    set_builtin(&b, "__cowboy_pass", m_pass, vm)?;
+    set_builtin(&b, ops::ADD, op_add, vm)?;
+    set_builtin(&b, ops::SUB, op_sub, vm)?;
+    set_builtin(&b, ops::MUL, op_mul, vm)?;
+    set_builtin(&b, ops::POW, op_pow, vm)?;
+    set_builtin(&b, ops::LSHIFT, op_lshift, vm)?;
+    set_builtin(&b, ops::MOD, op_mod, vm)?;
+    set_builtin(&b, ops::IADD, op_iadd, vm)?;
+    set_builtin(&b, ops::ISUB, op_isub, vm)?;
+    set_builtin(&b, ops::IMUL, op_imul, vm)?;
+    set_builtin(&b, ops::IPOW, op_ipow, vm)?;
+    set_builtin(&b, ops::ILSHIFT, op_ilshift, vm)?;
+    set_builtin(&b, ops::IMOD, op_imod, vm)?;
+    set_builtin(&b, "pow", builtin_pow, vm)?;
+    let sorted = b.get_item("sorted", vm)?;
+    b.set_item("__cowboy_sorted", sorted, vm)?;
+    set_builtin(&b, "sorted", sorted_metered, vm)?;
+    // `__mi__(iterable, n)`: per-element charges for comprehensions, as
+    // `map(pass_and_charge, iterable, repeat(n))` so the iterator stays native.
+    let itertools = rustpython_vm::import::import_builtin(vm, "itertools")?;
+    let repeat = itertools.get_attr("repeat", vm)?;
+    let pass = b.get_item("__cowboy_pass", vm)?;
+    let map = vm.ctx.types.map_type.to_owned();
+    let metered_iter = vm.new_function(
+        METERED_ITER,
+        move |iterable: PyObjectRef, n: u64, vm: &VirtualMachine| -> PyResult {
+            let counts = repeat.call((vm.ctx.new_int(n),), vm)?;
+            map.as_object().call((pass.clone(), iterable, counts), vm)
+        },
+    );
+    b.set_item(METERED_ITER, metered_iter.into(), vm)?;
+    // Library code may build code at run time (dataclasses, namedtuple): compile it with the
+    // metering instrumenter too.
+    set_builtin(&b, "exec", library_exec, vm)?;
+    Ok(())
+}
+
+fn library_exec(
+    source: PyObjectRef,
+    globals: OptionalArg<PyDictRef>,
+    locals: OptionalArg<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let globals = globals.into_option().unwrap_or_else(|| vm.ctx.new_dict());
+    if !globals.contains_key("__builtins__", vm) {
+        globals.set_item("__builtins__", vm.builtins.dict().into(), vm)?;
+    }
+    let code = if let Some(s) = source.downcast_ref::<PyStr>() {
+        crate::library::compile_instrumented(&s.to_string(), "<generated>", vm)?
+    } else {
+        return Err(vm.new_type_error("exec() in the PVM accepts only source strings"));
+    };
+    let locals = locals
+        .into_option()
+        .map(|l| rustpython_vm::function::ArgMapping::try_from_object(vm, l))
+        .transpose()?;
+    vm.run_code_obj(
+        code,
+        rustpython_vm::scope::Scope::with_builtins(locals, globals, vm),
+    )?;
+    Ok(())
+}
+
+use rustpython_vm::TryFromObject as _;
+
+// ---- actor builtins -------------------------------------------------------------------------
+
+fn attribute_refused(name: &str) -> Option<String> {
+    let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+    if dunder && !ALLOWED_DUNDER_ATTRIBUTES.contains(&name) {
+        Some(format!("attribute '{name}' is not accessible to actors"))
+    } else if INTROSPECTION_ATTRIBUTES.contains(&name) {
+        Some(format!("attribute '{name}' exposes frames or code objects"))
+    } else {
+        None
+    }
+}
+
+fn check_attribute(obj: &PyObjectRef, name: &PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<()> {
+    let n = name.as_str();
+    if let Some(msg) = attribute_refused(n) {
+        return Err(vm.new_attribute_error(msg));
+    }
+    if n.starts_with('_') && obj.downcast_ref::<PyModule>().is_some() {
+        return Err(
+            vm.new_attribute_error(format!("module-private attribute '{n}' is not accessible"))
+        );
+    }
+    Ok(())
+}
+
+fn guarded_getattr(
+    obj: PyObjectRef,
+    name: PyUtf8StrRef,
+    default: OptionalArg<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    check_attribute(&obj, &name, vm)?;
+    match obj.get_attr(&name, vm) {
+        Ok(v) => Ok(v),
+        Err(e) if e.fast_isinstance(vm.ctx.exceptions.attribute_error) => match default {
+            OptionalArg::Present(d) => Ok(d),
+            OptionalArg::Missing => Err(e),
+        },
+        Err(e) => Err(e),
+    }
+}
+
+fn guarded_hasattr(obj: PyObjectRef, name: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<bool> {
+    if attribute_refused(name.as_str()).is_some() {
+        return Ok(false);
+    }
+    Ok(guarded_getattr(obj, name, OptionalArg::Missing, vm).is_ok())
+}
+
+fn guarded_setattr(
+    obj: PyObjectRef,
+    name: PyUtf8StrRef,
+    value: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    check_attribute(&obj, &name, vm)?;
+    obj.set_attr(&name, value, vm)
+}
+
+fn guarded_delattr(obj: PyObjectRef, name: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<()> {
+    check_attribute(&obj, &name, vm)?;
+    obj.del_attr(&name, vm)
+}
+
+fn guarded_hash(obj: PyObjectRef, vm: &VirtualMachine) -> PyResult<i64> {
+    let class = obj.class();
+    let object_hash = vm.ctx.types.object_type.slots.hash.load();
+    let own_hash = class.slots.hash.load();
+    let identity_hash = match (object_hash, own_hash) {
+        (Some(a), Some(b)) => a as usize == b as usize,
+        _ => false,
+    };
+    if identity_hash {
+        return Err(vm.new_type_error(format!(
+            "hash() of a '{}' object is its memory address, which differs between nodes; define __hash__ or hash a value",
+            class.name()
+        )));
+    }
+    obj.hash(vm)
+}
+
+fn actor_print(args: FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    let sep = args
+        .kwargs
+        .get("sep")
+        .and_then(|s| {
+            s.downcast_ref::<PyStr>()
+                .and_then(|s| s.to_str().map(str::to_owned))
+        })
+        .unwrap_or_else(|| " ".into());
+    let mut parts = Vec::with_capacity(args.args.len());
+    for a in &args.args {
+        parts.push(a.str(vm)?.to_string());
+    }
+    let text = parts.join(&sep);
+    natives::log(&text, vm)
+}
+
+/// Checks `str.format` field names: no attribute access to names starting with `_`
+/// (`"{0.__class__}".format(x)` would otherwise walk the object graph past the sandbox).
+fn check_format_fields(fmt: &str, vm: &VirtualMachine) -> PyResult<()> {
+    let mut rest = fmt;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        if rest.starts_with('{') {
+            rest = &rest[1..];
+            continue;
+        }
+        let end = rest.find(['}', '!', ':']).unwrap_or(rest.len());
+        let field = &rest[..end];
+        for part in field.split(['.', '[']).skip(1) {
+            if part.starts_with('_') {
+                return Err(
+                    vm.new_value_error("format fields may not access attributes starting with '_'")
+                );
+            }
+        }
+        let spec_end = rest.find('}').unwrap_or(rest.len());
+        if let Some(colon) = rest[..spec_end].find(':') {
+            check_format_spec(&rest[colon + 1..spec_end], vm)?;
+        }
+        rest = &rest[spec_end.min(rest.len())..];
+    }
+    Ok(())
+}
+
+/// Rejects format specs whose width or precision would allocate huge strings.
+pub fn check_format_spec(spec: &str, vm: &VirtualMachine) -> PyResult<()> {
+    let mut run = 0usize;
+    for c in spec.chars() {
+        if c.is_ascii_digit() {
+            run += 1;
+            if run > 6 {
+                return Err(vm.new_value_error(format!(
+                    "format width or precision above {MAX_FORMAT_WIDTH}"
+                )));
+            }
+        } else {
+            run = 0;
+        }
+    }
+    let mut number = String::new();
+    for c in spec.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_digit() {
+            number.push(c);
+        } else if !number.is_empty() {
+            if number.parse::<usize>().unwrap_or(usize::MAX) > MAX_FORMAT_WIDTH {
+                return Err(vm.new_value_error(format!(
+                    "format width or precision above {MAX_FORMAT_WIDTH}"
+                )));
+            }
+            number.clear();
+        }
+    }
+    Ok(())
+}
+
+fn guarded_format(
+    value: PyObjectRef,
+    spec: OptionalArg<PyUtf8StrRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let spec = spec.into_option();
+    if let Some(s) = &spec {
+        check_format_spec(s.as_str(), vm)?;
+    }
+    let spec: PyObjectRef = spec
+        .map(Into::into)
+        .unwrap_or_else(|| vm.ctx.new_str("").into());
+    let r = vm.call_method(&value, "__format__", (spec,))?;
+    charge_result(r, vm)
+}
+
+/// Builds the actor builtins dict: the library builtins minus everything forbidden, with
+/// introspection guarded and `print` captured. Also guards `str.format`.
+pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
+    let real = vm.builtins.dict();
+    let dict = vm.ctx.new_dict();
+    for (k, v) in &real {
+        let Some(name) = k
+            .downcast_ref::<PyStr>()
+            .and_then(|s| s.to_str().map(str::to_owned))
+        else {
+            continue;
+        };
+        let dunder = name.starts_with("__") && name.ends_with("__");
+        let keep = !FORBIDDEN_BUILTINS.iter().any(|(f, _)| *f == name)
+            && !name.starts_with("__cowboy")
+            && (!dunder
+                || name == "__build_class__"
+                || name == CHARGE
+                || name == CHARGE_CHARS
+                || name == METERED_ITER
+                || ops::ALL.contains(&name.as_str()));
+        if keep {
+            dict.set_item(name.as_str(), v, vm)?;
+        }
+    }
+    set_builtin(&dict, "getattr", guarded_getattr, vm)?;
+    set_builtin(&dict, "hasattr", guarded_hasattr, vm)?;
+    set_builtin(&dict, "setattr", guarded_setattr, vm)?;
+    set_builtin(&dict, "delattr", guarded_delattr, vm)?;
+    set_builtin(&dict, "hash", guarded_hash, vm)?;
+    set_builtin(&dict, "print", actor_print, vm)?;
+    set_builtin(&dict, "format", guarded_format, vm)?;
+    dict.set_item("__name__", vm.ctx.new_str("builtins").into(), vm)?;
+
+    // str.format / format_map: guard field names and widths.
+    let str_type = vm.ctx.types.str_type;
+    for method in ["format", "format_map"] {
+        let name = vm.ctx.intern_str(method);
+        let original = str_type
+            .get_attr(name)
+            .ok_or_else(|| vm.new_runtime_error("str.format missing"))?;
+        let wrapped = vm.new_method(
+            if method == "format" {
+                "format"
+            } else {
+                "format_map"
+            },
+            str_type,
+            move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+                if let Some(s) = args.args.first().and_then(|s| s.downcast_ref::<PyStr>()) {
+                    check_format_fields(&s.to_string(), vm)?;
+                }
+                let r = original.call(args, vm)?;
+                charge_result(r, vm)
+            },
+        );
+        str_type.set_attr(name, wrapped.into());
+    }
+
+    // `self.storage` for actor classes that do not define their own.
+    let sdk = crate::library::load_module("cowboy_sdk", vm)?;
+    let storage = sdk.get_attr("storage", vm)?;
+    STORAGE_OBJECT.with(|s| *s.borrow_mut() = Some(storage));
+    ACTOR_BUILTINS.with(|b| *b.borrow_mut() = Some(dict));
+    patches::protect_existing_types(vm);
+    Ok(())
+}
+
+/// A fresh globals dict for one execution of an actor module.
+pub fn actor_globals(vm: &VirtualMachine) -> PyResult<PyDictRef> {
+    let builtins = ACTOR_BUILTINS
+        .with(|b| b.borrow().clone())
+        .ok_or_else(|| vm.new_runtime_error("actor builtins not installed"))?;
+    let globals = vm.ctx.new_dict();
+    globals.set_item("__builtins__", builtins.into(), vm)?;
+    globals.set_item("__name__", vm.ctx.new_str("__actor__").into(), vm)?;
+    Ok(globals)
+}
+
+/// Gives the actor class a `storage` attribute (the SDK's storage) unless it has one.
+pub fn attach_storage(class: &PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    if class.get_attr("storage", vm).is_ok() {
+        return Ok(());
+    }
+    let storage = STORAGE_OBJECT
+        .with(|s| s.borrow().clone())
+        .ok_or_else(|| vm.new_runtime_error("storage not installed"))?;
+    class.set_attr("storage", storage, vm)
+}
+
+/// An instance of `class` without running `__init__` (its state is loaded from storage).
+pub fn new_instance(class: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let object = vm.ctx.types.object_type.as_object();
+    vm.call_method(object, "__new__", (class.clone(),))
+}
