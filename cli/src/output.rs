@@ -20,6 +20,9 @@ pub fn json_pretty<T: Serialize>(value: &T) {
 
 /// Prints an error with its chain of causes on stderr (as `{"error": …}` in JSON mode).
 pub fn print_error(error: &anyhow::Error, json_mode: bool) {
+    if error.downcast_ref::<Reported>().is_some() {
+        return;
+    }
     let causes: Vec<String> = error.chain().map(|c| c.to_string()).collect();
     if json_mode {
         let value = serde_json::json!({ "error": { "message": causes.join(": ") } });
@@ -32,3 +35,16 @@ pub fn print_error(error: &anyhow::Error, json_mode: bool) {
         eprintln!("{text}");
     }
 }
+
+/// An error whose details were already printed (e.g. validation diagnostics, a failed call's
+/// report): the command only needs to exit non-zero.
+#[derive(Debug)]
+pub struct Reported;
+
+impl std::fmt::Display for Reported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("reported")
+    }
+}
+
+impl std::error::Error for Reported {}

@@ -1,6 +1,7 @@
 //! The subcommands, one file each.
 
 mod keys;
+mod run;
 mod sign;
 mod tx;
 
@@ -16,6 +17,8 @@ pub enum Command {
     Keys(keys::KeysCommand),
     /// Sign a transaction described as JSON, offline (no node needed).
     Sign(sign::SignArgs),
+    /// Run an actor locally (deploy, then call a handler) and report its result and costs.
+    Run(run::RunArgs),
     /// Decode, hash and inspect signed transactions.
     #[command(subcommand)]
     Tx(tx::TxCommand),
@@ -26,6 +29,7 @@ impl Command {
         match self {
             Self::Keys(cmd) => cmd.run(global),
             Self::Sign(cmd) => cmd.run(global),
+            Self::Run(cmd) => cmd.run(global),
             Self::Tx(cmd) => cmd.run(global),
         }
     }

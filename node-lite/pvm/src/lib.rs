@@ -18,3 +18,5 @@ pub mod value;
 pub use engine::{ActorCode, CallError, CallOutcome, Engine, ErrorKind, Limits};
 pub use host::{BlockInfo, CallContext, Effects, Host, MemoryHost};
 pub use value::Value;
+pub mod thread;
+pub use thread::PvmThread;
