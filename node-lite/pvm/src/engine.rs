@@ -155,7 +155,6 @@ fn settings() -> Settings {
 
 /// Native modules of the VM and of `rustpython-stdlib` the embedded library may import.
 const NATIVE_MODULES: &[&str] = &[
-    "_json",
     "_struct",
     "_bisect",
     "_contextvars",
@@ -246,7 +245,7 @@ impl Engine {
         }
         let (_, shape) = validate::validate(&canonical)?;
         let code = self.interpreter.enter(|vm| {
-            library::compile_instrumented(&canonical, "<actor>", vm)
+            library::compile_instrumented(&canonical, "<actor>", true, vm)
                 .map_err(|e| describe_exception(&e, vm))
         });
         let code = code.map_err(|message| {

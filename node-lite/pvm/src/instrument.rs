@@ -85,15 +85,179 @@ pub mod ops {
     }
 }
 
-/// Whether `name` is one the rewrite calls (user code may not bind it).
-pub fn is_reserved(name: &str) -> bool {
-    name == CHARGE || name == METERED_ITER || name == CHARGE_CHARS || ops::ALL.contains(&name)
+/// Actor imports are rewritten into calls of these builtins, so that only an actor's own
+/// import statements get the whitelist and module facades (native code importing on its behalf
+/// gets real modules).
+pub mod imports {
+    /// `__ai__(name, leaf)`: `import name` (`leaf`: bind the last component, for `as`).
+    pub const IMPORT: &str = "__ai__";
+    /// `__aif__(name, names)`: `from name import names…`, returning a tuple.
+    pub const IMPORT_FROM: &str = "__aif__";
+    /// `__ais__(name)`: `from name import *` into the module namespace.
+    pub const IMPORT_STAR: &str = "__ais__";
 }
 
-/// Instruments a module body in place.
-pub fn instrument_module(body: &mut Vec<Stmt>) {
+/// Whether `name` is one the rewrite calls (user code may not bind it).
+pub fn is_reserved(name: &str) -> bool {
+    name == CHARGE
+        || name == METERED_ITER
+        || name == CHARGE_CHARS
+        || ops::ALL.contains(&name)
+        || [imports::IMPORT, imports::IMPORT_FROM, imports::IMPORT_STAR].contains(&name)
+}
+
+/// Instruments a module body in place. `actor` also rewrites import statements into the actor
+/// import builtins.
+pub fn instrument_module(body: &mut Vec<Stmt>, actor: bool) {
+    if actor {
+        rewrite_imports(body);
+    }
     let pass = Instrumenter::default();
     pass.body(body, 0);
+}
+
+fn str_lit(s: &str, range: TextRange) -> Expr {
+    Expr::StringLiteral(ast::ExprStringLiteral {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        value: ast::StringLiteralValue::single(ast::StringLiteral {
+            range,
+            node_index: AtomicNodeIndex::NONE,
+            value: s.into(),
+            flags: ast::StringLiteralFlags::empty(),
+        }),
+    })
+}
+
+fn store(name: &str, range: TextRange) -> Expr {
+    Expr::Name(ast::ExprName {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        id: Name::new(name),
+        ctx: ExprContext::Store,
+    })
+}
+
+fn assign(targets: Expr, value: Expr, range: TextRange) -> Stmt {
+    Stmt::Assign(ast::StmtAssign {
+        node_index: AtomicNodeIndex::NONE,
+        range,
+        targets: vec![targets],
+        value: Box::new(value),
+    })
+}
+
+/// Rewrites every import statement (at any depth) into actor-import builtin calls.
+fn rewrite_imports(body: &mut Vec<Stmt>) {
+    let old = std::mem::take(body);
+    for mut stmt in old {
+        match &mut stmt {
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    let range = alias.range();
+                    let full = alias.name.id.as_str();
+                    let (bound, leaf) = match &alias.asname {
+                        Some(a) => (a.id.to_string(), true),
+                        None => (full.split('.').next().unwrap_or(full).to_string(), false),
+                    };
+                    let value = call(
+                        imports::IMPORT,
+                        vec![
+                            str_lit(full, range),
+                            Expr::BooleanLiteral(ast::ExprBooleanLiteral {
+                                node_index: AtomicNodeIndex::NONE,
+                                range,
+                                value: leaf,
+                            }),
+                        ],
+                        range,
+                    );
+                    body.push(assign(store(&bound, range), value, range));
+                }
+                continue;
+            }
+            Stmt::ImportFrom(i) => {
+                let range = i.range;
+                let module = i
+                    .module
+                    .as_ref()
+                    .map(|m| m.id.to_string())
+                    .unwrap_or_default();
+                if module == "__future__" || i.level > 0 {
+                    // `__future__` is a compile-time directive; relative imports are rejected
+                    // by validation.
+                } else if i.names.iter().any(|a| a.name.id.as_str() == "*") {
+                    let value = call(imports::IMPORT_STAR, vec![str_lit(&module, range)], range);
+                    body.push(Stmt::Expr(ast::StmtExpr {
+                        node_index: AtomicNodeIndex::NONE,
+                        range,
+                        value: Box::new(value),
+                    }));
+                    continue;
+                } else {
+                    let names: Vec<Expr> = i
+                        .names
+                        .iter()
+                        .map(|a| str_lit(a.name.id.as_str(), range))
+                        .collect();
+                    let targets: Vec<Expr> = i
+                        .names
+                        .iter()
+                        .map(|a| store(a.asname.as_ref().unwrap_or(&a.name).id.as_str(), range))
+                        .collect();
+                    let tuple = |elts: Vec<Expr>, ctx: ExprContext| {
+                        Expr::Tuple(ast::ExprTuple {
+                            node_index: AtomicNodeIndex::NONE,
+                            range,
+                            elts,
+                            ctx,
+                            parenthesized: true,
+                        })
+                    };
+                    let value = call(
+                        imports::IMPORT_FROM,
+                        vec![str_lit(&module, range), tuple(names, ExprContext::Load)],
+                        range,
+                    );
+                    body.push(assign(tuple(targets, ExprContext::Store), value, range));
+                    continue;
+                }
+            }
+            Stmt::FunctionDef(f) => rewrite_imports(&mut f.body),
+            Stmt::ClassDef(c) => rewrite_imports(&mut c.body),
+            Stmt::If(x) => {
+                rewrite_imports(&mut x.body);
+                for c in &mut x.elif_else_clauses {
+                    rewrite_imports(&mut c.body);
+                }
+            }
+            Stmt::For(x) => {
+                rewrite_imports(&mut x.body);
+                rewrite_imports(&mut x.orelse);
+            }
+            Stmt::While(x) => {
+                rewrite_imports(&mut x.body);
+                rewrite_imports(&mut x.orelse);
+            }
+            Stmt::With(x) => rewrite_imports(&mut x.body),
+            Stmt::Try(x) => {
+                rewrite_imports(&mut x.body);
+                for h in &mut x.handlers {
+                    let ExceptHandler::ExceptHandler(h) = h;
+                    rewrite_imports(&mut h.body);
+                }
+                rewrite_imports(&mut x.orelse);
+                rewrite_imports(&mut x.finalbody);
+            }
+            Stmt::Match(m) => {
+                for c in &mut m.cases {
+                    rewrite_imports(&mut c.body);
+                }
+            }
+            _ => {}
+        }
+        body.push(stmt);
+    }
 }
 
 #[derive(Default)]

@@ -116,12 +116,13 @@ fn dict_id(d: &PyDictRef) -> usize {
 pub fn compile_instrumented(
     source: &str,
     path: &str,
+    actor: bool,
     vm: &VirtualMachine,
 ) -> PyResult<PyRef<rustpython_vm::builtins::PyCode>> {
     let parsed = compiler::parser::parse_module(source)
         .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {}", e.error)))?;
     let mut module = parsed.into_syntax();
-    instrument::instrument_module(&mut module.body);
+    instrument::instrument_module(&mut module.body, actor);
     let file = SourceFileBuilder::new(path, source).finish();
     let code = compiler::codegen::compile::compile_program(&module, file, Default::default())
         .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
@@ -174,7 +175,7 @@ pub fn load_module(name: &str, vm: &VirtualMachine) -> PyResult {
                 return Ok(m);
             }
         }
-        let code = compile_instrumented(src.source, &format!("<{}>", src.name), vm)?;
+        let code = compile_instrumented(src.source, &format!("<{}>", src.name), false, vm)?;
         let dict = vm.ctx.new_dict();
         let module = vm.new_module(name, dict.clone(), None);
         let package = if src.package {
@@ -287,16 +288,69 @@ pub fn import_hook(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         Some(l) => l.try_index(vm)?.as_bigint().try_into().unwrap_or(0usize),
         None => 0,
     };
-    // Import statements always pass the importer's globals; only library code calls
-    // `__import__` directly (actor code cannot reach it), so no globals means library.
-    let from_library = globals
-        .as_ref()
-        .is_none_or(|g| LIBRARY_GLOBALS.with(|set| set.borrow().contains(&dict_id(g))));
-    if from_library {
-        library_import(&name, &globals, &fromlist, level, vm)
-    } else {
-        actor_import(&name, &fromlist, level, vm)
+    // Actor import statements are rewritten into `__ai__` & co., so every `__import__` call
+    // comes from library code or from native code working on an actor's behalf: both get real
+    // modules.
+    library_import(&name, &globals, &fromlist, level, vm)
+}
+
+/// `__ai__(name, leaf)`: an actor's `import name` (`leaf`: `import name as x`).
+pub fn actor_import_builtin(name: PyObjectRef, leaf: bool, vm: &VirtualMachine) -> PyResult {
+    let name = module_name(&name, vm)?;
+    actor_import(&name, leaf, vm)
+}
+
+/// `__aif__(name, names)`: an actor's `from name import a, b` — the attributes, as a tuple.
+pub fn actor_import_from(name: PyObjectRef, names: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let module_name = module_name(&name, vm)?;
+    let module = actor_import(&module_name, true, vm)?;
+    let names = names
+        .downcast::<PyTuple>()
+        .map_err(|_| vm.new_type_error("names must be a tuple"))?;
+    let mut values = Vec::with_capacity(names.len());
+    for n in names.iter() {
+        let attr = n
+            .downcast_ref::<PyStr>()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| vm.new_type_error("names must be str"))?;
+        let value = module.get_attr(vm.ctx.intern_str(attr), vm).map_err(|_| {
+            vm.new_import_error(
+                format!("cannot import name '{attr}' from '{module_name}'"),
+                vm.ctx.new_str(module_name.as_str()),
+            )
+        })?;
+        values.push(value);
     }
+    Ok(vm.ctx.new_tuple(values).into())
+}
+
+/// `__ais__(name)`: an actor's `from name import *` into the current module namespace.
+pub fn actor_import_star(name: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    let module_name = module_name(&name, vm)?;
+    let module = actor_import(&module_name, true, vm)?;
+    let frame = vm
+        .current_frame()
+        .ok_or_else(|| vm.new_runtime_error("no frame for import *"))?;
+    let globals = frame.globals.clone();
+    let source = module
+        .dict()
+        .ok_or_else(|| vm.new_runtime_error("module has no namespace"))?;
+    for (k, v) in &source {
+        if k.downcast_ref::<PyStr>()
+            .and_then(|s| s.to_str())
+            .is_some_and(|s| !s.starts_with('_'))
+        {
+            globals.set_item(&*k, v, vm)?;
+        }
+    }
+    Ok(())
+}
+
+fn module_name(name: &PyObjectRef, vm: &VirtualMachine) -> PyResult<String> {
+    name.downcast_ref::<PyStr>()
+        .and_then(|s| s.to_str())
+        .map(str::to_owned)
+        .ok_or_else(|| vm.new_type_error("module name must be str"))
 }
 
 fn library_import(
@@ -330,14 +384,11 @@ fn library_import(
     Ok(module)
 }
 
-fn actor_import(name: &str, fromlist: &[String], level: usize, vm: &VirtualMachine) -> PyResult {
+fn actor_import(name: &str, leaf: bool, vm: &VirtualMachine) -> PyResult {
     let refuse = |msg: String| -> PyResult {
         natives::charge(cycles::IMPORT_REFUSED, vm)?;
         Err(vm.new_import_error(msg, vm.ctx.new_str(name)))
     };
-    if level > 0 {
-        return refuse("relative imports are not available to actors".into());
-    }
     if !IMPORT_WHITELIST.contains(&name) {
         return refuse(format!(
             "module '{name}' is not available in the PVM (import only: {})",
@@ -361,7 +412,7 @@ fn actor_import(name: &str, fromlist: &[String], level: usize, vm: &VirtualMachi
     // import X` wants the submodule itself.
     if let Some((top, _)) = name.split_once('.') {
         let sub = facade_of(name)?;
-        if !fromlist.is_empty() {
+        if leaf {
             return Ok(sub);
         }
         let top_facade = facade_of(top)?;

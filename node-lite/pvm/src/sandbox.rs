@@ -403,6 +403,101 @@ fn op_imod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     op_mod(a, b, vm)
 }
 
+/// `round(x, ndigits)` for floats, correctly rounded (half to even on the exact binary
+/// value, as CPython does): format the exact decimal expansion and round the digits.
+fn round_float(x: f64, ndigits: i64) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    if ndigits > 400 {
+        return x;
+    }
+    if ndigits < -400 {
+        return 0.0f64.copysign(x);
+    }
+    // The exact expansion: every finite double has at most 1074 fractional digits.
+    let exact = format!("{:.1074}", x.abs());
+    let (int_part, frac_part) = exact.split_once('.').unwrap_or((&exact, ""));
+    let mut digits: Vec<u8> = int_part
+        .bytes()
+        .chain(frac_part.bytes())
+        .map(|b| b - b'0')
+        .collect();
+    let point = int_part.len() as i64; // digits before the decimal point
+    let keep = point + ndigits; // number of leading digits kept
+    if keep < 0 {
+        return 0.0f64.copysign(x);
+    }
+    let keep = keep as usize;
+    if keep >= digits.len() {
+        return x;
+    }
+    let first_dropped = digits[keep];
+    let rest_nonzero = digits[keep + 1..].iter().any(|&d| d != 0);
+    let last_kept_odd = keep > 0 && digits[keep - 1] % 2 == 1;
+    let round_up = first_dropped > 5 || (first_dropped == 5 && (rest_nonzero || last_kept_odd));
+    digits.truncate(keep);
+    if round_up {
+        let mut i = keep;
+        loop {
+            if i == 0 {
+                digits.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits[i] == 9 {
+                digits[i] = 0;
+            } else {
+                digits[i] += 1;
+                break;
+            }
+        }
+    }
+    let grew = digits.len() > keep;
+    let int_len = (point + if grew { 1 } else { 0 }) as usize;
+    let mut text = String::new();
+    for (i, d) in digits.iter().enumerate() {
+        if i == int_len {
+            text.push('.');
+        }
+        text.push((b'0' + d) as char);
+    }
+    // Digits dropped before the point become zeros.
+    while text.len() < int_len {
+        text.push('0');
+    }
+    if text.is_empty() {
+        text.push('0');
+    }
+    let v: f64 = text.parse().unwrap_or(0.0);
+    v.copysign(x)
+}
+
+fn builtin_round(
+    x: PyObjectRef,
+    ndigits: OptionalArg<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let ndigits = ndigits.into_option().filter(|n| !vm.is_none(n));
+    if let (Some(f), Some(n)) = (x.downcast_ref_if_exact::<PyFloat>(vm), &ndigits) {
+        let n = n.try_index(vm)?;
+        let n = n
+            .as_bigint()
+            .to_i64()
+            .unwrap_or(if n.as_bigint().sign() == Sign::Minus {
+                i64::MIN
+            } else {
+                i64::MAX
+            });
+        return Ok(vm.ctx.new_float(round_float(f.to_f64(), n)).into());
+    }
+    let args: Vec<PyObjectRef> = match ndigits {
+        Some(n) => vec![n],
+        None => vec![],
+    };
+    vm.call_method(&x, "__round__", args)
+}
+
 // ---- library builtins -----------------------------------------------------------------------
 
 fn set_builtin<F, K>(
@@ -447,6 +542,25 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, ops::ILSHIFT, op_ilshift, vm)?;
     set_builtin(&b, ops::IMOD, op_imod, vm)?;
     set_builtin(&b, "pow", builtin_pow, vm)?;
+    set_builtin(&b, "round", builtin_round, vm)?;
+    set_builtin(
+        &b,
+        crate::instrument::imports::IMPORT,
+        crate::library::actor_import_builtin,
+        vm,
+    )?;
+    set_builtin(
+        &b,
+        crate::instrument::imports::IMPORT_FROM,
+        crate::library::actor_import_from,
+        vm,
+    )?;
+    set_builtin(
+        &b,
+        crate::instrument::imports::IMPORT_STAR,
+        crate::library::actor_import_star,
+        vm,
+    )?;
     let sorted = b.get_item("sorted", vm)?;
     b.set_item("__cowboy_sorted", sorted, vm)?;
     set_builtin(&b, "sorted", sorted_metered, vm)?;
@@ -481,7 +595,7 @@ fn library_exec(
         globals.set_item("__builtins__", vm.builtins.dict().into(), vm)?;
     }
     let code = if let Some(s) = source.downcast_ref::<PyStr>() {
-        crate::library::compile_instrumented(&s.to_string(), "<generated>", vm)?
+        crate::library::compile_instrumented(&s.to_string(), "<generated>", false, vm)?
     } else {
         return Err(vm.new_type_error("exec() in the PVM accepts only source strings"));
     };
@@ -692,7 +806,7 @@ pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
                 || name == CHARGE
                 || name == CHARGE_CHARS
                 || name == METERED_ITER
-                || ops::ALL.contains(&name.as_str()));
+                || crate::instrument::is_reserved(&name));
         if keep {
             dict.set_item(name.as_str(), v, vm)?;
         }
@@ -766,4 +880,23 @@ pub fn attach_storage(class: &PyObjectRef, vm: &VirtualMachine) -> PyResult<()> 
 pub fn new_instance(class: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let object = vm.ctx.types.object_type.as_object();
     vm.call_method(object, "__new__", (class.clone(),))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_float;
+
+    #[test]
+    fn float_rounding_is_exact() {
+        assert_eq!(round_float(2.675, 2), 2.67);
+        assert_eq!(round_float(0.125, 2), 0.12);
+        assert_eq!(round_float(0.375, 2), 0.38);
+        assert_eq!(round_float(3.14159, 3), 3.142);
+        assert_eq!(round_float(1234.5678, -2), 1200.0);
+        assert_eq!(round_float(1250.0, -2), 1200.0);
+        assert_eq!(round_float(1350.0, -2), 1400.0);
+        assert_eq!(round_float(-2.5, 0), -2.0);
+        assert_eq!(round_float(9.99, 1), 10.0);
+        assert_eq!(round_float(0.0004, 2), 0.0);
+    }
 }

@@ -214,6 +214,7 @@ pub fn validate(source: &str) -> Result<(ast::ModModule, ActorShape), Vec<Diagno
         source,
         diagnostics: Vec::new(),
         class_scopes: vec![false],
+        class_names: vec![Vec::new()],
     };
     for stmt in &module.body {
         checker.visit_stmt(stmt);
@@ -232,6 +233,8 @@ struct Checker<'s> {
     diagnostics: Vec<Diagnostic>,
     /// Whether each enclosing scope is a class body (innermost last).
     class_scopes: Vec<bool>,
+    /// Names bound so far in each enclosing class body (innermost last).
+    class_names: Vec<Vec<String>>,
 }
 
 fn is_dunder(name: &str) -> bool {
@@ -262,6 +265,20 @@ impl Checker<'_> {
                 format!("import only: {}", IMPORT_WHITELIST.join(", ")),
             );
         }
+    }
+
+    fn bind_class_name(&mut self, name: &str) {
+        if let Some(names) = self.class_names.last_mut() {
+            names.push(name.to_owned());
+        }
+    }
+
+    fn bound_in_class_body(&self, name: &str) -> bool {
+        self.in_class_body()
+            && self
+                .class_names
+                .last()
+                .is_some_and(|n| n.iter().any(|x| x == name))
     }
 
     fn in_class_body(&self) -> bool {
@@ -420,9 +437,11 @@ impl<'a> Visitor<'a> for Checker<'_> {
                     self.visit_annotation(r);
                 }
                 self.class_scopes.push(false);
+                self.class_names.push(Vec::new());
                 for s in &f.body {
                     self.visit_stmt(s);
                 }
+                self.class_names.pop();
                 self.class_scopes.pop();
                 return;
             }
@@ -435,9 +454,24 @@ impl<'a> Visitor<'a> for Checker<'_> {
                     self.visit_arguments(args);
                 }
                 self.class_scopes.push(true);
+                self.class_names.push(Vec::new());
                 for s in &c.body {
                     self.visit_stmt(s);
+                    // Record what the statement bound, so later statements may read it
+                    // (e.g. `__rmul__ = __mul__`).
+                    match s {
+                        Stmt::FunctionDef(f) => self.bind_class_name(f.name.id.as_str()),
+                        Stmt::Assign(a) => {
+                            for t in &a.targets {
+                                if let Expr::Name(n) = t {
+                                    self.bind_class_name(n.id.as_str());
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
                 }
+                self.class_names.pop();
                 self.class_scopes.pop();
                 return;
             }
@@ -480,7 +514,8 @@ impl<'a> Visitor<'a> for Checker<'_> {
                     self.check_binding(id, n.range());
                 } else if is_dunder(id)
                     && !(id == "__name__"
-                        || (self.in_class_body() && CLASS_BODY_DUNDERS.contains(&id)))
+                        || (self.in_class_body() && CLASS_BODY_DUNDERS.contains(&id))
+                        || self.bound_in_class_body(id))
                 {
                     self.report(
                         n.range(),
@@ -630,7 +665,7 @@ mod tests {
             rules(&src),
             vec![
                 (1, 8, "import-not-allowed"),
-                (8, 19, "dunder-attribute"),
+                (8, 18, "dunder-attribute"),
                 (9, 5, "forbidden-builtin"),
                 (10, 5, "identity-comparison"),
             ]
