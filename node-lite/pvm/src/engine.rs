@@ -372,6 +372,8 @@ fn py_error(e: PyBaseExceptionRef, vm: &VirtualMachine) -> CallError {
     let class = e.class();
     let kind = if class.fast_issubclass(vm.ctx.exceptions.recursion_error) {
         ErrorKind::RecursionLimit
+    } else if class.fast_issubclass(vm.ctx.exceptions.memory_error) {
+        ErrorKind::MemoryLimit
     } else if class.fast_issubclass(vm.ctx.exceptions.overflow_error)
         && describe_exception(&e, vm).contains("4096")
     {

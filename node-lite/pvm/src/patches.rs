@@ -350,6 +350,26 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         },
     );
     list_type.set_attr(vm.ctx.intern_str("sort"), sort.into());
+
+    // `format(x, spec)`, f-strings and `str.format` reach `__format__`: refuse widths that
+    // would allocate enormous strings before anything is allocated.
+    for ty in [types.int_type, types.float_type, types.str_type] {
+        let name = vm.ctx.intern_str("__format__");
+        let original = ty
+            .get_attr(name)
+            .ok_or_else(|| vm.new_runtime_error("__format__ missing"))?;
+        let wrapped = vm.new_method(
+            "__format__",
+            ty,
+            move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+                if let Some(spec) = args.args.get(1).and_then(|s| s.downcast_ref::<PyStr>()) {
+                    crate::sandbox::check_format_spec(&spec.to_string(), vm)?;
+                }
+                original.call(args, vm)
+            },
+        );
+        ty.set_attr(name, wrapped.into());
+    }
     Ok(())
 }
 

@@ -1,0 +1,195 @@
+//! Hostile actors: each ends with its specific error, within 1 s of wall time, having been
+//! charged cycles, and leaves the engine healthy (a normal call right after works).
+
+use cowboy_pvm::{BlockInfo, CallContext, ErrorKind, Limits, MemoryHost, PvmThread, Value};
+use std::time::{Duration, Instant};
+
+fn ctx() -> CallContext {
+    CallContext {
+        actor: [0xaa; 20],
+        caller: [0x11; 20],
+        value: 0,
+        block: BlockInfo {
+            height: 1,
+            epoch: 0,
+            view: 1,
+            timestamp_ms: 0,
+            chain_id: 42,
+            beacon: vec![0; 48],
+        },
+        id_seed: [0; 32],
+    }
+}
+
+/// Per-actor-per-block cycle budget (whitepaper §12.1).
+const LIMITS: Limits = Limits {
+    cycles: 1_000_000,
+    cells: 100_000,
+};
+
+fn actor(body: &str) -> String {
+    let indented: String = body.lines().map(|l| format!("        {l}\n")).collect();
+    format!("class Actor:\n    def attack(self):\n{indented}        return 'survived'\n")
+}
+
+enum Expect {
+    Kind(ErrorKind),
+    /// Either limit may trip first (e.g. a bomb that both loops and allocates).
+    Either(ErrorKind, ErrorKind),
+    /// Completes normally (and quickly).
+    Succeeds,
+    /// Refused by static validation with this rule.
+    Rule(&'static str),
+    /// A Python exception whose message contains this text.
+    Exception(&'static str),
+}
+
+fn cases() -> Vec<(&'static str, String, Expect)> {
+    use Expect::*;
+    vec![
+        ("infinite loop", actor("while True:\n    pass"), Kind(ErrorKind::OutOfCycles)),
+        ("infinite recursion", "class Actor:\n    def attack(self):\n        return self.attack()\n".into(), Kind(ErrorKind::RecursionLimit)),
+        ("huge list", actor("x = [0] * 10**9"), Kind(ErrorKind::MemoryLimit)),
+        ("huge string", actor("x = 'a' * 10**9"), Kind(ErrorKind::MemoryLimit)),
+        ("huge bytes", actor("x = b'a' * 10**9"), Kind(ErrorKind::MemoryLimit)),
+        ("power tower", actor("x = 10**10**8"), Kind(ErrorKind::IntegerOverflow)),
+        ("shift bomb", actor("x = 1 << 10**9"), Kind(ErrorKind::IntegerOverflow)),
+        ("squaring loop", actor("x = 3\nwhile True:\n    x = x * x"), Kind(ErrorKind::IntegerOverflow)),
+        ("doubling by addition", actor("x = 1\nwhile True:\n    x = x + x"), Kind(ErrorKind::IntegerOverflow)),
+        ("comprehension bomb", actor("x = [i for i in range(10**9)]"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("nested comprehension bomb", actor("x = [[j for j in range(10**6)] for i in range(10**6)]"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("generator bomb", actor("x = sum(i for i in range(10**12))"), Kind(ErrorKind::OutOfCycles)),
+        ("native sum", actor("x = sum(range(10**12))"), Kind(ErrorKind::OutOfCycles)),
+        ("native list", actor("x = list(range(10**9))"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("native max", actor("x = max(range(10**12))"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("sorted bomb", actor("x = sorted(range(10**9))"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("membership scan", actor("big = list(range(100000))\nwhile True:\n    -1 in big"), Kind(ErrorKind::OutOfCycles)),
+        ("list compare", actor("a = list(range(100000))\nb = list(range(100000))\nwhile True:\n    a == b"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("string build", actor("s = 'x'\nwhile True:\n    s = s + s"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("memory hog", actor("keep = []\nwhile True:\n    keep.append('x' * 100000)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("memory hog, cheap cycles", actor("keep = []\nwhile True:\n    keep.append(list(range(2000)))"), Either(ErrorKind::MemoryLimit, ErrorKind::OutOfCycles)),
+        ("catch out-of-cycles and loop", actor("try:\n    while True:\n        pass\nexcept BaseException:\n    while True:\n        pass"), Kind(ErrorKind::OutOfCycles)),
+        ("catch in a loop", actor("while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass"), Kind(ErrorKind::OutOfCycles)),
+        ("finally loop", actor("try:\n    while True:\n        pass\nfinally:\n    while True:\n        pass"), Kind(ErrorKind::OutOfCycles)),
+        ("format width", actor("x = '%1000000000d' % 1"), Exception("format width")),
+        ("format spec width", actor("x = format(1, '1000000000')"), Exception("format width")),
+        ("fstring width", actor("n = 10**9\nx = f'{1:{n}}'"), Exception("format width")),
+        ("subclasses escape", actor("x = ().__class__.__base__.__subclasses__()"), Rule("dunder-attribute")),
+        ("globals escape", actor("def f(): pass\nx = f.__globals__['__builtins__']"), Rule("dunder-attribute")),
+        ("builtins name", actor("x = __builtins__"), Rule("dunder-name")),
+        ("dynamic subclasses", actor("x = getattr(getattr((), '__cl' + 'ass__'), '__subclasses__')"), Exception("not accessible")),
+        ("dynamic globals", actor("def f(): pass\nx = getattr(f, '__glob' + 'als__')"), Exception("not accessible")),
+        ("module private sys", actor("import collections\nx = collections._sys.modules['sys']"), Exception("_sys")),
+        ("format attribute walk", actor("x = '{0.__class__}'.format(1)"), Exception("format fields")),
+        ("frame walk", actor("def g():\n    yield 1\nx = g().gi_frame"), Rule("introspection-attribute")),
+        ("forbidden import os", actor("import os"), Rule("import-not-allowed")),
+        ("forbidden import sys", actor("import sys"), Rule("import-not-allowed")),
+        ("forbidden import random", actor("import random"), Rule("import-not-allowed")),
+        ("eval", actor("eval('1')"), Rule("forbidden-builtin")),
+        ("open", actor("open('/etc/passwd')"), Rule("forbidden-builtin")),
+        ("shadow the meter", "def __m__(n):\n    return True\nclass Actor:\n    def attack(self):\n        while True:\n            pass\n".into(), Rule("dunder-name")),
+        ("rebind a library class", actor("import json\njson.JSONEncoder.item_separator = ';'"), Exception("read-only")),
+        ("deep nesting repr", actor("x = []\nfor i in range(20000):\n    x = [x]\ny = repr(x)"), Kind(ErrorKind::RecursionLimit)),
+        ("deep nesting compare", actor("x = []\ny = []\nfor i in range(20000):\n    x = [x]\n    y = [y]\nz = x == y"), Kind(ErrorKind::RecursionLimit)),
+        ("deep nesting json", actor("import json\nx = []\nfor i in range(20000):\n    x = [x]\ny = json.dumps(x)"), Kind(ErrorKind::RecursionLimit)),
+        ("identity hash", actor("class A:\n    pass\nx = hash(A())"), Exception("memory address")),
+        ("regex backtracking is linear", actor("import re\nx = re.match('(a*)*b', 'a' * 5000)"), Succeeds),
+        ("regex backreference refused", actor("import re\nx = re.compile(r'(a)\\1')"), Exception("not supported")),
+    ]
+}
+
+const HEALTHY: &str = "class Actor:\n    def __init__(self):\n        self.n = 40\n    def inc(self):\n        self.n += 2\n        return self.n\n";
+
+#[test]
+fn hostile_actors_fail_safely_and_quickly() {
+    let pvm = PvmThread::spawn().expect("PVM");
+    let report = pvm
+        .run(|engine| {
+            let healthy = engine.load(HEALTHY).expect("healthy actor");
+            let mut lines = Vec::new();
+            for (name, source, expect) in cases() {
+                let started = Instant::now();
+                let outcome = engine.load(&source).map(|code| {
+                    let mut host = MemoryHost::default();
+                    let deploy = engine.deploy(&code, &mut host, ctx(), &[], LIMITS);
+                    assert!(
+                        deploy.result.is_ok(),
+                        "{name}: deploy failed: {:?}",
+                        deploy.result
+                    );
+                    engine.call(&code, &mut host, ctx(), "attack", &[], LIMITS)
+                });
+                let elapsed = started.elapsed();
+                let verdict = match (&expect, &outcome) {
+                    (Expect::Rule(rule), Err(diags)) => {
+                        if diags.iter().any(|d| d.rule.id() == *rule) {
+                            Ok(())
+                        } else {
+                            Err(format!("expected rule {rule}, got {diags:?}"))
+                        }
+                    }
+                    (Expect::Either(a, b), Ok(out)) => match &out.result {
+                        Err(e) if (e.kind == *a || e.kind == *b) && out.cycles_used > 0 => Ok(()),
+                        other => Err(format!("expected {a:?} or {b:?}, got {other:?}")),
+                    },
+                    (Expect::Succeeds, Ok(out)) => match &out.result {
+                        Ok(_) => Ok(()),
+                        other => Err(format!("expected success, got {other:?}")),
+                    },
+                    (Expect::Kind(kind), Ok(out)) => match &out.result {
+                        Err(e) if e.kind == *kind && out.cycles_used > 0 => Ok(()),
+                        other => Err(format!(
+                            "expected {kind:?}, got {other:?} ({} cycles)",
+                            out.cycles_used
+                        )),
+                    },
+                    (Expect::Exception(text), Ok(out)) => match &out.result {
+                        Err(e)
+                            if e.kind == ErrorKind::Exception
+                                && e.message.contains(text)
+                                && out.cycles_used > 0 =>
+                        {
+                            Ok(())
+                        }
+                        other => Err(format!(
+                            "expected an exception mentioning {text:?}, got {other:?}"
+                        )),
+                    },
+                    (_, Ok(out)) => {
+                        Err(format!("expected a validation error, got {:?}", out.result))
+                    }
+                    (_, Err(d)) => Err(format!("unexpected validation error {d:?}")),
+                };
+                // The engine is still healthy: a normal actor deploys and runs.
+                let mut host = MemoryHost::default();
+                let d = engine.deploy(&healthy, &mut host, ctx(), &[], LIMITS);
+                host.apply(&[0xaa; 20], &d.effects);
+                let after = engine.call(&healthy, &mut host, ctx(), "inc", &[], LIMITS);
+                let healthy_ok = after.result == Ok(Value::Int(42.into()));
+                lines.push((name, verdict, elapsed, healthy_ok));
+            }
+            lines
+        })
+        .expect("PVM thread");
+    let mut failures = Vec::new();
+    for (name, verdict, elapsed, healthy_ok) in &report {
+        println!(
+            "{name:32} {elapsed:>10.1?} {}",
+            if verdict.is_ok() { "ok" } else { "FAIL" }
+        );
+        if let Err(e) = verdict {
+            failures.push(format!("{name}: {e}"));
+        }
+        if *elapsed > Duration::from_secs(1) {
+            failures.push(format!("{name}: took {elapsed:?} (limit 1 s)"));
+        }
+        if !healthy_ok {
+            failures.push(format!("{name}: the engine was not healthy afterwards"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "hostile actors:\n{}",
+        failures.join("\n")
+    );
+}
