@@ -189,6 +189,8 @@ pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
 /// One deterministic interpreter. Not `Send`: it lives on the thread that created it.
 pub struct Engine {
     interpreter: Interpreter,
+    /// `_cowboy_reset.reset`: restores history-dependent library state before each call.
+    reset: PyObjectRef,
     actors: HashMap<[u8; 32], Rc<ActorCode>>,
     calls: u64,
 }
@@ -206,22 +208,23 @@ impl Engine {
     /// Creates an interpreter, patches it for determinism and metering, and preloads the
     /// whitelisted modules.
     pub fn new() -> Result<Self, InitError> {
-        let interpreter = Self::interpreter()?;
+        let (interpreter, reset) = Self::interpreter()?;
         Ok(Self {
             interpreter,
+            reset,
             actors: HashMap::new(),
             calls: 0,
         })
     }
 
-    fn interpreter() -> Result<Interpreter, InitError> {
+    fn interpreter() -> Result<(Interpreter, PyObjectRef), InitError> {
         let builder = Interpreter::builder(settings());
         let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
             .into_iter()
             .filter(|d| NATIVE_MODULES.contains(&d.name.as_str()))
             .collect();
         let interpreter = builder.add_native_modules(&defs).build();
-        interpreter.enter(|vm| -> Result<(), InitError> {
+        let reset = interpreter.enter(|vm| -> Result<PyObjectRef, InitError> {
             let fail = |e: PyBaseExceptionRef| {
                 InitError(traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
             };
@@ -231,9 +234,35 @@ impl Engine {
             sandbox::install_library_builtins(vm).map_err(fail)?;
             library::preload(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
-            Ok(())
+            let reset = library::load_module("_cowboy_reset", vm)
+                .and_then(|m| m.get_attr("reset", vm))
+                .map_err(fail)?;
+            Ok(reset)
         })?;
-        Ok(interpreter)
+        Ok((interpreter, reset))
+    }
+
+    /// Runs library-context Python (full builtins, no metering) and returns `repr` of the
+    /// value bound to `result`, or the error. For tests and diagnostics only.
+    #[doc(hidden)]
+    pub fn debug_exec(&mut self, source: &str) -> Result<String, String> {
+        self.interpreter.enter(|vm| {
+            let globals = vm.ctx.new_dict();
+            let run = || -> rustpython_vm::PyResult<String> {
+                globals.set_item("__builtins__", vm.builtins.dict().into(), vm)?;
+                let code = vm
+                    .compile(
+                        source,
+                        rustpython_vm::compiler::Mode::Exec,
+                        "<debug>".to_owned(),
+                    )
+                    .map_err(|e| vm.new_value_error(format!("{e}")))?;
+                vm.run_code_obj(code, Scope::with_builtins(None, globals.clone(), vm))?;
+                let result = globals.get_item("result", vm)?;
+                Ok(result.repr(vm)?.to_string())
+            };
+            run().map_err(|e| traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
+        })
     }
 
     /// Validates, canonicalises and compiles actor source (cached by code hash).
@@ -302,10 +331,27 @@ impl Engine {
     ) -> CallOutcome {
         self.calls += 1;
         if self.calls % CALLS_PER_INTERPRETER == 0
-            && let Ok(fresh) = Self::interpreter()
+            && let Ok((fresh, reset)) = Self::interpreter()
         {
             self.interpreter = fresh;
+            self.reset = reset;
             self.actors.clear();
+        }
+        // Every call starts from the same library state (unmetered).
+        let reset = self.reset.clone();
+        if let Err(e) = self.interpreter.enter(|vm| reset.call((), vm).map(|_| ())) {
+            let message = self.interpreter.enter(|vm| describe_exception(&e, vm));
+            return CallOutcome {
+                result: Err(fail(
+                    ErrorKind::Host,
+                    format!("library reset failed: {message}"),
+                )),
+                cycles_used: 0,
+                cells_used: 0,
+                effects: Effects::default(),
+                peak_memory: 0,
+                logs: Vec::new(),
+            };
         }
         let guard = CallGuard::install(host, ctx);
         meter::start(limits.cycles, limits.cells, limits::MEMORY_BYTES);

@@ -57,6 +57,11 @@ pub static COWBOY_SOURCES: &[LibrarySource] = &[
         source: include_str!("../python/_cowboy_os.py"),
     },
     LibrarySource {
+        name: "_cowboy_reset",
+        package: false,
+        source: include_str!("../python/_cowboy_reset.py"),
+    },
+    LibrarySource {
         name: "_cowboy_mathlib",
         package: false,
         source: include_str!("../python/_cowboy_mathlib.py"),
@@ -462,6 +467,11 @@ pub fn preload(vm: &VirtualMachine) -> PyResult<()> {
     load_module("encodings", vm)?;
     for name in IMPORT_WHITELIST {
         load_module(actor_alias(name), vm)?;
+    }
+    // Every other embedded module too: a library function that imports lazily must find its
+    // module already initialised, or its first call would cost more than later ones.
+    for src in COWBOY_SOURCES.iter().chain(STDLIB_SOURCES.iter()) {
+        load_module(src.name, vm)?;
     }
     Ok(())
 }

@@ -1,0 +1,58 @@
+//! Diagnostic: which library module globals does running the corpus change? (Run with
+//! `--nocapture`; the assertion guards against new history-dependent state.)
+
+#[path = "corpus.rs"]
+#[allow(dead_code)]
+mod corpus;
+
+use cowboy_pvm::{BlockInfo, CallContext, Limits, MemoryHost, PvmThread};
+
+const SNAPSHOT: &str = r#"
+import sys
+snap = {}
+for name, mod in list(sys.modules.items()):
+    d = getattr(mod, '__dict__', None)
+    if d is None:
+        continue
+    snap[name] = {k: (id(v), len(v) if isinstance(v, (dict, list, set)) else -1) for k, v in list(d.items()) if k != '__builtins__' and not k.startswith('__cowboy')}
+result = snap
+"#;
+
+#[test]
+fn corpus_leaves_library_globals_unchanged() {
+    let pvm = PvmThread::spawn().expect("PVM");
+    let programs = corpus::corpus_programs();
+    let changes = pvm
+        .run(move |engine| {
+            engine.debug_exec(&SNAPSHOT.replace("result = snap", "import builtins\nbuiltins.__cowboy_snapshot = snap\nresult = len(snap)")).expect("snapshot");
+            for (_, source) in programs {
+                let source = format!("{source}\n\nclass Actor:\n    def go(self):\n        return run()\n");
+                let Ok(code) = engine.load(&source) else { continue };
+                let ctx = CallContext {
+                    actor: [0xaa; 20],
+                    caller: [0x11; 20],
+                    value: 0,
+                    block: BlockInfo { height: 1, epoch: 0, view: 1, timestamp_ms: 0, chain_id: 1, beacon: vec![0; 48] },
+                    id_seed: [0; 32],
+                };
+                let mut host = MemoryHost::default();
+                let limits = Limits { cycles: 50_000_000, cells: 1_000_000 };
+                let d = engine.deploy(&code, &mut host, ctx.clone(), &[], limits);
+                host.apply(&[0xaa; 20], &d.effects);
+                let _ = engine.call(&code, &mut host, ctx, "go", &[], limits);
+            }
+            engine
+                .debug_exec(&format!(
+                    "{}\nimport builtins\nold = builtins.__cowboy_snapshot\nchanged = []\nfor m, names in snap.items():\n    before = old.get(m)\n    if before is None:\n        changed.append(m + ' (new module)')\n        continue\n    for k, v in names.items():\n        if before.get(k) != v:\n            changed.append(m + '.' + k)\nresult = sorted(changed)",
+                    SNAPSHOT.replace("result = snap", "")
+                ))
+                .expect("diff")
+        })
+        .expect("PVM thread");
+    println!("changed library state: {changes}");
+    // The regex module's pattern caches are cleared before every call by `_cowboy_reset`.
+    assert_eq!(
+        changes, "['re._cache', 're._cache2']",
+        "library state changed across calls"
+    );
+}
