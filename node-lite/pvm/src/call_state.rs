@@ -59,14 +59,11 @@ pub struct GuardWithHost<'h> {
 }
 
 impl GuardWithHost<'_> {
-    /// Removes the call state, returning its effects.
-    pub fn finish(self) -> Effects {
-        let effects = CURRENT
-            .with(|c| c.borrow_mut().take())
-            .map(|s| s.effects)
-            .unwrap_or_default();
+    /// Removes the call state, returning its effects and the whitelisted modules it imported.
+    pub fn finish(self) -> (Effects, BTreeSet<String>) {
+        let state = CURRENT.with(|c| c.borrow_mut().take());
         std::mem::forget(self);
-        effects
+        state.map(|s| (s.effects, s.imported)).unwrap_or_default()
     }
 }
 

@@ -189,8 +189,10 @@ pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
 /// One deterministic interpreter. Not `Send`: it lives on the thread that created it.
 pub struct Engine {
     interpreter: Interpreter,
-    /// `_cowboy_reset.reset`: restores history-dependent library state before each call.
-    reset: PyObjectRef,
+    /// Restores history-dependent library state before each call (see `_cowboy_reset`).
+    reset: LibraryReset,
+    /// Whitelisted modules the previous call imported (what the next reset must cover).
+    last_imports: std::collections::BTreeSet<String>,
     actors: HashMap<[u8; 32], Rc<ActorCode>>,
     calls: u64,
 }
@@ -212,19 +214,20 @@ impl Engine {
         Ok(Self {
             interpreter,
             reset,
+            last_imports: Default::default(),
             actors: HashMap::new(),
             calls: 0,
         })
     }
 
-    fn interpreter() -> Result<(Interpreter, PyObjectRef), InitError> {
+    fn interpreter() -> Result<(Interpreter, LibraryReset), InitError> {
         let builder = Interpreter::builder(settings());
         let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
             .into_iter()
             .filter(|d| NATIVE_MODULES.contains(&d.name.as_str()))
             .collect();
         let interpreter = builder.add_native_modules(&defs).build();
-        let reset = interpreter.enter(|vm| -> Result<PyObjectRef, InitError> {
+        let reset = interpreter.enter(|vm| -> Result<LibraryReset, InitError> {
             let fail = |e: PyBaseExceptionRef| {
                 InitError(traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
             };
@@ -234,9 +237,8 @@ impl Engine {
             sandbox::install_library_builtins(vm).map_err(fail)?;
             library::preload(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
-            let reset = library::load_module("_cowboy_reset", vm)
-                .and_then(|m| m.get_attr("reset", vm))
-                .map_err(fail)?;
+            let reset = LibraryReset::load(vm).map_err(fail)?;
+            reset.full.call((), vm).map_err(fail)?;
             Ok(reset)
         })?;
         Ok((interpreter, reset))
@@ -338,8 +340,9 @@ impl Engine {
             self.actors.clear();
         }
         // Every call starts from the same library state (unmetered).
-        let reset = self.reset.clone();
-        if let Err(e) = self.interpreter.enter(|vm| reset.call((), vm).map(|_| ())) {
+        let reset = &self.reset;
+        let previous = std::mem::take(&mut self.last_imports);
+        if let Err(e) = self.interpreter.enter(|vm| reset.run(&previous, vm)) {
             let message = self.interpreter.enter(|vm| describe_exception(&e, vm));
             return CallOutcome {
                 result: Err(fail(
@@ -360,7 +363,8 @@ impl Engine {
             .enter(|vm| execute(actor, method, args, vm));
         natives::clear_patterns();
         let (usage, trip) = meter::finish();
-        let mut effects = guard.finish();
+        let (mut effects, imported) = guard.finish();
+        self.last_imports = imported;
         let logs = std::mem::take(&mut effects.logs);
         // A tripped meter wins over whatever the Python code did with the exception.
         let result = match trip {
@@ -378,6 +382,57 @@ impl Engine {
             peak_memory: usage.peak_memory,
             logs,
         }
+    }
+}
+
+/// Handles on `_cowboy_reset` and the state it resets.
+struct LibraryReset {
+    touched_abcs: PyObjectRef,
+    abcs: PyObjectRef,
+    typing: PyObjectRef,
+    decimal: PyObjectRef,
+    regex_caches: Vec<PyObjectRef>,
+    regex_purge: PyObjectRef,
+    full: PyObjectRef,
+}
+
+impl LibraryReset {
+    fn load(vm: &VirtualMachine) -> rustpython_vm::PyResult<Self> {
+        let m = library::load_module("_cowboy_reset", vm)?;
+        let re = library::load_module("re", vm)?;
+        Ok(Self {
+            touched_abcs: m.get_attr("touched", vm)?,
+            abcs: m.get_attr("reset_abcs", vm)?,
+            typing: m.get_attr("reset_typing", vm)?,
+            decimal: m.get_attr("reset_decimal", vm)?,
+            regex_caches: vec![re.get_attr("_cache", vm)?, re.get_attr("_cache2", vm)?],
+            regex_purge: re.get_attr("purge", vm)?,
+            full: m.get_attr("reset", vm)?,
+        })
+    }
+
+    /// Resets what a call that imported `imported` may have touched.
+    fn run(
+        &self,
+        imported: &std::collections::BTreeSet<String>,
+        vm: &VirtualMachine,
+    ) -> rustpython_vm::PyResult<()> {
+        if self.touched_abcs.length(vm)? > 0 {
+            self.abcs.call((), vm)?;
+        }
+        for cache in &self.regex_caches {
+            if cache.length(vm)? > 0 {
+                self.regex_purge.call((), vm)?;
+                break;
+            }
+        }
+        if imported.contains("typing") || imported.contains("functools") {
+            self.typing.call((), vm)?;
+        }
+        if imported.contains("decimal") {
+            self.decimal.call((), vm)?;
+        }
+        Ok(())
     }
 }
 
