@@ -167,17 +167,40 @@ const NATIVE_MODULES: &[&str] = &[
     "_opcode",
 ];
 
-/// Disables adaptive specialization in `code` and every code object nested in it.
+/// Prepares adaptive specialization in `code` and every code object nested in it, blocking
+/// the instruction families whose specialized forms would bypass metered operations.
 ///
-/// Specialized instructions bypass type slots (e.g. `FOR_ITER_RANGE` skips the iterator's
-/// `__next__`), so the cycles charged by patched slots would depend on how warm a code object
-/// is: different on a freshly started node. With specialization off, the same program charges
-/// the same cycles every time.
+/// Specialized instructions skip type slots: `FOR_ITER_RANGE` advances a range without calling
+/// the iterator's (charged) `__next__`, and specialized `BINARY_OP`s compute without the
+/// patched slots. The cycles a program is charged would then depend on how warm a code object
+/// is, and differ on a freshly started node. Those two families never specialize; everything
+/// else (attribute and global loads, calls, subscripts) may, since it charges nothing itself.
 pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
+    use rustpython_vm::bytecode::{
+        ADAPTIVE_WARMUP_VALUE, Instruction, JUMP_BACKWARD_INITIAL_VALUE,
+    };
     use std::borrow::Borrow as _;
+    /// A counter value that never triggers specialization (every step keeps it ≡ 15 mod 16,
+    /// never below 15).
+    const NEVER: u16 = 15;
     code.quickened
         .store(true, std::sync::atomic::Ordering::Relaxed);
-    code.code.instructions.disable_specialization();
+    let units = &code.code.instructions;
+    let mut i = 0;
+    while i < units.len() {
+        let op = units.read_op(i);
+        let caches = op.cache_entries();
+        if caches > 0 && i + 1 < units.len() && !op.is_instrumented() {
+            let counter = match op {
+                Instruction::ForIter { .. } | Instruction::BinaryOp { .. } => NEVER,
+                Instruction::JumpBackward { .. } => JUMP_BACKWARD_INITIAL_VALUE,
+                _ => ADAPTIVE_WARMUP_VALUE,
+            };
+            // SAFETY: `i + 1` is the cache slot of instruction `i`, inside the code units.
+            unsafe { units.write_adaptive_counter(i + 1, counter) };
+        }
+        i += 1 + caches;
+    }
     for c in code.code.constants.iter() {
         let obj: &rustpython_vm::PyObject = c.borrow();
         if let Some(inner) = obj.downcast_ref::<PyCode>() {
@@ -332,7 +355,7 @@ impl Engine {
         limits: Limits,
     ) -> CallOutcome {
         self.calls += 1;
-        if self.calls % CALLS_PER_INTERPRETER == 0
+        if self.calls.is_multiple_of(CALLS_PER_INTERPRETER)
             && let Ok((fresh, reset)) = Self::interpreter()
         {
             self.interpreter = fresh;

@@ -317,6 +317,27 @@ fn charged_expr(n: u64, expr: Expr) -> Expr {
     })
 }
 
+/// Removes the charge the instrumenter put at the start of an instrumented body and returns its
+/// amount (so a loop can charge it together with the iteration).
+fn take_first_charge(body: &mut Vec<Stmt>) -> u64 {
+    let position = body.iter().position(|s| {
+        matches!(s, Stmt::Expr(e) if matches!(&*e.value, Expr::Call(c)
+            if matches!(&*c.func, Expr::Name(n) if n.id.as_str() == CHARGE)))
+    });
+    let Some(i) = position else { return 0 };
+    let Stmt::Expr(e) = body.remove(i) else {
+        return 0;
+    };
+    let Expr::Call(c) = *e.value else { return 0 };
+    match c.arguments.args.first() {
+        Some(Expr::NumberLiteral(n)) => match &n.value {
+            ast::Number::Int(v) => v.as_u64().unwrap_or(0),
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
 fn take_expr(e: &mut Expr) -> Expr {
     std::mem::replace(
         e,
@@ -400,17 +421,27 @@ impl Instrumenter {
             Stmt::For(f) => {
                 self.visit_expr(&mut f.iter);
                 self.visit_expr(&mut f.target);
-                // Each iteration binds the target and advances the iterator.
+                // Each iteration binds the target, advances the iterator and runs the body's
+                // first block: charged together by the metered iterator, before the element
+                // is yielded, so the loop costs one native call per iteration, not two.
                 self.body(&mut f.body, expr_cost(&f.target) + cycles::DEFAULT);
+                let per_iteration = take_first_charge(&mut f.body);
+                let range = f.iter.range();
+                let iter = take_expr(&mut f.iter);
+                *f.iter = call(METERED_ITER, vec![iter, int(per_iteration, range)], range);
                 if !f.orelse.is_empty() {
                     self.body(&mut f.orelse, 0);
                 }
             }
             Stmt::While(w) => {
                 self.visit_expr(&mut w.test);
-                let test = take_expr(&mut w.test);
-                *w.test = charged_expr(expr_cost(&test) + cycles::DEFAULT, test);
+                // The test and the body's first block are charged together at every
+                // evaluation of the test (the last, false, evaluation pays for a block it does
+                // not run: an upper bound, and one native call per iteration instead of two).
                 self.body(&mut w.body, 0);
+                let first_block = take_first_charge(&mut w.body);
+                let test = take_expr(&mut w.test);
+                *w.test = charged_expr(expr_cost(&test) + cycles::DEFAULT + first_block, test);
                 if !w.orelse.is_empty() {
                     self.body(&mut w.orelse, 0);
                 }

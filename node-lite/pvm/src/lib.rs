@@ -20,3 +20,4 @@ pub use host::{BlockInfo, CallContext, Effects, Host, MemoryHost};
 pub use value::Value;
 pub mod thread;
 pub use thread::PvmThread;
+pub mod metered_iter;

@@ -363,7 +363,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             ty,
             move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
                 if let Some(spec) = args.args.get(1).and_then(|s| s.downcast_ref::<PyStr>()) {
-                    crate::sandbox::check_format_spec(&spec.to_string(), vm)?;
+                    crate::sandbox::check_format_spec(spec.to_str().unwrap_or_default(), vm)?;
                 }
                 original.call(args, vm)
             },

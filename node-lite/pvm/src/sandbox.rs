@@ -564,20 +564,9 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     let sorted = b.get_item("sorted", vm)?;
     b.set_item("__cowboy_sorted", sorted, vm)?;
     set_builtin(&b, "sorted", sorted_metered, vm)?;
-    // `__mi__(iterable, n)`: per-element charges for comprehensions, as
-    // `map(pass_and_charge, iterable, repeat(n))` so the iterator stays native.
-    let itertools = rustpython_vm::import::import_builtin(vm, "itertools")?;
-    let repeat = itertools.get_attr("repeat", vm)?;
-    let pass = b.get_item("__cowboy_pass", vm)?;
-    let map = vm.ctx.types.map_type.to_owned();
-    let metered_iter = vm.new_function(
-        METERED_ITER,
-        move |iterable: PyObjectRef, n: u64, vm: &VirtualMachine| -> PyResult {
-            let counts = repeat.call((vm.ctx.new_int(n),), vm)?;
-            map.as_object().call((pass.clone(), iterable, counts), vm)
-        },
-    );
-    b.set_item(METERED_ITER, metered_iter.into(), vm)?;
+    // `__mi__(iterable, n)`: per-element charges for comprehensions and loops.
+    crate::metered_iter::init(vm);
+    set_builtin(&b, METERED_ITER, crate::metered_iter::metered_iter, vm)?;
     // Library code may build code at run time (dataclasses, namedtuple): compile it with the
     // metering instrumenter too.
     set_builtin(&b, "exec", library_exec, vm)?;
@@ -595,7 +584,10 @@ fn library_exec(
         globals.set_item("__builtins__", vm.builtins.dict().into(), vm)?;
     }
     let code = if let Some(s) = source.downcast_ref::<PyStr>() {
-        crate::library::compile_instrumented(&s.to_string(), "<generated>", false, vm)?
+        let text = s
+            .to_str()
+            .ok_or_else(|| vm.new_value_error("source contains lone surrogates"))?;
+        crate::library::compile_instrumented(text, "<generated>", false, vm)?
     } else {
         return Err(vm.new_type_error("exec() in the PVM accepts only source strings"));
     };
@@ -836,7 +828,7 @@ pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
             str_type,
             move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
                 if let Some(s) = args.args.first().and_then(|s| s.downcast_ref::<PyStr>()) {
-                    check_format_fields(&s.to_string(), vm)?;
+                    check_format_fields(s.to_str().unwrap_or_default(), vm)?;
                 }
                 let r = original.call(args, vm)?;
                 charge_result(r, vm)
@@ -891,7 +883,7 @@ mod tests {
         assert_eq!(round_float(2.675, 2), 2.67);
         assert_eq!(round_float(0.125, 2), 0.12);
         assert_eq!(round_float(0.375, 2), 0.38);
-        assert_eq!(round_float(3.14159, 3), 3.142);
+        assert_eq!(round_float(1.23456, 3), 1.235);
         assert_eq!(round_float(1234.5678, -2), 1200.0);
         assert_eq!(round_float(1250.0, -2), 1200.0);
         assert_eq!(round_float(1350.0, -2), 1400.0);

@@ -1,0 +1,44 @@
+//! `__mi__`: a native iterator that charges a fixed number of cycles per element before
+//! yielding it. The instrumenter wraps comprehension iterables and `for` loop iterables in it,
+//! so the per-iteration charge costs no extra Python call.
+
+use crate::natives;
+use rustpython_vm::{
+    Py, PyObjectRef, PyPayload, PyResult, VirtualMachine,
+    class::PyClassImpl,
+    protocol::{PyIter, PyIterReturn},
+    pyclass,
+    types::{IterNext, Iterable, SelfIter},
+};
+
+/// An iterator charging `cost` cycles per element.
+#[pyclass(module = false, name = "metered_iterator")]
+#[derive(Debug, PyPayload)]
+pub struct MeteredIter {
+    inner: PyIter,
+    cost: u64,
+}
+
+#[pyclass(with(IterNext, Iterable))]
+impl MeteredIter {}
+
+impl SelfIter for MeteredIter {}
+
+impl IterNext for MeteredIter {
+    fn next(zelf: &Py<Self>, vm: &VirtualMachine) -> PyResult<PyIterReturn> {
+        natives::charge(zelf.cost, vm)?;
+        zelf.inner.next(vm)
+    }
+}
+
+/// `__mi__(iterable, n)`.
+pub fn metered_iter(iterable: PyObjectRef, cost: u64, vm: &VirtualMachine) -> PyResult {
+    let inner = iterable.get_iter(vm)?;
+    Ok(MeteredIter { inner, cost }.into_ref(&vm.ctx).into())
+}
+
+/// Registers the type (once per interpreter context).
+pub fn init(vm: &VirtualMachine) {
+    let _ = vm;
+    MeteredIter::make_static_type();
+}
