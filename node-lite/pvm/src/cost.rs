@@ -50,8 +50,6 @@ pub mod cycles {
     /// Big-integer surcharge divisor: an operation on integers costs
     /// `max(bitlen(a), bitlen(b)) / BIGINT_BITS_PER_CYCLE` extra cycles.
     pub const BIGINT_BITS_PER_CYCLE: u64 = 64;
-    /// `str.encode` / `bytes.decode`: base cost (plus one cycle per input byte).
-    pub const ENCODE_BASE: u64 = 10;
     /// Canonical serialization of a value (arguments, return values, storage, messages):
     /// base cost (plus one cycle per encoded byte).
     pub const SERIALIZE_BASE: u64 = 20;

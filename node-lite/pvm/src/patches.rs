@@ -178,6 +178,8 @@ fn patch_type_slots(ty: &Py<PyType>, registry: &mut Registry) {
 // ---- list/tuple: `in` and comparisons charge per element ------------------------------------
 
 static LIST_CONTAINS: OnceLock<ContainsFn> = OnceLock::new();
+static STR_CONTAINS: OnceLock<ContainsFn> = OnceLock::new();
+static BYTES_CONTAINS: OnceLock<ContainsFn> = OnceLock::new();
 static TUPLE_CONTAINS: OnceLock<ContainsFn> = OnceLock::new();
 static LIST_RICHCMP: OnceLock<RichCompareFn> = OnceLock::new();
 static TUPLE_RICHCMP: OnceLock<RichCompareFn> = OnceLock::new();
@@ -204,6 +206,22 @@ fn list_contains(seq: PySequence<'_>, needle: &PyObject, vm: &VirtualMachine) ->
 fn tuple_contains(seq: PySequence<'_>, needle: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
     natives::charge(seq_len(seq.obj) as u64 * cycles::PER_ELEMENT, vm)?;
     let f = TUPLE_CONTAINS
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
+    f(seq, needle, vm)
+}
+
+fn str_contains(seq: PySequence<'_>, needle: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
+    natives::charge(operand_len(seq.obj) as u64 * cycles::PER_ELEMENT, vm)?;
+    let f = STR_CONTAINS
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
+    f(seq, needle, vm)
+}
+
+fn bytes_contains(seq: PySequence<'_>, needle: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
+    natives::charge(operand_len(seq.obj) as u64 * cycles::PER_ELEMENT, vm)?;
+    let f = BYTES_CONTAINS
         .get()
         .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
     f(seq, needle, vm)
@@ -307,6 +325,22 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         let _ = TUPLE_CONTAINS.set(f);
         tuple_seq.contains.store(Some(tuple_contains));
     }
+    for (ty, cell, wrapper) in [
+        (types.str_type, &STR_CONTAINS, str_contains as ContainsFn),
+        (
+            types.bytes_type,
+            &BYTES_CONTAINS,
+            bytes_contains as ContainsFn,
+        ),
+    ] {
+        let seq = &ty.slots.as_sequence;
+        if let Some(f) = seq.contains.load()
+            && f as *const () as usize != wrapper as *const () as usize
+        {
+            let _ = cell.set(f);
+            seq.contains.store(Some(wrapper));
+        }
+    }
     if let Some(f) = types.list_type.slots.richcompare.load()
         && f as usize != list_richcmp as *const () as usize
     {
@@ -351,6 +385,105 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     );
     list_type.set_attr(vm.ctx.intern_str("sort"), sort.into());
 
+    // Methods whose work grows with their operands charge per character or element.
+    let str_methods: &[&'static str] = &[
+        "join",
+        "replace",
+        "split",
+        "rsplit",
+        "splitlines",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "upper",
+        "lower",
+        "casefold",
+        "title",
+        "capitalize",
+        "swapcase",
+        "center",
+        "ljust",
+        "rjust",
+        "zfill",
+        "expandtabs",
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "count",
+        "startswith",
+        "endswith",
+        "partition",
+        "rpartition",
+        "translate",
+        "encode",
+        "removeprefix",
+        "removesuffix",
+        "isalpha",
+        "isdigit",
+        "isalnum",
+        "isspace",
+        "islower",
+        "isupper",
+        "istitle",
+        "isdecimal",
+        "isnumeric",
+        "isidentifier",
+        "isprintable",
+        "isascii",
+    ];
+    let bytes_methods: &[&'static str] = &[
+        "join",
+        "replace",
+        "split",
+        "rsplit",
+        "splitlines",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "upper",
+        "lower",
+        "title",
+        "capitalize",
+        "swapcase",
+        "center",
+        "ljust",
+        "rjust",
+        "zfill",
+        "expandtabs",
+        "find",
+        "rfind",
+        "index",
+        "rindex",
+        "count",
+        "startswith",
+        "endswith",
+        "partition",
+        "rpartition",
+        "translate",
+        "decode",
+        "hex",
+        "removeprefix",
+        "removesuffix",
+    ];
+    let list_methods: &[&'static str] = &[
+        "index", "count", "remove", "copy", "extend", "insert", "reverse",
+    ];
+    let tuple_methods: &[&'static str] = &["index", "count"];
+    let dict_methods: &[&'static str] = &["copy", "update"];
+    for (ty, names) in [
+        (types.str_type, str_methods),
+        (types.bytes_type, bytes_methods),
+        (types.bytearray_type, bytes_methods),
+        (types.list_type, list_methods),
+        (types.tuple_type, tuple_methods),
+        (types.dict_type, dict_methods),
+    ] {
+        for name in names {
+            meter_method(ty, name, vm)?;
+        }
+    }
+
     // `format(x, spec)`, f-strings and `str.format` reach `__format__`: refuse widths that
     // would allocate enormous strings before anything is allocated.
     for ty in [types.int_type, types.float_type, types.str_type] {
@@ -370,6 +503,79 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         );
         ty.set_attr(name, wrapped.into());
     }
+    Ok(())
+}
+
+/// Length, in characters or elements, of a sized builtin value (0 for anything else).
+fn operand_len(o: &PyObject) -> usize {
+    use rustpython_vm::builtins::{PyByteArray, PyBytes, PyDict};
+    if let Some(s) = o.downcast_ref::<PyStr>() {
+        s.char_len()
+    } else if let Some(b) = o.downcast_ref::<PyBytes>() {
+        b.as_bytes().len()
+    } else if let Some(b) = o.downcast_ref::<PyByteArray>() {
+        b.borrow_buf().len()
+    } else if let Some(l) = o.downcast_ref::<PyList>() {
+        l.borrow_vec().len()
+    } else if let Some(t) = o.downcast_ref::<PyTuple>() {
+        t.len()
+    } else if let Some(d) = o.downcast_ref::<PyDict>() {
+        d.__len__()
+    } else {
+        0
+    }
+}
+
+/// Wraps `ty.name` so it charges one cycle per character or element of its receiver and
+/// sized arguments before running, and per element of its result after. Padding methods
+/// (`center`, `ljust`, `zfill`, …) refuse widths beyond the memory limit before allocating.
+fn meter_method(ty: &'static Py<PyType>, name: &'static str, vm: &VirtualMachine) -> PyResult<()> {
+    let interned = vm.ctx.intern_str(name);
+    let Some(original) = ty.get_attr(interned) else {
+        return Ok(());
+    };
+    let pads = matches!(name, "center" | "ljust" | "rjust" | "zfill" | "expandtabs");
+    let wrapped = vm.new_method(
+        name,
+        ty,
+        move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            let mut n: u64 = 0;
+            for a in &args.args {
+                n += operand_len(a) as u64;
+            }
+            if pads
+                && let Some(width) = args
+                    .args
+                    .get(1)
+                    .and_then(|w| w.downcast_ref::<rustpython_vm::builtins::PyInt>())
+            {
+                let w = width.as_bigint();
+                let base = args.args.first().map_or(0, |s| operand_len(s));
+                let limit = crate::cost::limits::MEMORY_BYTES;
+                // expandtabs multiplies: every tab may become `width` characters.
+                let result = if name == "expandtabs" {
+                    usize::try_from(w)
+                        .unwrap_or(usize::MAX)
+                        .saturating_mul(base.max(1))
+                } else {
+                    usize::try_from(w).unwrap_or(usize::MAX)
+                };
+                if result > limit {
+                    return Err(vm.new_memory_error(format!(
+                        "{name}() result would exceed the per-call memory limit"
+                    )));
+                }
+            }
+            natives::charge(cycles::CALL + n * cycles::PER_ELEMENT, vm)?;
+            let result = original.call(args, vm)?;
+            let out = operand_len(&result) as u64;
+            if out > 0 {
+                natives::charge(out * cycles::PER_ELEMENT, vm)?;
+            }
+            Ok(result)
+        },
+    );
+    ty.set_attr(interned, wrapped.into());
     Ok(())
 }
 

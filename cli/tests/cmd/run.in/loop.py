@@ -1,0 +1,4 @@
+class Actor:
+    def spin(self):
+        while True:
+            pass
