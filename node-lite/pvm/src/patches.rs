@@ -335,7 +335,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     ] {
         let seq = &ty.slots.as_sequence;
         if let Some(f) = seq.contains.load()
-            && f as *const () as usize != wrapper as *const () as usize
+            && !std::ptr::fn_addr_eq(f, wrapper)
         {
             let _ = cell.set(f);
             seq.contains.store(Some(wrapper));
