@@ -28,6 +28,11 @@ fn signing_guide() {
 }
 
 #[test]
+fn pvm_chapter() {
+    chapter("../book/src/pvm.md");
+}
+
+#[test]
 fn cli_reference() {
     chapter("../book/src/reference/cli.md");
 }
@@ -57,6 +62,7 @@ fn every_chapter_is_covered() {
         [
             "../book/src/guide/keys.md",
             "../book/src/guide/signing.md",
+            "../book/src/pvm.md",
             "../book/src/quickstart.md",
             "../book/src/reference/cli.md",
         ]
