@@ -254,7 +254,8 @@ impl Engine {
             let fail = |e: PyBaseExceptionRef| {
                 InitError(traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
             };
-            vm.recursion_limit.set(limits::RECURSION + 16);
+            // 256 frames, the handler included (whitepaper §3).
+            vm.recursion_limit.set(limits::RECURSION);
             natives::init_exception_types(vm);
             patches::install(vm).map_err(fail)?;
             sandbox::install_library_builtins(vm).map_err(fail)?;
