@@ -7,7 +7,7 @@
 
 use crate::{
     codec::{read_list, read_plain, read_varint, varint_size, write_list, write_varint},
-    primitives::{Hash, keccak256},
+    primitives::{Address, Hash, keccak256},
     transaction::Transaction,
 };
 use bytes::BufMut;
@@ -43,6 +43,8 @@ pub struct Header {
     /// The round in which this block was proposed.
     pub round: Round,
     pub timestamp_ms: u64,
+    /// Reward address of the validator that proposed the block: it receives the tips (§8.4).
+    pub proposer: Address,
     pub beacon: Beacon,
     /// keccak256 binary Merkle root over the transaction digests.
     pub tx_root: Hash,
@@ -116,6 +118,7 @@ impl Write for Header {
         write_varint(self.height, buf);
         self.round.write(buf);
         write_varint(self.timestamp_ms, buf);
+        self.proposer.write(buf);
         self.beacon.write(buf);
         self.tx_root.write(buf);
         self.state_root.write(buf);
@@ -127,6 +130,7 @@ impl Write for Header {
 impl EncodeSize for Header {
     fn encode_size(&self) -> usize {
         Hash::LEN * 4
+            + Address::LEN
             + varint_size(self.height)
             + self.round.encode_size()
             + varint_size(self.timestamp_ms)
@@ -143,6 +147,7 @@ impl Read for Header {
             height: read_varint(buf, "height")?,
             round: read_plain(buf, "round")?,
             timestamp_ms: read_varint(buf, "timestamp_ms")?,
+            proposer: read_plain(buf, "proposer")?,
             beacon: read_plain(buf, "beacon")?,
             tx_root: read_plain(buf, "tx_root")?,
             state_root: read_plain(buf, "state_root")?,

@@ -14,6 +14,7 @@ pub mod instruction;
 pub mod json;
 pub mod primitives;
 pub mod receipt;
+pub mod state;
 pub mod transaction;
 
 pub use actor::{actor_address, canonicalize_source, code_hash, is_canonical_source};
@@ -23,4 +24,8 @@ pub use instruction::{ActorInstruction, Instruction, SystemInstruction, TimerSpe
 pub use json::{JsonError, TransactionJson};
 pub use primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex, keccak256};
 pub use receipt::{Event, Receipt, Status};
+pub use state::{
+    Account, ActorRecord, DeferredOrigin, MailboxMessage, StorageUsage, Supply, TimerRecord,
+    Validator,
+};
 pub use transaction::{AccessListEntry, AdditionalSigner, Origin, Transaction};
