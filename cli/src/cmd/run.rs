@@ -144,7 +144,9 @@ impl RunArgs {
                             chain_id: 0,
                             beacon: vec![0; 48],
                         },
-                        id_seed: code_hash.0,
+                        nonce: 0,
+                        depth: 0,
+                        limits: Default::default(),
                     };
                     let mut host = MemoryHost::default();
                     let deploy = engine.deploy(&code, &mut host, ctx(0), &init_args, limits);

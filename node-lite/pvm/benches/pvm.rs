@@ -40,7 +40,9 @@ fn ctx() -> CallContext {
             chain_id: 1,
             beacon: vec![0; 48],
         },
-        id_seed: [0; 32],
+        nonce: 0,
+        depth: 0,
+        limits: Default::default(),
     }
 }
 

@@ -27,6 +27,7 @@ __all__ = [
     "set_timer",
     "set_interval",
     "cancel_timer",
+    "set_storage_quota",
     "emit",
     "keccak256",
     "sha256",
@@ -158,8 +159,9 @@ def randomness(label):
 
 
 def send(to, method, *args, value=0):
-    """Sends ``method(*args)`` to actor ``to`` (delivered after this handler succeeds, in the
-    same block). Returns the message id as hex."""
+    """Sends ``method(*args)`` to actor ``to``, carrying ``value`` base units. Delivered after
+    this handler succeeds, within the same transaction (or, when the recipient has used its
+    per-block cycle budget, from its mailbox in a later block). Returns the message id as hex."""
     return _host.send_message(to, method, _host.encode(list(args)), value)
 
 
@@ -179,6 +181,12 @@ def set_interval(every, handler, *args, cycles=DEFAULT_TIMER_CYCLES, cells=DEFAU
         start = block_height() + every
     return _host.set_timer(start, every, handler, _host.encode(list(args)), cycles, cells,
                            expires_at)
+
+
+def set_storage_quota(size):
+    """Asks for a storage quota of ``size`` bytes (between the default 1 MiB and 8 MiB). Growing
+    the quota locks a bond from this actor's balance; shrinking it returns the difference."""
+    _host.set_storage_quota(size)
 
 
 def cancel_timer(timer_id):

@@ -151,6 +151,12 @@ pub mod limits {
     pub const FANOUT: usize = 1_024;
     /// Active timers per actor (whitepaper §5.1a).
     pub const TIMERS_PER_ACTOR: usize = 1_024;
+    /// Bytes one mailbox may hold (whitepaper §3, §13: `mailbox_capacity_bytes`).
+    pub const MAILBOX_BYTES: u64 = 1_000_000;
+    /// Cycles one timer firing may use (whitepaper §5.1a: `max_cycles_per_fire`).
+    pub const CYCLES_PER_FIRE: u64 = 550_000;
+    /// Cells one timer firing may use (whitepaper §5.1a: `max_cells_per_fire`).
+    pub const CELLS_PER_FIRE: u64 = 550_000;
     /// Topics per event.
     pub const EVENT_TOPICS: usize = 4;
     /// Largest encoded value of any kind crossing the boundary (arguments, storage values).

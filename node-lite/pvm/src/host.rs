@@ -29,6 +29,8 @@ pub trait Host {
     fn timer_owner(&mut self, id: &Hash32) -> Result<Option<Address>, HostError>;
     /// The number of pending timers `actor` owns.
     fn timer_count(&mut self, actor: &Address) -> Result<usize, HostError>;
+    /// Bytes already waiting in `actor`'s mailbox (see [`mailbox_bytes`]).
+    fn mailbox_size(&mut self, actor: &Address) -> Result<u64, HostError>;
 }
 
 /// The block an actor executes in.
@@ -53,9 +55,48 @@ pub struct CallContext {
     /// Base units transferred with the message.
     pub value: u64,
     pub block: BlockInfo,
-    /// Seed for ids of messages and timers created by this call (e.g. the transaction hash
-    /// mixed with the message index), so ids are unique and identical on every node.
-    pub id_seed: Hash32,
+    /// The executing actor's nonce when the call starts. Every message and timer the call
+    /// creates takes the next nonce: its id is `keccak256(actor ‖ nonce ‖ msg_hash)`
+    /// (whitepaper §3), so ids never repeat and are identical on every node.
+    pub nonce: u64,
+    /// Send depth of the message being handled (0: the transaction's own message).
+    pub depth: u32,
+    pub limits: CallLimits,
+}
+
+/// Limits the chain sets for one call (governance parameters; defaults are the genesis values).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallLimits {
+    /// Deepest send (whitepaper §3: reentrancy depth 32).
+    pub max_depth: u32,
+    /// Messages and timers the transaction may still enqueue (whitepaper §3: fanout 1,024).
+    pub fanout_left: u32,
+    /// Pending timers one creator may have (whitepaper §5.1a: 1,024).
+    pub max_timers: u32,
+    /// Bytes a mailbox may hold (whitepaper §3: 1,000,000).
+    pub mailbox_capacity: u64,
+    /// Per-fire caps (whitepaper §5.1a: 550,000 each).
+    pub max_cycles_per_fire: u64,
+    pub max_cells_per_fire: u64,
+}
+
+impl Default for CallLimits {
+    fn default() -> Self {
+        use crate::cost::limits;
+        Self {
+            max_depth: limits::CALL_DEPTH as u32,
+            fanout_left: limits::FANOUT as u32,
+            max_timers: limits::TIMERS_PER_ACTOR as u32,
+            mailbox_capacity: limits::MAILBOX_BYTES,
+            max_cycles_per_fire: limits::CYCLES_PER_FIRE,
+            max_cells_per_fire: limits::CELLS_PER_FIRE,
+        }
+    }
+}
+
+/// Bytes a message occupies in a mailbox: its method name and encoded arguments.
+pub fn mailbox_bytes(method: &str, args: &[u8]) -> u64 {
+    (method.len() + args.len()) as u64
 }
 
 /// A message the actor sent.
@@ -103,6 +144,10 @@ pub struct Effects {
     pub events: Vec<EmittedEvent>,
     /// Output of `print` (for developers; not consensus data).
     pub logs: Vec<String>,
+    /// Nonces the call consumed (ids of messages and timers created, cancelled or not).
+    pub nonces_used: u64,
+    /// A new storage quota the actor asked for, in bytes.
+    pub quota_request: Option<u64>,
 }
 
 /// A host with no state: every key is absent, every balance zero. For validation dry runs.
@@ -120,6 +165,9 @@ impl Host for EmptyHost {
         Ok(None)
     }
     fn timer_count(&mut self, _: &Address) -> Result<usize, HostError> {
+        Ok(0)
+    }
+    fn mailbox_size(&mut self, _: &Address) -> Result<u64, HostError> {
         Ok(0)
     }
 }
@@ -167,5 +215,9 @@ impl Host for MemoryHost {
     }
     fn timer_count(&mut self, actor: &Address) -> Result<usize, HostError> {
         Ok(self.timers.values().filter(|(a, _)| a == actor).count())
+    }
+    fn mailbox_size(&mut self, _: &Address) -> Result<u64, HostError> {
+        // Messages are reported, never queued.
+        Ok(0)
     }
 }

@@ -216,21 +216,24 @@ fn h_randomness(label: PyBytesRef, vm: &VirtualMachine) -> PyResult<PyBytesRef> 
     Ok(vm.ctx.new_bytes(out.to_vec()))
 }
 
-fn next_id(s: &mut CallState, kind: &[u8], payload: &[u8]) -> [u8; 32] {
-    // id = keccak256(sender ‖ nonce ‖ keccak256(kind ‖ seed ‖ payload)) (whitepaper §3
-    // message-id shape; the nonce counts the ids this call created).
-    let nonce = s.next_id;
-    s.next_id += 1;
-    let mut inner = Keccak256::new();
-    inner.update(kind);
-    inner.update(s.ctx.id_seed);
-    inner.update(payload);
-    let msg_hash = inner.finalize();
-    let mut outer = Keccak256::new();
-    outer.update(s.ctx.actor);
-    outer.update(nonce.to_be_bytes());
-    outer.update(msg_hash);
-    outer.finalize().into()
+fn next_id(s: &mut CallState, instruction: &cowboy_types::Instruction) -> [u8; 32] {
+    // id = keccak256(sender ‖ nonce ‖ msg_hash) (whitepaper §3), msg_hash the keccak256 of the
+    // canonical instruction the message or timer corresponds to.
+    let nonce = s.ctx.nonce + s.effects.nonces_used;
+    s.effects.nonces_used += 1;
+    cowboy_types::message_id(&cowboy_types::Address(s.ctx.actor), nonce, instruction).0
+}
+
+/// Refuses one more message or timer once the transaction's fanout is used up.
+fn check_fanout(s: &CallState, vm: &VirtualMachine) -> PyResult<()> {
+    let enqueued = s.effects.messages.len() + s.effects.timers_set.len();
+    if enqueued >= s.ctx.limits.fanout_left as usize {
+        return Err(vm.new_runtime_error(format!(
+            "fanout limit reached: a transaction may enqueue at most {} messages and timers, nested sends included",
+            limits::FANOUT
+        )));
+    }
+    Ok(())
 }
 
 fn check_name(name: &str, what: &str, vm: &VirtualMachine) -> PyResult<()> {
@@ -265,17 +268,38 @@ fn h_send_message(
         vm,
     )?;
     state(vm, |s| {
-        if s.effects.messages.len() >= limits::FANOUT {
+        if s.ctx.depth >= s.ctx.limits.max_depth {
             return Err(vm.new_runtime_error(format!(
-                "a transaction may enqueue at most {} messages",
-                limits::FANOUT
+                "message depth limit reached: this handler runs at depth {} and sends may nest at most {} deep",
+                s.ctx.depth, s.ctx.limits.max_depth
             )));
         }
-        let mut payload = to.to_vec();
-        payload.extend_from_slice(method.as_str().as_bytes());
-        payload.extend_from_slice(args.as_bytes());
-        payload.extend_from_slice(&value.to_be_bytes());
-        let id = next_id(s, b"msg", &payload);
+        check_fanout(s, vm)?;
+        let size = crate::host::mailbox_bytes(method.as_str(), args.as_bytes());
+        let queued_here: u64 = s
+            .effects
+            .messages
+            .iter()
+            .filter(|m| m.to == to)
+            .map(|m| crate::host::mailbox_bytes(&m.method, &m.args))
+            .sum();
+        let waiting = s.host().mailbox_size(&to).map_err(|e| host_err(e, vm))?;
+        let capacity = s.ctx.limits.mailbox_capacity;
+        if waiting + queued_here + size > capacity {
+            return Err(vm.new_runtime_error(format!(
+                "mailbox of {} is full: it holds {} bytes, this message needs {size} more, capacity is {capacity}",
+                hex_address(&to),
+                waiting + queued_here
+            )));
+        }
+        let instruction =
+            cowboy_types::Instruction::Actor(cowboy_types::ActorInstruction::Message {
+                to: cowboy_types::Address(to),
+                method: method.as_str().to_owned(),
+                args: args.as_bytes().to_vec(),
+                value,
+            });
+        let id = next_id(s, &instruction);
         s.effects.messages.push(OutgoingMessage {
             id,
             to,
@@ -308,21 +332,58 @@ fn h_set_timer(
                 s.ctx.block.height
             )));
         }
+        let l = &s.ctx.limits;
+        if cycles_per_fire == 0 || cycles_per_fire > l.max_cycles_per_fire {
+            return Err(vm.new_value_error(format!(
+                "cycles per firing must be between 1 and {} (max_cycles_per_fire), got {cycles_per_fire}",
+                l.max_cycles_per_fire
+            )));
+        }
+        if cells_per_fire > l.max_cells_per_fire {
+            return Err(vm.new_value_error(format!(
+                "cells per firing must be at most {} (max_cells_per_fire), got {cells_per_fire}",
+                l.max_cells_per_fire
+            )));
+        }
+        if let Some(e) = expires_at
+            && e < height
+        {
+            return Err(vm.new_value_error(format!(
+                "expires_at {e} is before the first firing at {height}"
+            )));
+        }
+        check_fanout(s, vm)?;
         let actor = s.ctx.actor;
         let pending = s.host().timer_count(&actor).map_err(|e| host_err(e, vm))?;
         let live =
             pending + s.effects.timers_set.len() - s.effects.timers_cancelled.len().min(pending);
-        if live >= limits::TIMERS_PER_ACTOR {
+        let max = s.ctx.limits.max_timers as usize;
+        if live >= max {
             return Err(vm.new_runtime_error(format!(
-                "an actor may have at most {} pending timers",
-                limits::TIMERS_PER_ACTOR
+                "timer limit reached: an actor may have at most {max} pending timers"
             )));
         }
-        let mut payload = height.to_be_bytes().to_vec();
-        payload.extend_from_slice(&every.to_be_bytes());
-        payload.extend_from_slice(handler.as_str().as_bytes());
-        payload.extend_from_slice(args.as_bytes());
-        let id = next_id(s, b"timer", &payload);
+        let spec = cowboy_types::TimerSpec {
+            actor: cowboy_types::Address(actor),
+            handler: handler.as_str().to_owned(),
+            args: args.as_bytes().to_vec(),
+            cycles_per_fire,
+            cells_per_fire,
+            expires_at,
+        };
+        let instruction = cowboy_types::Instruction::System(if every == 0 {
+            cowboy_types::SystemInstruction::SetTimer {
+                timer: spec,
+                height,
+            }
+        } else {
+            cowboy_types::SystemInstruction::SetInterval {
+                timer: spec,
+                start_height: height,
+                every_blocks: every,
+            }
+        });
+        let id = next_id(s, &instruction);
         s.effects.timers_set.push(TimerRequest {
             id,
             height,
@@ -334,6 +395,14 @@ fn h_set_timer(
             expires_at,
         });
         Ok(format!("0x{}", hex::encode(id)))
+    })
+}
+
+fn h_set_storage_quota(bytes: u64, vm: &VirtualMachine) -> PyResult<()> {
+    charge(cycles::STORAGE_WRITE, vm)?;
+    state(vm, |s| {
+        s.effects.quota_request = Some(bytes);
+        Ok(())
     })
 }
 
@@ -551,6 +620,7 @@ pub fn pvm_host_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     add(vm, &d, "send_message", h_send_message)?;
     add(vm, &d, "set_timer", h_set_timer)?;
     add(vm, &d, "cancel_timer", h_cancel_timer)?;
+    add(vm, &d, "set_storage_quota", h_set_storage_quota)?;
     add(vm, &d, "emit_event", h_emit_event)?;
     add(vm, &d, "keccak256", h_keccak256)?;
     add(vm, &d, "sha256", h_sha256)?;

@@ -20,7 +20,9 @@ fn ctx() -> CallContext {
             chain_id: 42,
             beacon: vec![0; 48],
         },
-        id_seed: [0; 32],
+        nonce: 0,
+        depth: 0,
+        limits: Default::default(),
     }
 }
 

@@ -33,7 +33,9 @@ fn corpus_leaves_library_globals_unchanged() {
                     caller: [0x11; 20],
                     value: 0,
                     block: BlockInfo { height: 1, epoch: 0, view: 1, timestamp_ms: 0, chain_id: 1, beacon: vec![0; 48] },
-                    id_seed: [0; 32],
+                    nonce: 0,
+depth: 0,
+limits: Default::default(),
                 };
                 let mut host = MemoryHost::default();
                 let limits = Limits { cycles: 50_000_000, cells: 1_000_000 };

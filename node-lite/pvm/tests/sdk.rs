@@ -27,7 +27,9 @@ fn ctx(height: u64) -> CallContext {
             chain_id: 42,
             beacon: vec![5; 48],
         },
-        id_seed: [9; 32],
+        nonce: 0,
+        depth: 0,
+        limits: Default::default(),
     }
 }
 

@@ -13,7 +13,9 @@ fn ctx(height: u64) -> CallContext {
             chain_id: 42,
             beacon: vec![7; 48],
         },
-        id_seed: [0; 32],
+        nonce: 0,
+        depth: 0,
+        limits: Default::default(),
     }
 }
 

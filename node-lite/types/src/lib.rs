@@ -17,7 +17,7 @@ pub mod receipt;
 pub mod state;
 pub mod transaction;
 
-pub use actor::{actor_address, canonicalize_source, code_hash, is_canonical_source};
+pub use actor::{actor_address, canonicalize_source, code_hash, is_canonical_source, message_id};
 pub use block::{Beacon, Block, Header, Round};
 pub use codec::{DecodeError, Rule};
 pub use instruction::{ActorInstruction, Instruction, SystemInstruction, TimerSpec};
