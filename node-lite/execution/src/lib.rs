@@ -1,1 +1,28 @@
-//! placeholder
+//! Cowboy's state transition function: a block of transactions turns one state into the next
+//! exactly as the whitepaper says.
+//!
+//! - [`genesis`]: the genesis file and the state it creates.
+//! - [`params`]: every governance parameter, its genesis default and its place in state.
+//! - [`tx`]: transaction validity, the canonical in-block order and fee-based selection.
+//! - [`fees`]: the fee, refund, basefee and inflation formulas.
+//! - [`exec`]: running messages (transactions, nested sends, timer firings, deferred
+//!   deliveries) on the PVM with per-handler atomicity.
+//! - [`block`]: the phases of a block, and [`Chain`], which builds, verifies and commits blocks
+//!   on a [`cowboy_state::Store`].
+
+pub mod block;
+mod error;
+pub mod exec;
+pub mod fees;
+pub mod genesis;
+pub mod intrinsic;
+pub mod params;
+pub mod roots;
+pub mod tx;
+pub mod world;
+
+pub use block::{BlockStats, Chain, Executed, Proposal};
+pub use error::{BlockError, ExecError, GenesisError, TxError};
+pub use genesis::{Allocation, Genesis, GenesisValidator};
+pub use params::Parameters;
+pub use tx::{VerifiedTx, verify, verify_all};

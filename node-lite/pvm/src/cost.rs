@@ -157,6 +157,10 @@ pub mod limits {
     pub const CYCLES_PER_FIRE: u64 = 550_000;
     /// Cells one timer firing may use (whitepaper §5.1a: `max_cells_per_fire`).
     pub const CELLS_PER_FIRE: u64 = 550_000;
+    /// Smallest per-fire cycle budget: a firing pays the TimerSchedule intrinsic (§17.2).
+    pub const MIN_CYCLES_PER_FIRE: u64 = 5_000;
+    /// Smallest per-fire cell budget (TimerSchedule intrinsic cells, §17.2).
+    pub const MIN_CELLS_PER_FIRE: u64 = 64;
     /// Topics per event.
     pub const EVENT_TOPICS: usize = 4;
     /// Largest encoded value of any kind crossing the boundary (arguments, storage values).

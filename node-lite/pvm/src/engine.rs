@@ -291,6 +291,11 @@ impl Engine {
         })
     }
 
+    /// Code already loaded under `code_hash` (keccak256 of the canonical source), if cached.
+    pub fn cached(&self, code_hash: &[u8; 32]) -> Option<Rc<ActorCode>> {
+        self.actors.get(code_hash).cloned()
+    }
+
     /// Validates, canonicalises and compiles actor source (cached by code hash).
     pub fn load(&mut self, source: &str) -> Result<Rc<ActorCode>, Vec<Diagnostic>> {
         let canonical = cowboy_types::canonicalize_source(source);

@@ -78,6 +78,10 @@ pub struct CallLimits {
     /// Per-fire caps (whitepaper §5.1a: 550,000 each).
     pub max_cycles_per_fire: u64,
     pub max_cells_per_fire: u64,
+    /// Per-fire floors: a firing pays the TimerSchedule intrinsic (§17.2: 5,000 cycles and 64
+    /// cells) out of its budget.
+    pub min_cycles_per_fire: u64,
+    pub min_cells_per_fire: u64,
 }
 
 impl Default for CallLimits {
@@ -90,6 +94,8 @@ impl Default for CallLimits {
             mailbox_capacity: limits::MAILBOX_BYTES,
             max_cycles_per_fire: limits::CYCLES_PER_FIRE,
             max_cells_per_fire: limits::CELLS_PER_FIRE,
+            min_cycles_per_fire: limits::MIN_CYCLES_PER_FIRE,
+            min_cells_per_fire: limits::MIN_CELLS_PER_FIRE,
         }
     }
 }

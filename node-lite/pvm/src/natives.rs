@@ -333,16 +333,16 @@ fn h_set_timer(
             )));
         }
         let l = &s.ctx.limits;
-        if cycles_per_fire == 0 || cycles_per_fire > l.max_cycles_per_fire {
+        if cycles_per_fire < l.min_cycles_per_fire || cycles_per_fire > l.max_cycles_per_fire {
             return Err(vm.new_value_error(format!(
-                "cycles per firing must be between 1 and {} (max_cycles_per_fire), got {cycles_per_fire}",
-                l.max_cycles_per_fire
+                "cycles per firing must be between {} (the firing's intrinsic cost) and {} (max_cycles_per_fire), got {cycles_per_fire}",
+                l.min_cycles_per_fire, l.max_cycles_per_fire
             )));
         }
-        if cells_per_fire > l.max_cells_per_fire {
+        if cells_per_fire < l.min_cells_per_fire || cells_per_fire > l.max_cells_per_fire {
             return Err(vm.new_value_error(format!(
-                "cells per firing must be at most {} (max_cells_per_fire), got {cells_per_fire}",
-                l.max_cells_per_fire
+                "cells per firing must be between {} (the firing's intrinsic cost) and {} (max_cells_per_fire), got {cells_per_fire}",
+                l.min_cells_per_fire, l.max_cells_per_fire
             )));
         }
         if let Some(e) = expires_at

@@ -22,4 +22,4 @@ pub use error::StoreError;
 pub use overlay::{ChangeSet, Overlay};
 pub use store::{BlockRecord, Prepared, Snapshot, Store, TxLocation};
 pub use tree::StateProof;
-pub use view::{MemoryState, StateRead, prefix_end, successor};
+pub use view::{Entries, MemoryState, StateRead, prefix_end, successor};

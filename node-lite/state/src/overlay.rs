@@ -5,7 +5,7 @@
 //! reverts its checkpoint (its writes, sends and timers disappear) while the fee, charged
 //! outside it, stays. Reads see the newest write at any depth.
 
-use crate::{StateRead, StoreError, view::successor};
+use crate::{Entries, StateRead, StoreError, view::successor};
 use std::{
     collections::{BTreeMap, VecDeque},
     ops::Bound,
@@ -93,7 +93,7 @@ impl<'a> Overlay<'a> {
         from: &[u8],
         to: Option<&[u8]>,
         limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    ) -> Result<Entries, StoreError> {
         if limit == 0 || to.is_some_and(|t| from >= t) {
             return Ok(Vec::new());
         }
@@ -152,7 +152,7 @@ impl<'a> Overlay<'a> {
         prefix: &[u8],
         after: Option<&[u8]>,
         limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    ) -> Result<Entries, StoreError> {
         let from = match after {
             Some(a) if a >= prefix => successor(a),
             _ => prefix.to_vec(),
@@ -183,12 +183,7 @@ impl StateRead for Overlay<'_> {
         Overlay::get(self, key)
     }
 
-    fn range(
-        &self,
-        from: &[u8],
-        to: Option<&[u8]>,
-        limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    fn range(&self, from: &[u8], to: Option<&[u8]>, limit: usize) -> Result<Entries, StoreError> {
         Overlay::range(self, from, to, limit)
     }
 }

@@ -2,7 +2,7 @@
 //! file, each block written by exactly one write transaction.
 
 use crate::{
-    ChangeSet, StateRead, StoreError,
+    ChangeSet, Entries, StateRead, StoreError,
     tree::{self, NodeSource, StateProof, TreeUpdate},
 };
 use cowboy_types::{Block, Hash, Receipt, codec::encode_to_vec};
@@ -351,12 +351,7 @@ impl StateRead for Snapshot {
         Ok(self.state.get(key)?.map(|v| v.value().to_vec()))
     }
 
-    fn range(
-        &self,
-        from: &[u8],
-        to: Option<&[u8]>,
-        limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    fn range(&self, from: &[u8], to: Option<&[u8]>, limit: usize) -> Result<Entries, StoreError> {
         if limit == 0 || to.is_some_and(|t| from >= t) {
             return Ok(Vec::new());
         }

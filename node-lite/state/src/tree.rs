@@ -121,7 +121,7 @@ pub(crate) fn update<'c, S: NodeSource>(
     let empty = set.is_empty();
     // The tree applies the set in order; sort by key hash so the work is independent of how
     // the caller ordered it (the root never depends on it).
-    set.sort_by(|a, b| a.0.0.cmp(&b.0.0));
+    set.sort_by_key(|a| a.0.0);
     let (root, batch): (_, TreeUpdateBatch) = tree.put_value_set(set, version).map_err(tree_err)?;
     let mut put = Vec::with_capacity(batch.node_batch.nodes().len());
     for (k, n) in batch.node_batch.nodes() {
@@ -211,4 +211,15 @@ pub(crate) fn prove<S: NodeSource>(
         value,
         proof,
     })
+}
+
+/// The root of a state holding exactly `changes` (a genesis state), computed in memory.
+pub fn root_of(changes: &crate::ChangeSet) -> Result<Hash, StoreError> {
+    struct Empty;
+    impl NodeSource for Empty {
+        fn node(&self, _: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+            Ok(None)
+        }
+    }
+    Ok(update(&Empty, changes.iter(), 0)?.root)
 }

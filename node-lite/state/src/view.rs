@@ -3,6 +3,9 @@
 use crate::StoreError;
 use std::collections::BTreeMap;
 
+/// Key/value entries in key order.
+pub type Entries = Vec<(Vec<u8>, Vec<u8>)>;
+
 /// Read access to one version of the state.
 pub trait StateRead {
     /// The value of `key`, if present.
@@ -10,12 +13,7 @@ pub trait StateRead {
 
     /// Up to `limit` entries with `from <= key < to` (`to = None`: no upper bound), in key
     /// order.
-    fn range(
-        &self,
-        from: &[u8],
-        to: Option<&[u8]>,
-        limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError>;
+    fn range(&self, from: &[u8], to: Option<&[u8]>, limit: usize) -> Result<Entries, StoreError>;
 
     /// Up to `limit` entries whose key starts with `prefix` and is greater than `after`.
     fn scan(
@@ -23,7 +21,7 @@ pub trait StateRead {
         prefix: &[u8],
         after: Option<&[u8]>,
         limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    ) -> Result<Entries, StoreError> {
         let from = match after {
             Some(a) if a >= prefix => successor(a),
             _ => prefix.to_vec(),
@@ -62,12 +60,7 @@ impl StateRead for MemoryState {
         Ok(self.0.get(key).cloned())
     }
 
-    fn range(
-        &self,
-        from: &[u8],
-        to: Option<&[u8]>,
-        limit: usize,
-    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, StoreError> {
+    fn range(&self, from: &[u8], to: Option<&[u8]>, limit: usize) -> Result<Entries, StoreError> {
         use std::ops::Bound;
         if to.is_some_and(|t| from >= t) {
             return Ok(Vec::new());

@@ -44,6 +44,7 @@ fn commit(store: &Store, changes: ChangeSet) -> Hash {
         return_data: vec![],
         events: vec![],
         created: None,
+        deliveries: vec![],
     };
     store
         .commit(

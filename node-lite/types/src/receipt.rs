@@ -19,6 +19,60 @@ pub const MAX_EVENT_TOPICS: usize = 4;
 pub const MAX_EVENTS_PER_TX: usize = 1_024;
 /// Longest failure message kept in a receipt (Cowboy decision).
 pub const MAX_FAILURE_MESSAGE: usize = 1_024;
+/// Most message outcomes one receipt lists (the per-transaction fanout of 1,024 plus the
+/// transaction's own message).
+pub const MAX_DELIVERIES: usize = 1_025;
+
+/// Failure kinds recorded in receipts (`Status::Failed { kind }`). Kinds 1–12 are the PVM's
+/// (`cowboy_pvm::ErrorKind::code`: 1 OutOfCycles, 2 OutOfCells, 3 MemoryLimit, 4 RecursionLimit,
+/// 5 IntegerOverflow, 6 Exception, 7 HandlerNotFound, 8 InvalidArguments, 9 InvalidValue,
+/// 10 ReturnTooLarge, 11 Validation, 12 Host); the rest are the state transition's.
+pub mod failure {
+    /// A value transfer or bond exceeds the balance.
+    pub const INSUFFICIENT_BALANCE: u8 = 32;
+    /// A message was sent to an address without an actor.
+    pub const NO_ACTOR: u8 = 33;
+    /// A deploy's address already holds an actor.
+    pub const ACTOR_EXISTS: u8 = 34;
+    /// The actor's storage would exceed its quota.
+    pub const QUOTA_EXCEEDED: u8 = 35;
+    /// A storage quota outside the allowed range was asked for.
+    pub const INVALID_QUOTA: u8 = 36;
+    /// The recipient already received a message with this id (dedup window).
+    pub const DUPLICATE_MESSAGE: u8 = 37;
+    /// No pending timer with this id was created by the sender.
+    pub const TIMER_NOT_FOUND: u8 = 38;
+    /// A timer's height, budget, handler or arguments are not acceptable.
+    pub const INVALID_TIMER: u8 = 39;
+    /// The creator already has `max_timers_per_actor` pending timers.
+    pub const TIMER_LIMIT: u8 = 40;
+    /// A deferred message's bid is below the lane basefee of the block it would run in.
+    pub const FEE_TOO_LOW: u8 = 41;
+    /// The budget paying for a message ran out before it could be delivered.
+    pub const OUT_OF_BUDGET: u8 = 42;
+    /// The recipient's mailbox cannot take the message.
+    pub const MAILBOX_FULL: u8 = 43;
+}
+
+/// What became of one message a transaction (or timer, or deferred delivery) sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The handler ran and its effects committed.
+    Delivered,
+    /// The handler failed (its effects reverted; the message's value went back to the sender).
+    Failed { kind: u8, message: String },
+    /// Waiting in the recipient's mailbox for a later block.
+    Deferred,
+}
+
+/// One message and its outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// The message id, `keccak256(sender ‖ nonce ‖ msg_hash)`.
+    pub id: Hash,
+    pub to: Address,
+    pub outcome: Outcome,
+}
 
 /// An event emitted by an actor.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +104,68 @@ pub struct Receipt {
     pub events: Vec<Event>,
     /// The address of the actor a deploy created.
     pub created: Option<Address>,
+    /// Every message the transaction's execution handled, in order (its own message first).
+    pub deliveries: Vec<Delivery>,
+}
+
+impl Write for Outcome {
+    fn write(&self, buf: &mut impl BufMut) {
+        match self {
+            Self::Delivered => buf.put_u8(0),
+            Self::Failed { kind, message } => {
+                buf.put_u8(1);
+                buf.put_u8(*kind);
+                write_bytes(message.as_bytes(), buf);
+            }
+            Self::Deferred => buf.put_u8(2),
+        }
+    }
+}
+impl EncodeSize for Outcome {
+    fn encode_size(&self) -> usize {
+        match self {
+            Self::Failed { message, .. } => 2 + bytes_size(message.as_bytes()),
+            _ => 1,
+        }
+    }
+}
+impl Read for Outcome {
+    type Cfg = ();
+    fn read_cfg(buf: &mut impl Buf, _: &()) -> Result<Self, CodecError> {
+        let start = buf.remaining();
+        match read_discriminant(buf, "outcome")? {
+            0 => Ok(Self::Delivered),
+            1 => Ok(Self::Failed {
+                kind: read_discriminant(buf, "kind")?,
+                message: read_string(buf, "message", MAX_FAILURE_MESSAGE)?,
+            }),
+            2 => Ok(Self::Deferred),
+            other => Err(positioned("outcome", start, CodecError::InvalidEnum(other))),
+        }
+    }
+}
+
+impl Write for Delivery {
+    fn write(&self, buf: &mut impl BufMut) {
+        self.id.write(buf);
+        self.to.write(buf);
+        self.outcome.write(buf);
+    }
+}
+impl EncodeSize for Delivery {
+    fn encode_size(&self) -> usize {
+        Hash::LEN + Address::LEN + self.outcome.encode_size()
+    }
+}
+impl Read for Delivery {
+    type Cfg = ();
+    fn read_cfg(buf: &mut impl Buf, _: &()) -> Result<Self, CodecError> {
+        Ok(Self {
+            id: read_plain(buf, "id")?,
+            to: read_plain(buf, "to")?,
+            outcome: read_plain(buf, "outcome")?,
+        })
+    }
 }
 
 impl Write for Event {
@@ -120,6 +236,7 @@ impl Write for Receipt {
         write_bytes(&self.return_data, buf);
         write_list(&self.events, buf, |e, buf| e.write(buf));
         self.created.write(buf);
+        write_list(&self.deliveries, buf, |d, buf| d.write(buf));
     }
 }
 impl EncodeSize for Receipt {
@@ -132,6 +249,7 @@ impl EncodeSize for Receipt {
             + bytes_size(&self.return_data)
             + self.events.encode_size()
             + self.created.encode_size()
+            + self.deliveries.encode_size()
     }
 }
 impl Read for Receipt {
@@ -152,6 +270,9 @@ impl Read for Receipt {
             } else {
                 None
             },
+            deliveries: read_list(buf, "deliveries", MAX_DELIVERIES, |b| {
+                Delivery::read_cfg(b, &())
+            })?,
         })
     }
 }

@@ -1,0 +1,235 @@
+//! The genesis file and the state it creates.
+//!
+//! A genesis file is JSON: the chain id, the genesis time, balances, validators (stake and
+//! consensus public key) and every governance parameter (omitted groups or fields take the
+//! genesis defaults of [`crate::params`]). Amounts are decimal strings of base units; unknown
+//! fields are refused so a misspelt parameter is an error, not a silent default.
+
+use crate::{
+    ExecError, GenesisError,
+    fees::Basefees,
+    params::{BASE_UNITS_PER_CBY, GOVERNANCE, Parameters},
+    world::{InflationState, World},
+};
+use cowboy_state::{ChangeSet, MemoryState, Overlay};
+use cowboy_types::{
+    Address, Beacon, Block, Hash, Header, Round, Supply, Validator,
+    block::BEACON_SIGNATURE_LEN,
+    json::{Amount, HexBytes},
+    state::{MAX_VALIDATOR_KEY, key},
+};
+use serde::{Deserialize, Serialize};
+use std::{collections::BTreeSet, path::Path};
+
+/// One genesis balance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Allocation {
+    pub address: Address,
+    /// Base units (1 CBY = 10^9).
+    pub balance: Amount,
+}
+
+/// One genesis validator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenesisValidator {
+    /// Where its rewards and tips go.
+    pub address: Address,
+    /// Self-bonded stake, in base units (added to the supply, not to the balance).
+    pub stake: Amount,
+    /// Consensus public key (ed25519, 32 bytes), hex.
+    pub public_key: HexBytes,
+}
+
+/// A genesis file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Genesis {
+    pub chain_id: u64,
+    #[serde(default)]
+    pub genesis_time_ms: u64,
+    #[serde(default)]
+    pub allocations: Vec<Allocation>,
+    pub validators: Vec<GenesisValidator>,
+    #[serde(default)]
+    pub parameters: Parameters,
+}
+
+impl Genesis {
+    /// Reads and validates a genesis file.
+    pub fn load(path: &Path) -> Result<Self, GenesisError> {
+        let text = std::fs::read_to_string(path).map_err(|source| GenesisError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::parse(&text).map_err(|e| match e {
+            GenesisError::Json { message, .. } => GenesisError::Json {
+                path: path.display().to_string(),
+                message,
+            },
+            other => other,
+        })
+    }
+
+    /// Parses and validates a genesis document.
+    pub fn parse(text: &str) -> Result<Self, GenesisError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let g: Self = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            GenesisError::Json {
+                path: "<genesis>".into(),
+                message: if path.is_empty() || path == "." {
+                    inner
+                } else {
+                    format!("field `{path}`: {inner}")
+                },
+            }
+        })?;
+        de.end().map_err(|e| GenesisError::Json {
+            path: "<genesis>".into(),
+            message: e.to_string(),
+        })?;
+        g.validate()?;
+        Ok(g)
+    }
+
+    /// Checks the document describes a working chain.
+    pub fn validate(&self) -> Result<(), GenesisError> {
+        let invalid =
+            |field: String, message: String| Err(GenesisError::Invalid { field, message });
+        if self.chain_id == 0 {
+            return invalid("chain_id".into(), "must be above 0".into());
+        }
+        self.parameters.validate()?;
+        let mut seen = BTreeSet::new();
+        for (i, a) in self.allocations.iter().enumerate() {
+            if !seen.insert(a.address) {
+                return invalid(
+                    format!("allocations[{i}].address"),
+                    format!("{} is allocated twice", a.address),
+                );
+            }
+        }
+        if self.validators.is_empty() {
+            return invalid(
+                "validators".into(),
+                "at least one validator is needed to produce blocks".into(),
+            );
+        }
+        let mut vseen = BTreeSet::new();
+        let min = self.parameters.consensus.minimum_validator_stake;
+        for (i, v) in self.validators.iter().enumerate() {
+            if !vseen.insert(v.address) {
+                return invalid(
+                    format!("validators[{i}].address"),
+                    format!("{} is listed twice", v.address),
+                );
+            }
+            if v.stake.0 < min {
+                return invalid(
+                    format!("validators[{i}].stake"),
+                    format!(
+                        "{} base units is below minimum_validator_stake ({min} = {} CBY)",
+                        v.stake.0,
+                        min / BASE_UNITS_PER_CBY
+                    ),
+                );
+            }
+            if v.public_key.0.is_empty() || v.public_key.0.len() > MAX_VALIDATOR_KEY {
+                return invalid(
+                    format!("validators[{i}].public_key"),
+                    format!(
+                        "must be 1 to {MAX_VALIDATOR_KEY} bytes, got {}",
+                        v.public_key.0.len()
+                    ),
+                );
+            }
+        }
+        if self.supply().is_none() {
+            return invalid(
+                "allocations".into(),
+                "balances and stakes add up to more than 2^64 - 1 base units".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Balances plus stakes (`None` on overflow).
+    pub fn supply(&self) -> Option<u64> {
+        let balances = self
+            .allocations
+            .iter()
+            .try_fold(0u64, |acc, a| acc.checked_add(a.balance.0))?;
+        self.validators
+            .iter()
+            .try_fold(balances, |acc, v| acc.checked_add(v.stake.0))
+    }
+
+    /// The genesis state as a change set on an empty store.
+    pub fn state(&self) -> Result<ChangeSet, ExecError> {
+        let empty = MemoryState::default();
+        let mut world = World::new(Overlay::new(&empty));
+        for a in &self.allocations {
+            world.credit(&a.address, a.balance.0)?;
+        }
+        for v in &self.validators {
+            world.set_validator(
+                &v.address,
+                &Validator {
+                    stake: v.stake.0,
+                    public_key: v.public_key.0.clone(),
+                },
+            );
+        }
+        for (k, v) in self.parameters.entries() {
+            world.set_storage(&GOVERNANCE, k.as_bytes(), Some(&v));
+        }
+        let min = self.parameters.basefee.min_basefee;
+        world.set_basefees(Basefees {
+            cycle: min,
+            cell: min,
+        });
+        let supply = self
+            .supply()
+            .ok_or_else(|| ExecError::Supply("genesis supply overflows".into()))?;
+        world.set_supply(&Supply {
+            genesis: supply,
+            minted: 0,
+            burned: 0,
+        });
+        world.set_inflation(InflationState {
+            year: 0,
+            year_start_supply: supply,
+        });
+        let mut id = Vec::new();
+        cowboy_types::codec::write_varint(self.chain_id, &mut id);
+        world.overlay.put(key::chain("chain_id"), id);
+        Ok(world.overlay.into_changes()?)
+    }
+
+    /// The genesis block (height 0) for a genesis state with root `state_root`.
+    pub fn block(&self, state_root: Hash) -> Block {
+        let min = self.parameters.basefee.min_basefee;
+        Block {
+            header: Header {
+                parent: Hash::ZERO,
+                height: 0,
+                round: Round::default(),
+                timestamp_ms: self.genesis_time_ms,
+                proposer: Address::ZERO,
+                beacon: Beacon {
+                    round: Round::default(),
+                    signature: [0u8; BEACON_SIGNATURE_LEN],
+                },
+                tx_root: crate::roots::tx_root(&[]),
+                state_root,
+                receipts_root: crate::roots::receipts_root(&[]),
+                cycle_basefee: min,
+                cell_basefee: min,
+            },
+            transactions: Vec::new(),
+        }
+    }
+}

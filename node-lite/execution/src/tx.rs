@@ -1,0 +1,310 @@
+//! Transaction validity (whitepaper §2.2), the canonical in-block order (§6.4) and the
+//! proposer's selection of transactions by effective fee.
+//!
+//! Validity has two halves. The stateless half (size, chain id, signatures, limits) is checked
+//! once per transaction — by the mempool when it arrives, or for a whole block in parallel — and
+//! its result, the recovered sender, travels with the transaction as a [`VerifiedTx`], so a
+//! sender is never recovered twice. The stateful half (nonce, basefee, balance) is checked
+//! against the state the transaction executes in.
+
+use crate::{
+    TxError,
+    fees::{self, Basefees, Bid},
+    intrinsic,
+    params::Parameters,
+};
+use commonware_codec::{Encode, EncodeSize};
+use cowboy_types::{
+    Account, ActorInstruction, Address, Beacon, Hash, Instruction, SystemInstruction, Transaction,
+    keccak256,
+};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// A transaction whose stateless checks passed, with its sender recovered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifiedTx {
+    pub tx: Transaction,
+    pub hash: Hash,
+    pub sender: Address,
+    /// Encoded size in bytes.
+    pub size: usize,
+    /// `(cycles, cells)` paid before execution (§17.2).
+    pub intrinsic: (u64, u64),
+}
+
+impl VerifiedTx {
+    pub fn bid(&self) -> Bid {
+        Bid {
+            max_fee_per_cycle: self.tx.max_fee_per_cycle,
+            max_fee_per_cell: self.tx.max_fee_per_cell,
+            max_priority_fee_per_cycle: self.tx.max_priority_fee_per_cycle,
+            max_priority_fee_per_cell: self.tx.max_priority_fee_per_cell,
+        }
+    }
+
+    /// Base units the transaction moves besides fees.
+    pub fn value(&self) -> u64 {
+        match &self.tx.instruction {
+            Instruction::System(SystemInstruction::Transfer { amount, .. }) => *amount,
+            Instruction::Actor(ActorInstruction::Deploy { value, .. })
+            | Instruction::Actor(ActorInstruction::Message { value, .. }) => *value,
+            Instruction::System(_) => 0,
+        }
+    }
+
+    /// What the sender must hold: the worst-case fee plus the value.
+    pub fn required_balance(&self) -> u128 {
+        fees::worst_case(self.tx.cycles_limit, self.tx.cells_limit, &self.bid())
+            + self.value() as u128
+    }
+}
+
+/// Checks everything about `tx` that does not depend on state, and recovers its sender.
+pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<VerifiedTx, TxError> {
+    let size = tx.encode_size();
+    let max = params.execution.max_tx_size;
+    if size as u64 > max {
+        return Err(TxError::TooLarge { size, max });
+    }
+    if tx.chain_id != chain_id {
+        return Err(TxError::WrongChain {
+            expected: chain_id,
+            got: tx.chain_id,
+        });
+    }
+    let sender = cowboy_crypto::verify_transaction(&tx)?;
+    let intrinsic = intrinsic::cost(&tx.instruction);
+    if tx.cycles_limit < intrinsic.0 {
+        return Err(TxError::BelowIntrinsic {
+            what: "cycles",
+            limit: tx.cycles_limit,
+            needed: intrinsic.0,
+        });
+    }
+    if tx.cells_limit < intrinsic.1 {
+        return Err(TxError::BelowIntrinsic {
+            what: "cells",
+            limit: tx.cells_limit,
+            needed: intrinsic.1,
+        });
+    }
+    // One transaction must fit the user lane of any block.
+    if tx.cycles_limit > params.lanes.user_cycles {
+        return Err(TxError::AboveMaximum {
+            what: "cycles",
+            limit: tx.cycles_limit,
+            max: params.lanes.user_cycles,
+        });
+    }
+    if tx.cells_limit > params.lanes.block_cells {
+        return Err(TxError::AboveMaximum {
+            what: "cells",
+            limit: tx.cells_limit,
+            max: params.lanes.block_cells,
+        });
+    }
+    let hash = tx.digest();
+    Ok(VerifiedTx {
+        tx,
+        hash,
+        sender,
+        size,
+        intrinsic,
+    })
+}
+
+/// [`verify`] for many transactions, on every core.
+pub fn verify_all(
+    txs: Vec<Transaction>,
+    chain_id: u64,
+    params: &Parameters,
+) -> Vec<Result<VerifiedTx, TxError>> {
+    txs.into_par_iter()
+        .map(|tx| verify(tx, chain_id, params))
+        .collect()
+}
+
+/// Checks `vtx` against its sender's account and the lane basefees it would execute at.
+pub fn check_stateful(
+    vtx: &VerifiedTx,
+    account: &Account,
+    prices: &Basefees,
+) -> Result<(), TxError> {
+    if vtx.tx.nonce != account.nonce {
+        return Err(TxError::Nonce {
+            expected: account.nonce,
+            got: vtx.tx.nonce,
+        });
+    }
+    if vtx.tx.max_fee_per_cycle < prices.cycle {
+        return Err(TxError::FeeBelowBasefee {
+            what: "cycle",
+            offered: vtx.tx.max_fee_per_cycle,
+            basefee: prices.cycle,
+        });
+    }
+    if vtx.tx.max_fee_per_cell < prices.cell {
+        return Err(TxError::FeeBelowBasefee {
+            what: "cell",
+            offered: vtx.tx.max_fee_per_cell,
+            basefee: prices.cell,
+        });
+    }
+    let needed = vtx.required_balance();
+    if needed > account.balance as u128 {
+        return Err(TxError::InsufficientBalance {
+            balance: account.balance,
+            needed,
+        });
+    }
+    Ok(())
+}
+
+/// The §6.4 sort key of each transaction: `keccak256(beacon ‖ tx hash)`, then reassigned within
+/// each sender so that a sender's transactions keep their nonce order (the sender's smallest
+/// key goes to its lowest nonce). Unpredictable before the beacon exists, identical on every
+/// node, and never reorders one sender's nonces.
+fn order_keys(txs: &[VerifiedTx], beacon: &Beacon) -> Vec<(Hash, Hash)> {
+    let seed = beacon.encode();
+    let mut keys: Vec<Hash> = txs
+        .iter()
+        .map(|t| {
+            let mut pre = Vec::with_capacity(seed.len() + 32);
+            pre.extend_from_slice(&seed);
+            pre.extend_from_slice(&t.hash.0);
+            keccak256(&pre)
+        })
+        .collect();
+    let mut by_sender: BTreeMap<Address, Vec<usize>> = BTreeMap::new();
+    for (i, t) in txs.iter().enumerate() {
+        by_sender.entry(t.sender).or_default().push(i);
+    }
+    for idx in by_sender.values_mut() {
+        let mut ks: Vec<Hash> = idx.iter().map(|i| keys[*i]).collect();
+        ks.sort();
+        idx.sort_by_key(|i| txs[*i].tx.nonce);
+        for (i, k) in idx.iter().zip(ks) {
+            keys[*i] = k;
+        }
+    }
+    keys.into_iter().zip(txs.iter().map(|t| t.hash)).collect()
+}
+
+/// Puts `txs` in the block's canonical order for `beacon`.
+pub fn canonical_order(txs: &mut Vec<VerifiedTx>, beacon: &Beacon) {
+    let keys = order_keys(txs, beacon);
+    let mut paired: Vec<((Hash, Hash), VerifiedTx)> = keys.into_iter().zip(txs.drain(..)).collect();
+    paired.sort_by_key(|a| a.0);
+    txs.extend(paired.into_iter().map(|(_, t)| t));
+}
+
+/// `Err(position)` of the first transaction out of canonical order.
+pub fn check_order(txs: &[VerifiedTx], beacon: &Beacon) -> Result<(), usize> {
+    let keys = order_keys(txs, beacon);
+    for (i, w) in keys.windows(2).enumerate() {
+        if w[0] >= w[1] {
+            return Err(i + 1);
+        }
+    }
+    Ok(())
+}
+
+/// The block's room for user transactions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub cycles: u64,
+    pub cells: u64,
+    pub count: usize,
+}
+
+/// Chooses transactions for a block (§6.4): highest effective fee first (ties: lower hash),
+/// each sender's nonces in sequence from its account nonce, each sender able to pay the worst
+/// case of everything it has in the block from its balance now, and the sum of limits within
+/// `room`. `accounts` gives a sender's account in the state the block's transactions start
+/// from. The result still needs [`canonical_order`].
+pub fn select(
+    candidates: Vec<VerifiedTx>,
+    mut accounts: impl FnMut(&Address) -> Result<Account, crate::ExecError>,
+    prices: &Basefees,
+    room: Room,
+) -> Result<Vec<VerifiedTx>, crate::ExecError> {
+    // Each sender's usable transactions, by nonce, deduplicated.
+    let mut queues: BTreeMap<Address, Vec<VerifiedTx>> = BTreeMap::new();
+    for t in candidates {
+        queues.entry(t.sender).or_default().push(t);
+    }
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    struct Head {
+        fee: u128,
+        hash: std::cmp::Reverse<Hash>,
+        sender: Address,
+    }
+    let mut usable: BTreeMap<Address, std::collections::VecDeque<VerifiedTx>> = BTreeMap::new();
+    for (sender, mut list) in queues {
+        list.sort_by(|a, b| a.tx.nonce.cmp(&b.tx.nonce).then(a.hash.cmp(&b.hash)));
+        let acc = accounts(&sender)?;
+        let mut next = acc.nonce;
+        let mut spent: u128 = 0;
+        let mut keep = std::collections::VecDeque::new();
+        for t in list {
+            if t.tx.nonce != next {
+                continue;
+            }
+            if t.tx.max_fee_per_cycle < prices.cycle || t.tx.max_fee_per_cell < prices.cell {
+                break;
+            }
+            spent += t.required_balance();
+            if spent > acc.balance as u128 {
+                break;
+            }
+            next += 1;
+            keep.push_back(t);
+        }
+        if !keep.is_empty() {
+            usable.insert(sender, keep);
+        }
+    }
+    let fee_of = |t: &VerifiedTx| fees::effective_fee(t.intrinsic, &t.bid(), prices);
+    let mut heap = BinaryHeap::new();
+    for (sender, q) in &usable {
+        if let Some(t) = q.front() {
+            heap.push(Head {
+                fee: fee_of(t),
+                hash: std::cmp::Reverse(t.hash),
+                sender: *sender,
+            });
+        }
+    }
+    let (mut cycles, mut cells) = (0u128, 0u128);
+    let mut chosen = Vec::new();
+    while let Some(head) = heap.pop() {
+        if chosen.len() >= room.count {
+            break;
+        }
+        let Some(q) = usable.get_mut(&head.sender) else {
+            continue;
+        };
+        let Some(t) = q.pop_front() else {
+            continue;
+        };
+        let c = cycles + t.tx.cycles_limit as u128;
+        let b = cells + t.tx.cells_limit as u128;
+        if c > room.cycles as u128 || b > room.cells as u128 {
+            // Its later nonces cannot go in without it.
+            q.clear();
+            continue;
+        }
+        cycles = c;
+        cells = b;
+        chosen.push(t);
+        if let Some(next) = q.front() {
+            heap.push(Head {
+                fee: fee_of(next),
+                hash: std::cmp::Reverse(next.hash),
+                sender: head.sender,
+            });
+        }
+    }
+    Ok(chosen)
+}

@@ -1,0 +1,252 @@
+//! A small chain for tests: a genesis with funded keys and one validator, helpers to sign
+//! transactions, and a way to run blocks (proposed, re-verified by a second replica, committed).
+#![allow(dead_code)]
+
+use cowboy_crypto::PrivateKey;
+use cowboy_execution::{
+    Chain, Executed, Genesis, Parameters, Proposal, VerifiedTx, genesis::Allocation,
+    genesis::GenesisValidator, params::BASE_UNITS_PER_CBY,
+};
+use cowboy_pvm::{Engine, Value};
+use cowboy_types::{
+    ActorInstruction, Address, Beacon, Hash, Instruction, Receipt, Round, Status,
+    SystemInstruction, Transaction,
+    block::BEACON_SIGNATURE_LEN,
+    json::{Amount, HexBytes},
+};
+
+pub const CHAIN_ID: u64 = 42;
+pub const CBY: u64 = BASE_UNITS_PER_CBY;
+
+/// Runs `f` on a thread with the PVM's large stack and a fresh engine.
+pub fn with_engine<R: Send + 'static>(f: impl FnOnce(&mut Engine) -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(cowboy_pvm::thread::STACK_BYTES)
+        .spawn(move || {
+            let mut engine = Engine::new().expect("PVM starts");
+            f(&mut engine)
+        })
+        .expect("thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+pub fn key(i: u8) -> PrivateKey {
+    let mut b = [0u8; 32];
+    b[31] = i;
+    b[0] = 0x42;
+    PrivateKey::from_bytes(&b).expect("valid key")
+}
+
+pub fn validator_address() -> Address {
+    key(200).address()
+}
+
+pub fn genesis_with(params: Parameters, funded: &[(Address, u64)]) -> Genesis {
+    Genesis {
+        chain_id: CHAIN_ID,
+        genesis_time_ms: 1_000,
+        allocations: funded
+            .iter()
+            .map(|(a, b)| Allocation {
+                address: *a,
+                balance: Amount(*b),
+            })
+            .collect(),
+        validators: vec![GenesisValidator {
+            address: validator_address(),
+            stake: Amount(100_000 * CBY),
+            public_key: HexBytes(vec![7; 32]),
+        }],
+        parameters: params,
+    }
+}
+
+/// A genesis giving keys 1..=n a million CBY each.
+pub fn genesis(n: u8) -> Genesis {
+    let funded: Vec<_> = (1..=n)
+        .map(|i| (key(i).address(), 1_000_000 * CBY))
+        .collect();
+    genesis_with(Parameters::default(), &funded)
+}
+
+/// A transaction from `key` with generous limits at the minimum basefee.
+pub fn tx(key: &PrivateKey, nonce: u64, instruction: Instruction) -> Transaction {
+    tx_with(key, nonce, instruction, 2_000_000, 200_000)
+}
+
+pub fn tx_with(
+    key: &PrivateKey,
+    nonce: u64,
+    instruction: Instruction,
+    cycles_limit: u64,
+    cells_limit: u64,
+) -> Transaction {
+    let mut t = Transaction {
+        chain_id: CHAIN_ID,
+        nonce,
+        instruction,
+        cycles_limit,
+        cells_limit,
+        max_fee_per_cycle: 20_000,
+        max_fee_per_cell: 20_000,
+        max_priority_fee_per_cycle: 1,
+        max_priority_fee_per_cell: 0,
+        from: key.address(),
+        access_list: None,
+        metadata: vec![],
+        origin: None,
+        signature: Default::default(),
+        additional_signers: vec![],
+    };
+    cowboy_crypto::sign_transaction(&mut t, key).expect("sign");
+    t
+}
+
+pub fn transfer(to: Address, amount: u64) -> Instruction {
+    Instruction::System(SystemInstruction::Transfer { to, amount })
+}
+
+pub fn deploy(code: &str, salt: u8, args: Vec<Value>) -> Instruction {
+    Instruction::Actor(ActorInstruction::Deploy {
+        code: code.to_owned(),
+        salt: Hash([salt; 32]),
+        init_args: encode_args(args),
+        value: 0,
+    })
+}
+
+pub fn call(to: Address, method: &str, args: Vec<Value>, value: u64) -> Instruction {
+    Instruction::Actor(ActorInstruction::Message {
+        to,
+        method: method.to_owned(),
+        args: encode_args(args),
+        value,
+    })
+}
+
+pub fn encode_args(args: Vec<Value>) -> Vec<u8> {
+    Value::List(args).encode().expect("encodable")
+}
+
+pub fn int(i: i64) -> Value {
+    Value::Int(i.into())
+}
+
+pub fn actor_at(creator: Address, code: &str, salt: u8) -> Address {
+    let canonical = cowboy_types::canonicalize_source(code);
+    cowboy_types::actor_address(
+        &creator,
+        &Hash([salt; 32]),
+        &cowboy_types::code_hash(&canonical),
+    )
+}
+
+pub fn beacon(height: u64) -> Beacon {
+    let mut signature = [0u8; BEACON_SIGNATURE_LEN];
+    signature[..8].copy_from_slice(&height.to_be_bytes());
+    signature[8] = 0xbe;
+    Beacon {
+        round: Round {
+            epoch: 0,
+            view: height,
+        },
+        signature,
+    }
+}
+
+/// A node under test: a chain in a temporary directory.
+pub struct Node {
+    pub chain: Chain,
+    pub dir: tempfile::TempDir,
+    pub genesis: Genesis,
+}
+
+impl Node {
+    pub fn new(genesis: &Genesis) -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let chain = Chain::open(&dir.path().join("state.redb"), genesis).expect("genesis");
+        Self {
+            chain,
+            dir,
+            genesis: genesis.clone(),
+        }
+    }
+
+    pub fn height(&self) -> u64 {
+        self.chain.head().expect("head").height
+    }
+
+    pub fn proposal(&self) -> Proposal {
+        let h = self.height() + 1;
+        Proposal {
+            round: Round { epoch: 0, view: h },
+            timestamp_ms: 1_000 + h * 1_000,
+            proposer: validator_address(),
+            beacon: beacon(h),
+        }
+    }
+
+    pub fn verify_all(&self, txs: Vec<Transaction>) -> Vec<VerifiedTx> {
+        let params = self.chain.params().expect("params");
+        cowboy_execution::verify_all(txs, CHAIN_ID, &params)
+            .into_iter()
+            .map(|r| r.expect("valid transaction"))
+            .collect()
+    }
+
+    /// Proposes a block from `txs`, commits it, and returns it.
+    pub fn block(&self, engine: &mut Engine, txs: Vec<Transaction>) -> Executed {
+        let verified = self.verify_all(txs);
+        let executed = self
+            .chain
+            .propose(engine, verified, &self.proposal())
+            .expect("block builds");
+        self.chain.commit(&executed).expect("commit");
+        executed
+    }
+
+    pub fn account(&self, a: &Address) -> cowboy_types::Account {
+        let snap = self.chain.store().snapshot().expect("snapshot");
+        let overlay = cowboy_state::Overlay::new(&snap);
+        cowboy_execution::world::World::new(overlay)
+            .account(a)
+            .expect("account")
+    }
+
+    /// The value under `self.storage[k]` of an actor (keys and values are canonical values).
+    pub fn storage(&self, actor: &Address, k: &str) -> Option<Value> {
+        use cowboy_state::StateRead;
+        let snap = self.chain.store().snapshot().expect("snapshot");
+        let raw_key = Value::Str(k.into()).encode().expect("key");
+        snap.get(&cowboy_types::state::key::storage(actor, &raw_key))
+            .expect("read")
+            .map(|v| Value::decode(&v).expect("canonical"))
+    }
+}
+
+/// The receipt of `tx` in `executed`.
+pub fn receipt_of<'e>(executed: &'e Executed, tx: &Hash) -> &'e Receipt {
+    &executed
+        .receipts
+        .iter()
+        .find(|(r, _)| &r.tx_hash == tx)
+        .expect("receipt present")
+        .0
+}
+
+pub fn assert_success(r: &Receipt) {
+    assert_eq!(r.status, Status::Success, "receipt: {r:#?}");
+}
+
+/// The canonical value a receipt returned.
+pub fn returned(r: &Receipt) -> Value {
+    Value::decode(&r.return_data).expect("canonical return value")
+}
+
+pub fn failure(r: &Receipt) -> (u8, String) {
+    match &r.status {
+        Status::Failed { kind, message } => (*kind, message.clone()),
+        Status::Success => panic!("expected a failure, got success: {r:#?}"),
+    }
+}
