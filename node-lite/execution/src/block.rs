@@ -125,16 +125,19 @@ fn run(
     // 2. User transactions, in the room the other lanes leave.
     let lanes = x.env.params.lanes.clone();
     let (timer_cycles, timer_cells) = timer_reservation(&x)?;
+    let (cycles, cells) = crate::lanes::user_room(
+        &lanes,
+        &crate::lanes::Reserved {
+            deferred_cycles,
+            deferred_cells,
+            timer_cycles,
+            timer_cells,
+            runner_cycles: 0,
+        },
+    );
     let room = Room {
-        cycles: lanes
-            .user_cycles
-            .saturating_add(lanes.runner_cycles)
-            .saturating_add(lanes.system_cycles.saturating_sub(deferred_cycles))
-            .saturating_add(lanes.timer_cycles.saturating_sub(timer_cycles)),
-        cells: lanes
-            .block_cells
-            .saturating_sub(deferred_cells)
-            .saturating_sub(timer_cells),
+        cycles,
+        cells,
         count: MAX_BLOCK_TRANSACTIONS,
     };
     let user_prices = x.env.lane(x.env.params.lane_fee_multipliers.user_bps);
@@ -483,7 +486,11 @@ fn schedule(
             seq: 0,
         },
     )?;
-    Ok(Handled::Delivered(id.0.to_vec()))
+    // The receipt returns the timer id as a canonical bytes value.
+    let returned = cowboy_pvm::Value::Bytes(id.0.to_vec())
+        .encode()
+        .map_err(|e| ExecError::Pvm(e.to_string()))?;
+    Ok(Handled::Delivered(returned))
 }
 
 /// Phase 1: messages waiting in mailboxes, oldest first, within the system lane.
@@ -729,8 +736,7 @@ fn run_timers(
             }
             continue;
         }
-        let max_cost = t.cycles_per_fire as u128 * prices.cycle as u128
-            + t.cells_per_fire as u128 * prices.cell as u128;
+        let max_cost = fees::timer_max_cost(t.cycles_per_fire, t.cells_per_fire, &prices);
         let payer = x.world.account(&t.fee_payer)?;
         if (payer.balance as u128) < max_cost {
             // Insufficient funds: the timer self-destructs without firing (§5.1a).

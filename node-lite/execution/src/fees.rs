@@ -65,6 +65,12 @@ pub fn worst_case(cycles_limit: u64, cells_limit: u64, bid: &Bid) -> u128 {
         + cells_limit as u128 * bid.max_fee_per_cell as u128
 }
 
+/// A timer firing's pre-charge (§5.1a): `cycles_per_fire × cycle_basefee + cells_per_fire ×
+/// cell_basefee` at the timer lane's basefees; the unused part is refunded after the firing.
+pub fn timer_max_cost(cycles_per_fire: u64, cells_per_fire: u64, prices: &Basefees) -> u128 {
+    cycles_per_fire as u128 * prices.cycle as u128 + cells_per_fire as u128 * prices.cell as u128
+}
+
 /// The §6.4 ordering fee, from intrinsic costs only:
 /// `intrinsic_cycles × min(max_c, bc + tip_c) + intrinsic_cells × min(max_b, bb + tip_b)`.
 pub fn effective_fee(intrinsic: (u64, u64), bid: &Bid, basefees: &Basefees) -> u128 {

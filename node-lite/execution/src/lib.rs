@@ -10,12 +10,14 @@
 //! - [`block`]: the phases of a block, and [`Chain`], which builds, verifies and commits blocks
 //!   on a [`cowboy_state::Store`].
 
+pub mod audit;
 pub mod block;
 mod error;
 pub mod exec;
 pub mod fees;
 pub mod genesis;
 pub mod intrinsic;
+pub mod lanes;
 pub mod params;
 pub mod roots;
 pub mod tx;

@@ -1,0 +1,38 @@
+//! Lane budgets (whitepaper §6.3, §17.9): how much of a block user transactions may take.
+//!
+//! Each lane has a reserved cycle budget. Deferred deliveries run in the system lane (no
+//! validator, governance or slashing transactions exist yet), timers in the timer lane, runner
+//! results in the runner lane (none exist yet). Whatever a reserved lane does not use spills to
+//! the user lane; the user lane never borrows a reservation that is in use. Cells have one
+//! block-wide cap shared the same way.
+
+use crate::params::LaneBudgets;
+
+/// What the reserved lanes use or reserve in a block, measured before user transactions run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reserved {
+    /// Cycles and cells the deferred deliveries used (they run first, so this is exact).
+    pub deferred_cycles: u64,
+    pub deferred_cells: u64,
+    /// Per-fire budgets of the due timers that fit the timer lane (fired after the
+    /// transactions).
+    pub timer_cycles: u64,
+    pub timer_cells: u64,
+    /// Runner-lane use (no runner transactions exist yet).
+    pub runner_cycles: u64,
+}
+
+/// `(cycles, cells)` the user transactions of a block may ask for in total: the user lane plus
+/// the unused part of every reserved lane.
+pub fn user_room(lanes: &LaneBudgets, r: &Reserved) -> (u64, u64) {
+    let cycles = lanes
+        .user_cycles
+        .saturating_add(lanes.system_cycles.saturating_sub(r.deferred_cycles))
+        .saturating_add(lanes.runner_cycles.saturating_sub(r.runner_cycles))
+        .saturating_add(lanes.timer_cycles.saturating_sub(r.timer_cycles));
+    let cells = lanes
+        .block_cells
+        .saturating_sub(r.deferred_cells)
+        .saturating_sub(r.timer_cells);
+    (cycles, cells)
+}
