@@ -515,7 +515,6 @@ impl<'e, 'a> Executor<'e, 'a> {
                 format!("message {} was already delivered to {}", m.id, m.to),
             ));
         }
-        self.world.record_delivery(&m.to, &m.id, self.env.height);
         let target = self.world.account(&m.to)?;
         let Some(record) = target.actor else {
             self.world.credit(&m.sender, m.value)?;
@@ -542,6 +541,8 @@ impl<'e, 'a> Executor<'e, 'a> {
         )?;
         if matches!(r.handled, Handled::Delivered(_)) {
             self.world.overlay.commit_checkpoint();
+            // Only a delivered message enters the dedup set: a failed one changed nothing.
+            self.world.record_delivery(&m.to, &m.id, self.env.height);
         } else {
             self.world.overlay.revert_checkpoint();
             self.world.credit(&m.sender, m.value)?;

@@ -250,3 +250,27 @@ pub fn failure(r: &Receipt) -> (u8, String) {
         Status::Success => panic!("expected a failure, got success: {r:#?}"),
     }
 }
+
+/// Asserts the block changed nothing but what paying fees changes: the sender's balance and
+/// nonce, the validator's balance (reward and tip), the supply counters and the basefees.
+pub fn assert_only_fees_changed(executed: &Executed, sender: &Address) {
+    use cowboy_types::state::key;
+    let allowed = [
+        key::account(sender),
+        key::account(&validator_address()),
+        key::chain("supply"),
+        key::chain("inflation"),
+        key::storage(
+            &cowboy_execution::params::BASEFEE_ACTOR,
+            cowboy_execution::world::BASEFEE_KEY,
+        ),
+    ];
+    for k in executed.prepared.changes().keys() {
+        assert!(
+            allowed.contains(k),
+            "the failed transaction changed state key {} (namespace {:#04x})",
+            hex::encode(k),
+            k[0]
+        );
+    }
+}

@@ -1,0 +1,236 @@
+//! Every DoS limit (whitepaper §3, §12.1) ends the offending execution with a clear error and
+//! changes nothing but the fee: fanout, send depth, mailbox capacity, storage quota, timers per
+//! actor, transaction size.
+
+mod common;
+
+use common::*;
+use cowboy_execution::{BlockError, TxError, params::Parameters};
+use cowboy_pvm::{ErrorKind, Value};
+use cowboy_types::{Outcome, receipt::failure as kind};
+
+const BOMBS: &str = r#"
+import cowboy_sdk as sdk
+
+class Actor:
+    def __init__(self):
+        pass
+
+    def fanout(self, target, n):
+        for i in range(n):
+            sdk.send(target, "sink", i)
+
+    def sink(self, i):
+        return i
+
+    def flood(self, target, n, size):
+        blob = b"x" * size
+        for i in range(n):
+            sdk.send(target, "sink", blob)
+
+    def hoard(self, n, size):
+        for i in range(n):
+            self.storage["blob" + str(i)] = b"y" * size
+
+    def grow(self, quota, n, size):
+        sdk.set_storage_quota(quota)
+        for i in range(n):
+            self.storage["blob" + str(i)] = b"y" * size
+
+    def timers(self, n):
+        for i in range(n):
+            sdk.set_timer(sdk.block_height() + 5, "sink", i, cycles=5000, cells=64)
+
+    def down(self, depth):
+        self.storage["depth"] = depth
+        sdk.send(sdk.self_address(), "down", depth + 1)
+"#;
+
+fn setup(engine: &mut cowboy_pvm::Engine, params: Parameters) -> (Node, cowboy_types::Address) {
+    let a = key(1);
+    let g = genesis_with(params, &[(a.address(), 1_000_000 * CBY)]);
+    let node = Node::new(&g);
+    node.block(engine, vec![tx(&a, 0, deploy(BOMBS, 1, vec![]))]);
+    let bombs = actor_at(a.address(), BOMBS, 1);
+    assert!(node.account(&bombs).actor.is_some());
+    (node, bombs)
+}
+
+fn run_one(
+    engine: &mut cowboy_pvm::Engine,
+    node: &Node,
+    instruction: cowboy_types::Instruction,
+    cycles: u64,
+    cells: u64,
+) -> (cowboy_execution::Executed, cowboy_types::Receipt) {
+    let a = key(1);
+    let nonce = node.account(&a.address()).nonce;
+    let t = tx_with(&a, nonce, instruction, cycles, cells);
+    let executed = node.block(engine, vec![t.clone()]);
+    let r = receipt_of(&executed, &t.digest()).clone();
+    (executed, r)
+}
+
+#[test]
+fn fanout_above_1024_fails_the_sender() {
+    with_engine(|engine| {
+        let (node, bombs) = setup(engine, Parameters::default());
+        let target = Value::Str(bombs.to_string());
+        let (executed, r) = run_one(
+            engine,
+            &node,
+            call(bombs, "fanout", vec![target, int(1_025)], 0),
+            5_000_000,
+            100_000,
+        );
+        let (k, msg) = failure(&r);
+        assert_eq!(k, ErrorKind::Exception.code());
+        assert!(
+            msg.contains("fanout limit reached") && msg.contains("1024"),
+            "{msg}"
+        );
+        assert!(r.fee > 0);
+        assert_only_fees_changed(&executed, &key(1).address());
+        // 1,024 is allowed.
+        let (_, ok) = run_one(
+            engine,
+            &node,
+            call(bombs, "fanout", vec![Value::Str(bombs.to_string()), int(1_024)], 0),
+            20_000_000,
+            100_000,
+        );
+        assert_success(&ok);
+        assert_eq!(ok.deliveries.len(), 1 + 1_024);
+    })
+}
+
+#[test]
+fn sends_nest_at_most_32_deep() {
+    with_engine(|engine| {
+        let (node, bombs) = setup(engine, Parameters::default());
+        let (_, r) = run_one(engine, &node, call(bombs, "down", vec![int(0)], 0), 5_000_000, 100_000);
+        assert_success(&r);
+        // Depths 0..=31 delivered; the handler at depth 32 tried to send and was reverted.
+        assert_eq!(r.deliveries.len(), 33);
+        assert!(r.deliveries[..32].iter().all(|d| d.outcome == Outcome::Delivered));
+        match &r.deliveries[32].outcome {
+            Outcome::Failed { kind: k, message } => {
+                assert_eq!(*k, ErrorKind::Exception.code());
+                assert!(message.contains("message depth limit reached"), "{message}");
+            }
+            other => panic!("depth 32 should fail, got {other:?}"),
+        }
+        assert_eq!(node.storage(&bombs, "depth"), Some(int(31)));
+    })
+}
+
+#[test]
+fn a_full_mailbox_refuses_the_send() {
+    with_engine(|engine| {
+        let (node, bombs) = setup(engine, Parameters::default());
+        // 11 messages of ~100 KB to one recipient: the mailbox holds 1,000,000 bytes.
+        let (executed, r) = run_one(
+            engine,
+            &node,
+            call(
+                bombs,
+                "flood",
+                vec![Value::Str(bombs.to_string()), int(11), int(100_000)],
+                0,
+            ),
+            10_000_000,
+            2_000_000,
+        );
+        let (k, msg) = failure(&r);
+        assert_eq!(k, ErrorKind::Exception.code());
+        assert!(
+            msg.contains("mailbox of") && msg.contains("is full") && msg.contains("1000000"),
+            "{msg}"
+        );
+        assert_only_fees_changed(&executed, &key(1).address());
+    })
+}
+
+#[test]
+fn storage_beyond_the_quota_fails_and_a_bond_raises_it() {
+    with_engine(|engine| {
+        let (node, bombs) = setup(engine, Parameters::default());
+        // Two 600,000-byte values exceed the 1 MiB quota.
+        let (executed, r) = run_one(
+            engine,
+            &node,
+            call(bombs, "hoard", vec![int(2), int(600_000)], 0),
+            10_000_000,
+            3_000_000,
+        );
+        let (k, msg) = failure(&r);
+        assert_eq!(k, kind::QUOTA_EXCEEDED);
+        assert!(msg.contains("storage quota exceeded"), "{msg}");
+        assert_only_fees_changed(&executed, &key(1).address());
+
+        // With a 2 MiB quota the same writes fit, once the actor can post the bond:
+        // (2 MiB − 1 MiB) × 100,000 base units per byte.
+        let bond = 1_048_576u64 * 100_000;
+        let (_, r) = run_one(engine, &node, transfer(bombs, bond), 100_000, 1_000);
+        assert_success(&r);
+        let (_, r) = run_one(
+            engine,
+            &node,
+            call(bombs, "grow", vec![int(2_097_152), int(2), int(600_000)], 0),
+            10_000_000,
+            3_000_000,
+        );
+        assert_success(&r);
+        let acc = node.account(&bombs);
+        let storage = acc.actor.expect("actor").storage;
+        assert_eq!(storage.quota, 2_097_152);
+        assert_eq!(storage.bond, bond);
+        assert_eq!(acc.balance, 0);
+        assert!(storage.used > 1_200_000);
+    })
+}
+
+#[test]
+fn an_actor_holds_at_most_1024_timers() {
+    with_engine(|engine| {
+        let (node, bombs) = setup(engine, Parameters::default());
+        // Fund the timers' firings is not needed to schedule them.
+        let (_, r) = run_one(engine, &node, call(bombs, "timers", vec![int(1_000)], 0), 20_000_000, 100_000);
+        assert_success(&r);
+        let (executed, r) = run_one(engine, &node, call(bombs, "timers", vec![int(30)], 0), 5_000_000, 100_000);
+        let (k, msg) = failure(&r);
+        assert_eq!(k, ErrorKind::Exception.code());
+        assert!(msg.contains("timer limit reached") && msg.contains("1024"), "{msg}");
+        assert_only_fees_changed(&executed, &key(1).address());
+    })
+}
+
+#[test]
+fn a_transaction_above_max_tx_size_never_enters_a_block() {
+    with_engine(|engine| {
+        let a = key(1);
+        let g = genesis_with(Parameters::default(), &[(a.address(), 1_000_000 * CBY)]);
+        let node = Node::new(&g);
+        let code = format!("class Actor:\n    def __init__(self):\n        pass\n# {}\n", "x".repeat(131_000));
+        let big = tx_with(&a, 0, deploy(&code, 1, vec![]), 1_000_000, 200_000);
+        let params = node.chain.params().expect("params");
+        let err = cowboy_execution::verify(big.clone(), CHAIN_ID, &params).unwrap_err();
+        assert!(matches!(err, TxError::TooLarge { max: 131_072, .. }), "{err}");
+        assert!(err.to_string().contains("above max_tx_size (131072 bytes)"), "{err}");
+
+        // A block carrying it is rejected as a whole and nothing changes.
+        let honest = node.block(engine, vec![]);
+        let mut forged = honest.block.clone();
+        forged.header.height += 1;
+        forged.header.parent = honest.block.header.digest();
+        forged.transactions = vec![big];
+        let before = node.chain.store().snapshot().expect("snapshot").root;
+        let err = node.chain.verify(engine, &forged, None).unwrap_err();
+        assert!(
+            matches!(err, BlockError::InvalidTransaction { index: 0, error: TxError::TooLarge { .. }, .. }),
+            "{err}"
+        );
+        assert_eq!(node.chain.store().snapshot().expect("snapshot").root, before);
+        assert_eq!(node.height(), 1);
+    })
+}
