@@ -199,6 +199,12 @@ pub fn cosign_transaction(tx: &mut Transaction, key: &PrivateKey) -> Result<(), 
 /// must recover to `from`, each co-signer's to its own address, and co-signers must be strictly
 /// ascending (§2.2).
 pub fn verify_transaction(tx: &Transaction) -> Result<Address, VerifyError> {
+    verify_transaction_hashed(tx, &tx.signing_hash())
+}
+
+/// [`verify_transaction`] when the caller already computed the signing hash (it is also the
+/// transaction's digest, so block verification needs it anyway).
+pub fn verify_transaction_hashed(tx: &Transaction, hash: &Hash) -> Result<Address, VerifyError> {
     if tx.origin.is_some() {
         return Err(VerifyError::DeferredTransaction);
     }
@@ -210,8 +216,7 @@ pub fn verify_transaction(tx: &Transaction) -> Result<Address, VerifyError> {
             });
         }
     }
-    let hash = tx.signing_hash();
-    let recovered = recover(&hash, &tx.signature).map_err(VerifyError::Signature)?;
+    let recovered = recover(hash, &tx.signature).map_err(VerifyError::Signature)?;
     if recovered != tx.from {
         return Err(VerifyError::WrongSender {
             from: tx.from,
@@ -219,7 +224,7 @@ pub fn verify_transaction(tx: &Transaction) -> Result<Address, VerifyError> {
         });
     }
     for (index, signer) in tx.additional_signers.iter().enumerate() {
-        let got = recover(&hash, &signer.signature)
+        let got = recover(hash, &signer.signature)
             .map_err(|source| VerifyError::AdditionalSignature { index, source })?;
         if got != signer.address {
             return Err(VerifyError::WrongAdditionalSigner {

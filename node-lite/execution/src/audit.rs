@@ -92,29 +92,35 @@ pub fn supply(state: &dyn StateRead) -> Result<SupplyAudit, ExecError> {
 /// has a TTL), that every queue entry points at a timer, and that per-creator counts match.
 pub fn timers(state: &dyn StateRead) -> Result<usize, ExecError> {
     use std::collections::BTreeMap;
+    // Every queue entry is a timer; every timer's place points at its entry.
     let mut timers: BTreeMap<Vec<u8>, TimerRecord> = BTreeMap::new();
-    each(state, key::TIMER, |k, v| {
-        timers.insert(
-            k[1..].to_vec(),
-            decode_strict(v).map_err(|e| corrupt("timer", e))?,
-        );
-        Ok(())
-    })?;
-    let mut due = 0usize;
     each(state, key::TIMER_DUE, |k, v| {
-        let t = timers
-            .get(v)
-            .ok_or_else(|| corrupt("timer due queue", "entry without a timer"))?;
+        let (id, t) = crate::world::decode_due(v)?;
         if key::timer_due(t.next_height, t.seq) != k {
             return Err(corrupt("timer due queue", "entry at the wrong place"));
         }
-        due += 1;
+        if timers.insert(id.0.to_vec(), t).is_some() {
+            return Err(corrupt("timer due queue", "a timer is queued twice"));
+        }
         Ok(())
     })?;
-    if due != timers.len() {
+    let mut placed = 0usize;
+    each(state, key::TIMER, |k, v| {
+        let t = timers
+            .get(&k[1..])
+            .ok_or_else(|| corrupt("timer place", "points at no queue entry"))?;
+        let mut want = t.next_height.to_be_bytes().to_vec();
+        want.extend_from_slice(&t.seq.to_be_bytes());
+        if v != want.as_slice() {
+            return Err(corrupt("timer place", "points at the wrong entry"));
+        }
+        placed += 1;
+        Ok(())
+    })?;
+    if placed != timers.len() {
         return Err(corrupt(
-            "timer due queue",
-            format!("{due} entries for {} timers", timers.len()),
+            "timer places",
+            format!("{placed} places for {} queued timers", timers.len()),
         ));
     }
     let mut expiring = 0usize;

@@ -60,6 +60,9 @@ pub struct BlockStats {
     pub timers_fired: usize,
     pub timers_expired: usize,
     pub transactions: usize,
+    /// Wall time of the timer phases (reservation, expiry GC, firing), for benchmarks; not
+    /// consensus data.
+    pub timer_time: std::time::Duration,
 }
 
 /// An executed block, ready to commit.
@@ -73,9 +76,11 @@ pub struct Executed {
     pub stats: BlockStats,
 }
 
-enum Txs {
-    /// A block's transactions, to be checked.
+enum Txs<'r> {
+    /// A block's transactions, already verified, to be checked.
     Given(Vec<VerifiedTx>),
+    /// A block's transactions, verified on other threads while earlier ones execute.
+    Streamed(&'r [cowboy_types::Transaction], &'r mut tx::Recovering),
     /// Candidates for a new block, to be selected.
     Select(Vec<VerifiedTx>),
 }
@@ -124,7 +129,9 @@ fn run(
 
     // 2. User transactions, in the room the other lanes leave.
     let lanes = x.env.params.lanes.clone();
+    let reserving = std::time::Instant::now();
     let (timer_cycles, timer_cells) = timer_reservation(&x)?;
+    stats.timer_time += reserving.elapsed();
     let (cycles, cells) = crate::lanes::user_room(
         &lanes,
         &crate::lanes::Reserved {
@@ -141,55 +148,91 @@ fn run(
         count: MAX_BLOCK_TRANSACTIONS,
     };
     let user_prices = x.env.lane(x.env.params.lane_fee_multipliers.user_bps);
-    let txs = match txs {
-        Txs::Given(txs) => {
-            if txs.len() > MAX_BLOCK_TRANSACTIONS {
-                return Err(BlockError::TooManyTransactions {
-                    count: txs.len(),
-                    max: MAX_BLOCK_TRANSACTIONS,
-                });
-            }
-            let cycles: u128 = txs.iter().map(|t| t.tx.cycles_limit as u128).sum();
-            if cycles > room.cycles as u128 {
-                return Err(BlockError::LaneFull {
-                    what: "cycles",
-                    asked: cycles,
-                    budget: room.cycles,
-                });
-            }
-            let cells: u128 = txs.iter().map(|t| t.tx.cells_limit as u128).sum();
-            if cells > room.cells as u128 {
-                return Err(BlockError::LaneFull {
-                    what: "cells",
-                    asked: cells,
-                    budget: room.cells,
-                });
-            }
-            tx::check_order(&txs, &proposal.beacon).map_err(BlockError::Order)?;
-            txs
+    // A given block must fit its lanes (limits are known before any sender is recovered).
+    let given_limits = match &txs {
+        Txs::Given(v) => Some(
+            v.iter()
+                .map(|t| (t.tx.cycles_limit, t.tx.cells_limit))
+                .collect::<Vec<_>>(),
+        ),
+        Txs::Streamed(raw, _) => Some(
+            raw.iter()
+                .map(|t| (t.cycles_limit, t.cells_limit))
+                .collect::<Vec<_>>(),
+        ),
+        Txs::Select(_) => None,
+    };
+    if let Some(limits) = &given_limits {
+        if limits.len() > MAX_BLOCK_TRANSACTIONS {
+            return Err(BlockError::TooManyTransactions {
+                count: limits.len(),
+                max: MAX_BLOCK_TRANSACTIONS,
+            });
         }
+        let cycles: u128 = limits.iter().map(|l| l.0 as u128).sum();
+        if cycles > room.cycles as u128 {
+            return Err(BlockError::LaneFull {
+                what: "cycles",
+                asked: cycles,
+                budget: room.cycles,
+            });
+        }
+        let cells: u128 = limits.iter().map(|l| l.1 as u128).sum();
+        if cells > room.cells as u128 {
+            return Err(BlockError::LaneFull {
+                what: "cells",
+                asked: cells,
+                budget: room.cells,
+            });
+        }
+    }
+    let (count, mut given, mut streamed, check_order) = match txs {
+        Txs::Given(v) => (v.len(), Some(v.into_iter()), None, true),
+        Txs::Streamed(raw, rec) => (raw.len(), None, Some((raw, rec)), true),
         Txs::Select(candidates) => {
             let world = &x.world;
             let mut chosen = tx::select(candidates, |a| world.account(a), &user_prices, room)?;
             tx::canonical_order(&mut chosen, &proposal.beacon);
-            chosen
+            (chosen.len(), Some(chosen.into_iter()), None, false)
         }
     };
-    for (i, vtx) in txs.iter().enumerate() {
+    let mut txs = Vec::with_capacity(count);
+    for i in 0..count {
+        let vtx = if let Some(it) = given.as_mut() {
+            it.next().ok_or(ExecError::Corrupt {
+                what: "transaction list".into(),
+                reason: "shorter than its length".into(),
+            })?
+        } else if let Some((raw, rec)) = streamed.as_mut() {
+            rec.get(i).map_err(|error| BlockError::InvalidTransaction {
+                index: i,
+                hash: raw[i].digest(),
+                error,
+            })?
+        } else {
+            break;
+        };
         let account = x.world.account(&vtx.sender)?;
-        tx::check_stateful(vtx, &account, &user_prices).map_err(|error| {
+        tx::check_stateful(&vtx, &account, &user_prices).map_err(|error| {
             BlockError::InvalidTransaction {
                 index: i,
                 hash: vtx.hash,
                 error,
             }
         })?;
-        let receipt = execute_tx(&mut x, vtx, &user_prices)?;
+        let receipt = execute_tx(&mut x, &vtx, &user_prices)?;
         receipts.push((receipt, Some(i as u32)));
+        txs.push(vtx);
+    }
+    // The order depends on the senders, so it is checked once all are known; a block out of
+    // order is rejected whole, so executing it first changes nothing.
+    if check_order {
+        tx::check_order(&txs, &proposal.beacon).map_err(BlockError::Order)?;
     }
     stats.transactions = txs.len();
 
     // 3. Timers.
+    let firing = std::time::Instant::now();
     let gc_left = run_timer_gc(&mut x, &mut stats)?;
     run_timers(
         &mut x,
@@ -199,6 +242,7 @@ fn run(
         &mut receipts,
         &mut stats,
     )?;
+    stats.timer_time += firing.elapsed();
 
     // 4. Bookkeeping.
     prune_dedup(&mut x)?;
@@ -228,9 +272,12 @@ fn run(
     stats.tips = tips;
 
     let changes = x.world.overlay.into_changes()?;
-    let prepared = store.prepare(snapshot, changes)?;
+    let digests: Vec<Hash> = txs.iter().map(|t| t.hash).collect();
     let transactions: Vec<_> = txs.into_iter().map(|t| t.tx).collect();
     let plain: Vec<Receipt> = receipts.iter().map(|(r, _)| r.clone()).collect();
+    let prepared = store.prepare(snapshot, changes)?;
+    let tx_root = crate::roots::tx_root_of(&digests);
+    let receipts_root = crate::roots::receipts_root(&plain);
     let header = Header {
         parent: parent.digest(),
         height,
@@ -238,9 +285,9 @@ fn run(
         timestamp_ms: proposal.timestamp_ms,
         proposer: proposal.proposer,
         beacon: proposal.beacon,
-        tx_root: crate::roots::tx_root(&transactions),
+        tx_root,
         state_root: prepared.root,
-        receipts_root: crate::roots::receipts_root(&plain),
+        receipts_root,
         cycle_basefee: basefees.cycle,
         cell_basefee: basefees.cell,
     };
@@ -623,7 +670,7 @@ fn walk_due(
     loop {
         let page = world
             .overlay
-            .scan(&[key::TIMER_DUE], after.as_deref(), 128)?;
+            .scan(&[key::TIMER_DUE], after.as_deref(), 32)?;
         if page.is_empty() {
             return Ok(());
         }
@@ -633,14 +680,7 @@ fn walk_due(
             if scanned > MAX_TIMER_SCAN || key::be_u64(&k, 1).is_none_or(|h| h > height) {
                 return Ok(());
             }
-            let id = Hash::from_slice(&v).ok_or_else(|| ExecError::Corrupt {
-                what: "timer queue entry".into(),
-                reason: "not a 32-byte id".into(),
-            })?;
-            let t = world.timer(&id)?.ok_or_else(|| ExecError::Corrupt {
-                what: format!("timer {id}"),
-                reason: "queued but missing".into(),
-            })?;
+            let (id, t) = crate::world::decode_due(&v)?;
             if !f(&id, &t)? {
                 return Ok(());
             }
@@ -1021,39 +1061,37 @@ impl Chain {
         }
         let params = world.params()?;
         drop(world);
-        let txs = match verified {
-            Some(v)
-                if v.len() == block.transactions.len()
-                    && v.iter().zip(&block.transactions).all(|(a, b)| &a.tx == b) =>
-            {
-                v
-            }
-            _ => tx::verify_all(block.transactions.clone(), self.chain_id, &params)
-                .into_iter()
-                .enumerate()
-                .map(|(index, r)| {
-                    r.map_err(|error| BlockError::InvalidTransaction {
-                        index,
-                        hash: block.transactions[index].digest(),
-                        error,
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-        };
         let proposal = Proposal {
             round: h.round,
             timestamp_ms: h.timestamp_ms,
             proposer: h.proposer,
             beacon: h.beacon,
         };
-        let executed = run(
-            engine,
-            &snapshot,
-            &self.store,
-            &parent,
-            &proposal,
-            Txs::Given(txs),
-        )?;
+        let executed = match verified {
+            Some(v)
+                if v.len() == block.transactions.len()
+                    && v.iter().zip(&block.transactions).all(|(a, b)| &a.tx == b) =>
+            {
+                run(
+                    engine,
+                    &snapshot,
+                    &self.store,
+                    &parent,
+                    &proposal,
+                    Txs::Given(v),
+                )?
+            }
+            _ => tx::verify_streaming(&block.transactions, self.chain_id, &params, |rec| {
+                run(
+                    engine,
+                    &snapshot,
+                    &self.store,
+                    &parent,
+                    &proposal,
+                    Txs::Streamed(&block.transactions, rec),
+                )
+            })?,
+        };
         let got = &executed.block.header;
         for (field, expected, claimed) in [
             ("state_root", got.state_root, h.state_root),

@@ -41,6 +41,8 @@ pub enum TxError {
         "balance {balance} cannot cover the worst-case fee plus value ({needed} base units: limits at max_fee rates, plus the value sent)"
     )]
     InsufficientBalance { balance: u64, needed: u128 },
+    #[error("transaction {0} has no recovery result (asked for twice, or out of range)")]
+    NotRecovered(usize),
 }
 
 /// Why a block is rejected. A rejected block changes nothing.

@@ -5,6 +5,7 @@
 use commonware_cryptography::{Keccak256, keccak256::Digest};
 use commonware_storage::bmt::Builder;
 use cowboy_types::{Hash, Receipt, Transaction, codec::encode_to_vec, keccak256};
+use rayon::prelude::*;
 
 fn root(leaves: impl ExactSizeIterator<Item = Hash>) -> Hash {
     let mut b = Builder::<Keccak256>::new(leaves.len());
@@ -16,10 +17,19 @@ fn root(leaves: impl ExactSizeIterator<Item = Hash>) -> Hash {
 
 /// Root over the transactions' digests (their signing hashes), in block order.
 pub fn tx_root(txs: &[Transaction]) -> Hash {
-    root(txs.iter().map(Transaction::digest))
+    tx_root_of(&txs.par_iter().map(Transaction::digest).collect::<Vec<_>>())
 }
 
-/// Root over the receipts, in execution order.
+/// [`tx_root`] from digests already known.
+pub fn tx_root_of(digests: &[Hash]) -> Hash {
+    root(digests.iter().copied())
+}
+
+/// Root over the receipts, in execution order (leaves hashed on every core).
 pub fn receipts_root(receipts: &[Receipt]) -> Hash {
-    root(receipts.iter().map(|r| keccak256(&encode_to_vec(r))))
+    let leaves: Vec<Hash> = receipts
+        .par_iter()
+        .map(|r| keccak256(&encode_to_vec(r)))
+        .collect();
+    root(leaves.into_iter())
 }

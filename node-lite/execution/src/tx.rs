@@ -73,7 +73,8 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
             got: tx.chain_id,
         });
     }
-    let sender = cowboy_crypto::verify_transaction(&tx)?;
+    let hash = tx.digest();
+    let sender = cowboy_crypto::verify_transaction_hashed(&tx, &hash)?;
     let intrinsic = intrinsic::cost(&tx.instruction);
     if tx.cycles_limit < intrinsic.0 {
         return Err(TxError::BelowIntrinsic {
@@ -104,7 +105,6 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
             max: params.lanes.block_cells,
         });
     }
-    let hash = tx.digest();
     Ok(VerifiedTx {
         tx,
         hash,
@@ -307,4 +307,85 @@ pub fn select(
         }
     }
     Ok(chosen)
+}
+
+/// Transactions per unit of work handed to a recovery thread.
+const RECOVERY_CHUNK: usize = 64;
+
+/// Senders being recovered on other threads, in chunks, while the caller executes: the caller
+/// asks for transaction `i` and waits only if its chunk is not done yet.
+pub struct Recovering {
+    results: std::sync::mpsc::Receiver<(usize, Vec<Result<VerifiedTx, TxError>>)>,
+    slots: Vec<Option<Result<VerifiedTx, TxError>>>,
+}
+
+impl Recovering {
+    /// Transaction `i`, verified (blocks until its chunk is recovered).
+    pub fn get(&mut self, i: usize) -> Result<VerifiedTx, TxError> {
+        loop {
+            if let Some(slot) = self.slots.get_mut(i)
+                && let Some(r) = slot.take()
+            {
+                return r;
+            }
+            match self.results.recv() {
+                Ok((start, chunk)) => {
+                    for (j, r) in chunk.into_iter().enumerate() {
+                        if let Some(slot) = self.slots.get_mut(start + j) {
+                            *slot = Some(r);
+                        }
+                    }
+                }
+                // Every worker is done and `i` was never produced: it was taken already.
+                Err(_) => return Err(TxError::NotRecovered(i)),
+            }
+        }
+    }
+}
+
+/// Runs [`verify`] on every transaction of `txs` on all cores, in order of position, while
+/// `consume` runs on the calling thread and takes results as they are ready. Each sender is
+/// recovered exactly once.
+pub fn verify_streaming<R>(
+    txs: &[Transaction],
+    chain_id: u64,
+    params: &Parameters,
+    consume: impl FnOnce(&mut Recovering) -> R,
+) -> R {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let (sender, results) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let start = next.fetch_add(1, Ordering::Relaxed) * RECOVERY_CHUNK;
+                    if start >= txs.len() {
+                        return;
+                    }
+                    let end = (start + RECOVERY_CHUNK).min(txs.len());
+                    let chunk = txs[start..end]
+                        .iter()
+                        .map(|t| verify(t.clone(), chain_id, params))
+                        .collect();
+                    if sender.send((start, chunk)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut recovering = Recovering {
+            results,
+            slots: (0..txs.len()).map(|_| None).collect(),
+        };
+        let out = consume(&mut recovering);
+        // Stop the workers early if the consumer gave up (an invalid block).
+        next.store(usize::MAX / (2 * RECOVERY_CHUNK), Ordering::Relaxed);
+        drop(recovering);
+        out
+    })
 }

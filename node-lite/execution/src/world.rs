@@ -147,11 +147,34 @@ impl<'a> World<'a> {
 
     // ---- timers ----
 
+    /// The pending timer `id`.
     pub fn timer(&self, id: &Hash) -> Result<Option<TimerRecord>, ExecError> {
-        match self.get(&key::timer(id))? {
-            Some(b) => decode(|| format!("timer {id}"), &b).map(Some),
-            None => Ok(None),
+        let Some(place) = self.get(&key::timer(id))? else {
+            return Ok(None);
+        };
+        let (height, seq) = match (key::be_u64(&place, 0), key::be_u64(&place, 8)) {
+            (Some(h), Some(s)) if place.len() == 16 => (h, s),
+            _ => {
+                return Err(ExecError::Corrupt {
+                    what: format!("timer {id}"),
+                    reason: "place is not 16 bytes".into(),
+                });
+            }
+        };
+        let entry = self
+            .get(&key::timer_due(height, seq))?
+            .ok_or_else(|| ExecError::Corrupt {
+                what: format!("timer {id}"),
+                reason: "not in the due queue".into(),
+            })?;
+        let (queued, t) = decode_due(&entry)?;
+        if queued != *id {
+            return Err(ExecError::Corrupt {
+                what: format!("timer {id}"),
+                reason: "its queue entry belongs to another timer".into(),
+            });
         }
+        Ok(Some(t))
     }
 
     /// Pending timers `creator` scheduled.
@@ -181,27 +204,38 @@ impl<'a> World<'a> {
         Ok(v)
     }
 
-    /// Adds a new timer and indexes it (due queue, expiry queue, creator count).
-    pub fn insert_timer(&mut self, id: &Hash, mut t: TimerRecord) -> Result<(), ExecError> {
-        t.seq = self.next_seq("timer_seq")?;
+    fn place_timer(&mut self, id: &Hash, t: &TimerRecord) {
+        let mut place = Vec::with_capacity(16);
+        place.extend_from_slice(&t.next_height.to_be_bytes());
+        place.extend_from_slice(&t.seq.to_be_bytes());
+        self.overlay.put(key::timer(id), place);
         self.overlay
-            .put(key::timer_due(t.next_height, t.seq), id.0.to_vec());
+            .put(key::timer_due(t.next_height, t.seq), encode_due(id, t));
         if let Some(e) = t.expires_at {
             self.overlay.put(key::timer_expiry(e, t.seq), id.0.to_vec());
         }
+    }
+
+    fn unplace_timer(&mut self, t: &TimerRecord) {
+        self.overlay.delete(key::timer_due(t.next_height, t.seq));
+        if let Some(e) = t.expires_at {
+            self.overlay.delete(key::timer_expiry(e, t.seq));
+        }
+    }
+
+    /// Adds a new timer and indexes it (due queue, expiry queue, creator count).
+    pub fn insert_timer(&mut self, id: &Hash, mut t: TimerRecord) -> Result<(), ExecError> {
+        t.seq = self.next_seq("timer_seq")?;
+        self.place_timer(id, &t);
         let n = self.timer_count(&t.creator)?;
         self.set_timer_count(&t.creator, n + 1);
-        self.put(key::timer(id), &t);
         Ok(())
     }
 
     /// Removes a timer and its index entries.
     pub fn remove_timer(&mut self, id: &Hash, t: &TimerRecord) -> Result<(), ExecError> {
         self.overlay.delete(key::timer(id));
-        self.overlay.delete(key::timer_due(t.next_height, t.seq));
-        if let Some(e) = t.expires_at {
-            self.overlay.delete(key::timer_expiry(e, t.seq));
-        }
+        self.unplace_timer(t);
         let n = self.timer_count(&t.creator)?;
         self.set_timer_count(&t.creator, n.saturating_sub(1));
         Ok(())
@@ -215,20 +249,11 @@ impl<'a> World<'a> {
         t: &TimerRecord,
         next_height: u64,
     ) -> Result<(), ExecError> {
-        self.overlay.delete(key::timer_due(t.next_height, t.seq));
-        if let Some(e) = t.expires_at {
-            self.overlay.delete(key::timer_expiry(e, t.seq));
-        }
+        self.unplace_timer(t);
         let mut next = t.clone();
         next.next_height = next_height;
         next.seq = self.next_seq("timer_seq")?;
-        self.overlay
-            .put(key::timer_due(next.next_height, next.seq), id.0.to_vec());
-        if let Some(e) = next.expires_at {
-            self.overlay
-                .put(key::timer_expiry(e, next.seq), id.0.to_vec());
-        }
-        self.put(key::timer(id), &next);
+        self.place_timer(id, &next);
         Ok(())
     }
 
@@ -394,6 +419,25 @@ impl<'a> World<'a> {
     pub fn params(&self) -> Result<crate::Parameters, ExecError> {
         crate::Parameters::load(|k| self.storage(&crate::params::GOVERNANCE, k.as_bytes()))
     }
+}
+
+/// A due-queue entry: the timer id followed by its record.
+pub fn encode_due(id: &Hash, t: &TimerRecord) -> Vec<u8> {
+    let mut out = id.0.to_vec();
+    out.extend_from_slice(&encode_to_vec(t));
+    out
+}
+
+/// Reads a due-queue entry.
+pub fn decode_due(entry: &[u8]) -> Result<(Hash, TimerRecord), ExecError> {
+    let id = entry
+        .get(..32)
+        .and_then(Hash::from_slice)
+        .ok_or_else(|| ExecError::Corrupt {
+            what: "timer queue entry".into(),
+            reason: "shorter than a timer id".into(),
+        })?;
+    Ok((id, decode(|| format!("timer {id}"), &entry[32..])?))
 }
 
 /// Encodes a record the same way [`World`] stores it (for tests and tools).

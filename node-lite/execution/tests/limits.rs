@@ -95,7 +95,12 @@ fn fanout_above_1024_fails_the_sender() {
         let (_, ok) = run_one(
             engine,
             &node,
-            call(bombs, "fanout", vec![Value::Str(bombs.to_string()), int(1_024)], 0),
+            call(
+                bombs,
+                "fanout",
+                vec![Value::Str(bombs.to_string()), int(1_024)],
+                0,
+            ),
             20_000_000,
             100_000,
         );
@@ -108,11 +113,21 @@ fn fanout_above_1024_fails_the_sender() {
 fn sends_nest_at_most_32_deep() {
     with_engine(|engine| {
         let (node, bombs) = setup(engine, Parameters::default());
-        let (_, r) = run_one(engine, &node, call(bombs, "down", vec![int(0)], 0), 5_000_000, 100_000);
+        let (_, r) = run_one(
+            engine,
+            &node,
+            call(bombs, "down", vec![int(0)], 0),
+            5_000_000,
+            100_000,
+        );
         assert_success(&r);
         // Depths 0..=31 delivered; the handler at depth 32 tried to send and was reverted.
         assert_eq!(r.deliveries.len(), 33);
-        assert!(r.deliveries[..32].iter().all(|d| d.outcome == Outcome::Delivered));
+        assert!(
+            r.deliveries[..32]
+                .iter()
+                .all(|d| d.outcome == Outcome::Delivered)
+        );
         match &r.deliveries[32].outcome {
             Outcome::Failed { kind: k, message } => {
                 assert_eq!(*k, ErrorKind::Exception.code());
@@ -195,12 +210,27 @@ fn an_actor_holds_at_most_1024_timers() {
     with_engine(|engine| {
         let (node, bombs) = setup(engine, Parameters::default());
         // Fund the timers' firings is not needed to schedule them.
-        let (_, r) = run_one(engine, &node, call(bombs, "timers", vec![int(1_000)], 0), 20_000_000, 100_000);
+        let (_, r) = run_one(
+            engine,
+            &node,
+            call(bombs, "timers", vec![int(1_000)], 0),
+            20_000_000,
+            100_000,
+        );
         assert_success(&r);
-        let (executed, r) = run_one(engine, &node, call(bombs, "timers", vec![int(30)], 0), 5_000_000, 100_000);
+        let (executed, r) = run_one(
+            engine,
+            &node,
+            call(bombs, "timers", vec![int(30)], 0),
+            5_000_000,
+            100_000,
+        );
         let (k, msg) = failure(&r);
         assert_eq!(k, ErrorKind::Exception.code());
-        assert!(msg.contains("timer limit reached") && msg.contains("1024"), "{msg}");
+        assert!(
+            msg.contains("timer limit reached") && msg.contains("1024"),
+            "{msg}"
+        );
         assert_only_fees_changed(&executed, &key(1).address());
     })
 }
@@ -211,12 +241,21 @@ fn a_transaction_above_max_tx_size_never_enters_a_block() {
         let a = key(1);
         let g = genesis_with(Parameters::default(), &[(a.address(), 1_000_000 * CBY)]);
         let node = Node::new(&g);
-        let code = format!("class Actor:\n    def __init__(self):\n        pass\n# {}\n", "x".repeat(131_000));
+        let code = format!(
+            "class Actor:\n    def __init__(self):\n        pass\n# {}\n",
+            "x".repeat(131_000)
+        );
         let big = tx_with(&a, 0, deploy(&code, 1, vec![]), 1_000_000, 200_000);
         let params = node.chain.params().expect("params");
         let err = cowboy_execution::verify(big.clone(), CHAIN_ID, &params).unwrap_err();
-        assert!(matches!(err, TxError::TooLarge { max: 131_072, .. }), "{err}");
-        assert!(err.to_string().contains("above max_tx_size (131072 bytes)"), "{err}");
+        assert!(
+            matches!(err, TxError::TooLarge { max: 131_072, .. }),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("above max_tx_size (131072 bytes)"),
+            "{err}"
+        );
 
         // A block carrying it is rejected as a whole and nothing changes.
         let honest = node.block(engine, vec![]);
@@ -227,10 +266,20 @@ fn a_transaction_above_max_tx_size_never_enters_a_block() {
         let before = node.chain.store().snapshot().expect("snapshot").root;
         let err = node.chain.verify(engine, &forged, None).unwrap_err();
         assert!(
-            matches!(err, BlockError::InvalidTransaction { index: 0, error: TxError::TooLarge { .. }, .. }),
+            matches!(
+                err,
+                BlockError::InvalidTransaction {
+                    index: 0,
+                    error: TxError::TooLarge { .. },
+                    ..
+                }
+            ),
             "{err}"
         );
-        assert_eq!(node.chain.store().snapshot().expect("snapshot").root, before);
+        assert_eq!(
+            node.chain.store().snapshot().expect("snapshot").root,
+            before
+        );
         assert_eq!(node.height(), 1);
     })
 }

@@ -8,9 +8,7 @@ mod common;
 use common::*;
 use cowboy_execution::{fees, params::Parameters};
 use cowboy_pvm::Value;
-use cowboy_types::{
-    Instruction, Outcome, SystemInstruction, TimerSpec, receipt::failure as kind,
-};
+use cowboy_types::{Instruction, Outcome, SystemInstruction, TimerSpec, receipt::failure as kind};
 
 const TICKER: &str = r#"
 import cowboy_sdk as sdk
@@ -51,7 +49,11 @@ fn ticks(node: &Node, actor: &cowboy_types::Address) -> Vec<(String, i64)> {
         .collect()
 }
 
-fn setup(engine: &mut cowboy_pvm::Engine, params: Parameters, fund_actor: u64) -> (Node, cowboy_types::Address) {
+fn setup(
+    engine: &mut cowboy_pvm::Engine,
+    params: Parameters,
+    fund_actor: u64,
+) -> (Node, cowboy_types::Address) {
     let a = key(1);
     let g = genesis_with(params, &[(a.address(), 1_000_000 * CBY)]);
     let node = Node::new(&g);
@@ -74,7 +76,16 @@ fn a_timer_fires_at_its_height_and_refunds_the_unused_budget() {
         let (node, ticker) = setup(engine, Parameters::default(), 10 * CBY);
         let a = key(1);
         let h = node.height();
-        let set = tx(&a, next_nonce(&node), call(ticker, "at", vec![int(h as i64 + 3), Value::Str("t".into())], 0));
+        let set = tx(
+            &a,
+            next_nonce(&node),
+            call(
+                ticker,
+                "at",
+                vec![int(h as i64 + 3), Value::Str("t".into())],
+                0,
+            ),
+        );
         node.block(engine, vec![set]);
         node.block(engine, vec![]);
         let before = node.account(&ticker).balance;
@@ -88,7 +99,10 @@ fn a_timer_fires_at_its_height_and_refunds_the_unused_budget() {
         // Pre-charged 100,000 × 10,000 + 5,000 × 10,000; charged only what was used, at the
         // basefee, with the firing's 5,000-cycle / 64-cell intrinsic included.
         assert!(r.cycles_used >= 5_000 && r.cells_used >= 64);
-        let prices = fees::Basefees { cycle: 10_000, cell: 10_000 };
+        let prices = fees::Basefees {
+            cycle: 10_000,
+            cell: 10_000,
+        };
         let bid = fees::Bid {
             max_fee_per_cycle: 10_000,
             max_fee_per_cell: 10_000,
@@ -98,7 +112,10 @@ fn a_timer_fires_at_its_height_and_refunds_the_unused_budget() {
         let fee = fees::fee(r.cycles_used, r.cells_used, &bid, &prices).total() as u64;
         assert_eq!(r.fee, fee);
         assert_eq!(node.account(&ticker).balance, before - fee);
-        assert_eq!(ticks(&node, &ticker), vec![("t".to_string(), (h + 3) as i64)]);
+        assert_eq!(
+            ticks(&node, &ticker),
+            vec![("t".to_string(), (h + 3) as i64)]
+        );
         // Fired once, then gone.
         node.block(engine, vec![]);
         assert_eq!(ticks(&node, &ticker).len(), 1);
@@ -111,10 +128,22 @@ fn a_timer_cannot_fire_in_the_block_that_creates_it() {
         let (node, ticker) = setup(engine, Parameters::default(), 10 * CBY);
         let a = key(1);
         let h = node.height() + 1; // the block the call runs in
-        let t = tx(&a, next_nonce(&node), call(ticker, "at", vec![int(h as i64), Value::Str("now".into())], 0));
+        let t = tx(
+            &a,
+            next_nonce(&node),
+            call(
+                ticker,
+                "at",
+                vec![int(h as i64), Value::Str("now".into())],
+                0,
+            ),
+        );
         let executed = node.block(engine, vec![t.clone()]);
         let (_, msg) = failure(receipt_of(&executed, &t.digest()));
-        assert!(msg.contains("cannot fire in the block that creates it"), "{msg}");
+        assert!(
+            msg.contains("cannot fire in the block that creates it"),
+            "{msg}"
+        );
     })
 }
 
@@ -124,7 +153,16 @@ fn an_interval_repeats_until_its_ttl() {
         let (node, ticker) = setup(engine, Parameters::default(), 10 * CBY);
         let a = key(1);
         let h = node.height() + 1;
-        let t = tx(&a, next_nonce(&node), call(ticker, "every", vec![int(2), Value::Str("i".into()), int(h as i64 + 7)], 0));
+        let t = tx(
+            &a,
+            next_nonce(&node),
+            call(
+                ticker,
+                "every",
+                vec![int(2), Value::Str("i".into()), int(h as i64 + 7)],
+                0,
+            ),
+        );
         node.block(engine, vec![t]);
         for _ in 0..10 {
             node.block(engine, vec![]);
@@ -196,7 +234,11 @@ fn an_unfunded_timer_self_destructs_without_firing() {
         let h = node.height() + 2;
         node.block(
             engine,
-            vec![tx(&a, next_nonce(&node), call(ticker, "at", vec![int(h as i64), Value::Str("x".into())], 0))],
+            vec![tx(
+                &a,
+                next_nonce(&node),
+                call(ticker, "at", vec![int(h as i64), Value::Str("x".into())], 0),
+            )],
         );
         let e = node.block(engine, vec![]);
         assert_eq!(e.stats.timers_fired, 0);
@@ -214,7 +256,10 @@ fn only_the_creator_cancels_a_timer() {
         let b = key(2);
         let g = genesis_with(
             Parameters::default(),
-            &[(a.address(), 1_000_000 * CBY), (b.address(), 1_000_000 * CBY)],
+            &[
+                (a.address(), 1_000_000 * CBY),
+                (b.address(), 1_000_000 * CBY),
+            ],
         );
         let node = Node::new(&g);
         let ticker = actor_at(a.address(), TICKER, 1);
@@ -237,10 +282,16 @@ fn only_the_creator_cancels_a_timer() {
         let e = node.block(engine, vec![set.clone()]);
         let r = receipt_of(&e, &set.digest());
         assert_success(r);
-        let Value::Bytes(id) = returned(r) else { panic!("timer id") };
+        let Value::Bytes(id) = returned(r) else {
+            panic!("timer id")
+        };
         let id = cowboy_types::Hash::from_slice(&id).unwrap();
         let cancel = |k: &cowboy_crypto::PrivateKey, nonce| {
-            tx(k, nonce, Instruction::System(SystemInstruction::CancelTimer { timer_id: id }))
+            tx(
+                k,
+                nonce,
+                Instruction::System(SystemInstruction::CancelTimer { timer_id: id }),
+            )
         };
         let not_mine = cancel(&b, 0);
         let e = node.block(engine, vec![not_mine.clone()]);
@@ -286,7 +337,13 @@ fn messages_over_the_per_actor_budget_wait_for_the_next_block() {
         node.block(engine, vec![tx(&a, 0, deploy(BUSY, 1, vec![]))]);
         let before = node.account(&a.address()).balance;
         // Six self-sends of ~40,000 cycles each: about two fit the actor's budget per block.
-        let t = tx_with(&a, 1, call(busy, "fan", vec![int(6), int(10_000)], 0), 3_000_000, 100_000);
+        let t = tx_with(
+            &a,
+            1,
+            call(busy, "fan", vec![int(6), int(10_000)], 0),
+            3_000_000,
+            100_000,
+        );
         let e = node.block(engine, vec![t.clone()]);
         let r = receipt_of(&e, &t.digest());
         assert_success(r);
@@ -318,6 +375,9 @@ fn messages_over_the_per_actor_budget_wait_for_the_next_block() {
         assert_eq!((audit.escrowed, audit.in_mailboxes), (0, 0));
         assert!(audit.balanced());
         let spent = before - node.account(&a.address()).balance;
-        assert!(spent < 3_000_000 * 20_000, "the payer paid its whole limit: {spent}");
+        assert!(
+            spent < 3_000_000 * 20_000,
+            "the payer paid its whole limit: {spent}"
+        );
     })
 }

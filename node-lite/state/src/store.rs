@@ -7,7 +7,8 @@ use crate::{
 };
 use cowboy_types::{Block, Hash, Receipt, codec::encode_to_vec};
 use redb::{
-    Database, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable, TableDefinition,
+    Database, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable,
+    ReadableTableMetadata, TableDefinition,
 };
 use std::{ops::Bound, path::Path};
 
@@ -304,6 +305,13 @@ impl Store {
             );
         }
         Ok(out)
+    }
+
+    /// Nodes in the state tree's table (diagnostics: equals the nodes reachable from the root,
+    /// since every block deletes the nodes it makes stale).
+    pub fn tree_nodes(&self) -> Result<u64, StoreError> {
+        let txn = self.db.begin_read()?;
+        Ok(txn.open_table(NODES)?.len()?)
     }
 
     /// A proof of `key`'s value (or absence) under the last committed state root.

@@ -39,6 +39,19 @@ pub fn actor_address(creator: &Address, salt: &Hash, code_hash: &Hash) -> Addres
     Address(out)
 }
 
+/// A message's identity: `keccak256(sender ‖ nonce ‖ msg_hash)` (whitepaper §3), where the nonce
+/// is 8 bytes big-endian and `msg_hash` is the keccak256 of the canonical encoding of the
+/// instruction the message carries out (a transaction's own instruction, or the
+/// `Actor::Message` / timer instruction an actor's send or schedule corresponds to).
+pub fn message_id(sender: &Address, nonce: u64, instruction: &crate::Instruction) -> Hash {
+    let msg_hash = keccak256(&crate::codec::encode_to_vec(instruction));
+    let mut preimage = Vec::with_capacity(20 + 8 + 32);
+    preimage.extend_from_slice(&sender.0);
+    preimage.extend_from_slice(&nonce.to_be_bytes());
+    preimage.extend_from_slice(&msg_hash.0);
+    keccak256(&preimage)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,17 +78,4 @@ mod tests {
         let full = keccak256(&pre);
         assert_eq!(actor_address(&creator, &salt, &code).0, full.0[12..]);
     }
-}
-
-/// A message's identity: `keccak256(sender ‖ nonce ‖ msg_hash)` (whitepaper §3), where the nonce
-/// is 8 bytes big-endian and `msg_hash` is the keccak256 of the canonical encoding of the
-/// instruction the message carries out (a transaction's own instruction, or the
-/// `Actor::Message` / timer instruction an actor's send or schedule corresponds to).
-pub fn message_id(sender: &Address, nonce: u64, instruction: &crate::Instruction) -> Hash {
-    let msg_hash = keccak256(&crate::codec::encode_to_vec(instruction));
-    let mut preimage = Vec::with_capacity(20 + 8 + 32);
-    preimage.extend_from_slice(&sender.0);
-    preimage.extend_from_slice(&nonce.to_be_bytes());
-    preimage.extend_from_slice(&msg_hash.0);
-    keccak256(&preimage)
 }

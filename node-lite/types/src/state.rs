@@ -35,9 +35,11 @@ pub mod key {
     pub const CODE: u8 = 0x02;
     /// `STORAGE ‖ address ‖ key` → value bytes (actor storage, system actors included).
     pub const STORAGE: u8 = 0x03;
-    /// `TIMER ‖ timer_id` → [`super::TimerRecord`].
+    /// `TIMER ‖ timer_id` → where the timer waits: `next_height (8B BE) ‖ seq (8B BE)`.
     pub const TIMER: u8 = 0x04;
-    /// `TIMER_DUE ‖ height (8B BE) ‖ seq (8B BE)` → timer id: the firing queue, FIFO per height.
+    /// `TIMER_DUE ‖ height (8B BE) ‖ seq (8B BE)` → `timer_id ‖` [`super::TimerRecord`]: the
+    /// firing queue, FIFO per height. Records live in the queue itself, so firing a block's due
+    /// timers is one ordered range read, however many timers are pending.
     pub const TIMER_DUE: u8 = 0x05;
     /// `TIMER_EXPIRY ‖ expires_at (8B BE) ‖ seq (8B BE)` → timer id: the TTL queue.
     pub const TIMER_EXPIRY: u8 = 0x06;

@@ -1,0 +1,526 @@
+//! Block-level benchmarks of the state transition, each beside a baseline measured in the same
+//! run (these machines are shared and noisy: read the ratios, not the absolute numbers).
+//!
+//! - **Transfers** executed and committed per second at 100 / 1,000 / 3,809 transactions per
+//!   block (3,809 = the 80,000,000-cycle block of 21,000-cycle transfers), including recovering
+//!   every sender (in parallel, once) and the redb commit with its state root. Baseline: raw
+//!   `k256` public-key recovery on one core, times the cores. Goal: ≥ 0.7 of that ceiling.
+//! - **Counter calls** per second of block processing: blocks of metered actor calls that read
+//!   and write storage, beside the transfer rate.
+//! - **Timers**: processing a block that fires 20 due timers while 1,000 or 1,000,000 other
+//!   timers are pending. Goal: ratio ≤ 1.2.
+//!
+//! Run: `cargo bench -p cowboy-execution --bench chain` (add `-- --quick` for fewer blocks).
+
+use cowboy_crypto::PrivateKey;
+use cowboy_execution::{
+    Chain, Genesis, Parameters, Proposal, VerifiedTx,
+    genesis::{Allocation, GenesisValidator},
+    params::BASE_UNITS_PER_CBY,
+    world::World,
+};
+use cowboy_pvm::{Engine, Value};
+use cowboy_state::{BlockRecord, Overlay};
+use cowboy_types::{
+    ActorInstruction, Address, Beacon, Block, Hash, Header, Instruction, Round, SystemInstruction,
+    TimerRecord, Transaction,
+    block::BEACON_SIGNATURE_LEN,
+    json::{Amount, HexBytes},
+};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+const CHAIN_ID: u64 = 42;
+const CBY: u64 = BASE_UNITS_PER_CBY;
+
+fn key(i: u32) -> PrivateKey {
+    let mut b = [0u8; 32];
+    b[0] = 0x51;
+    b[28..].copy_from_slice(&(i + 1).to_be_bytes());
+    PrivateKey::from_bytes(&b).expect("key")
+}
+
+fn validator() -> Address {
+    Address([0xee; 20])
+}
+
+fn genesis(keys: &[PrivateKey], params: Parameters) -> Genesis {
+    Genesis {
+        chain_id: CHAIN_ID,
+        genesis_time_ms: 0,
+        allocations: keys
+            .iter()
+            .map(|k| Allocation {
+                address: k.address(),
+                balance: Amount(1_000_000 * CBY),
+            })
+            .collect(),
+        validators: vec![GenesisValidator {
+            address: validator(),
+            stake: Amount(100_000 * CBY),
+            public_key: HexBytes(vec![1; 32]),
+        }],
+        parameters: params,
+    }
+}
+
+fn proposal(height: u64) -> Proposal {
+    let mut signature = [0u8; BEACON_SIGNATURE_LEN];
+    signature[..8].copy_from_slice(&height.to_be_bytes());
+    Proposal {
+        round: Round {
+            epoch: 0,
+            view: height,
+        },
+        timestamp_ms: height * 1_000,
+        proposer: validator(),
+        beacon: Beacon {
+            round: Round {
+                epoch: 0,
+                view: height,
+            },
+            signature,
+        },
+    }
+}
+
+fn sign(
+    key: &PrivateKey,
+    nonce: u64,
+    instruction: Instruction,
+    cycles: u64,
+    cells: u64,
+) -> Transaction {
+    let mut t = Transaction {
+        chain_id: CHAIN_ID,
+        nonce,
+        instruction,
+        cycles_limit: cycles,
+        cells_limit: cells,
+        max_fee_per_cycle: 50_000,
+        max_fee_per_cell: 50_000,
+        max_priority_fee_per_cycle: 1,
+        max_priority_fee_per_cell: 0,
+        from: key.address(),
+        access_list: None,
+        metadata: vec![],
+        origin: None,
+        signature: Default::default(),
+        additional_signers: vec![],
+    };
+    cowboy_crypto::sign_transaction(&mut t, key).expect("sign");
+    t
+}
+
+/// Times one block: recover senders (parallel), build, commit.
+fn timed_block(
+    engine: &mut Engine,
+    chain: &Chain,
+    txs: Vec<Transaction>,
+) -> (Duration, usize, Block) {
+    let params = chain.params().expect("params");
+    let height = chain.head().expect("head").height + 1;
+    let start = Instant::now();
+    let verified: Vec<VerifiedTx> = cowboy_execution::verify_all(txs, CHAIN_ID, &params)
+        .into_iter()
+        .map(|r| r.expect("valid"))
+        .collect();
+    let recovered = start.elapsed();
+    let executed = chain
+        .propose(engine, verified, &proposal(height))
+        .expect("block");
+    let proposed = start.elapsed();
+    chain.commit(&executed).expect("commit");
+    if std::env::var_os("COWBOY_BENCH_PHASES").is_some() {
+        eprintln!(
+            "  phases: recover {:.1} ms, execute+root {:.1} ms, commit {:.1} ms",
+            recovered.as_secs_f64() * 1e3,
+            (proposed - recovered).as_secs_f64() * 1e3,
+            (start.elapsed() - proposed).as_secs_f64() * 1e3
+        );
+    }
+    (start.elapsed(), executed.stats.transactions, executed.block)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Raw k256 recoveries per second on one core (median of five runs of 2,000).
+fn recovery_rate() -> f64 {
+    use k256::ecdsa::{RecoveryId, Signature, SigningKey, VerifyingKey};
+    let sk = SigningKey::from_slice(&[0x11; 32]).expect("key");
+    let hash = [0x42u8; 32];
+    let (sig, id): (Signature, RecoveryId) = sk.sign_prehash_recoverable(&hash);
+    let n = 2_000;
+    let mut rates = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(
+                VerifyingKey::recover_from_prehash(std::hint::black_box(&hash), &sig, id)
+                    .expect("recover"),
+            );
+        }
+        rates.push(n as f64 / start.elapsed().as_secs_f64());
+    }
+    median(rates)
+}
+
+/// Raw k256 recoveries per second with every core recovering.
+fn parallel_recovery_rate() -> f64 {
+    use k256::ecdsa::{RecoveryId, Signature, SigningKey, VerifyingKey};
+    let sk = SigningKey::from_slice(&[0x11; 32]).expect("key");
+    let hash = [0x42u8; 32];
+    let (sig, id): (Signature, RecoveryId) = sk.sign_prehash_recoverable(&hash);
+    let n = 8_000;
+    let mut rates = Vec::new();
+    for _ in 0..3 {
+        let start = Instant::now();
+        (0..n).into_par_iter().for_each(|_| {
+            std::hint::black_box(
+                VerifyingKey::recover_from_prehash(std::hint::black_box(&hash), &sig, id)
+                    .expect("recover"),
+            );
+        });
+        rates.push(n as f64 / start.elapsed().as_secs_f64());
+    }
+    median(rates)
+}
+
+fn transfers(engine: &mut Engine, quick: bool) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let senders = 3_809u32;
+    let keys: Vec<PrivateKey> = (0..senders).into_par_iter().map(key).collect();
+    let g = genesis(&keys, Parameters::default());
+    let pdir = tempfile::tempdir().expect("tmp");
+    let proposer = Chain::open(&pdir.path().join("s.redb"), &g).expect("genesis");
+    let vdir = tempfile::tempdir().expect("tmp");
+    let validator = Chain::open(&vdir.path().join("s.redb"), &g).expect("genesis");
+    let mut nonces = vec![0u64; keys.len()];
+    let recovery = recovery_rate();
+    println!(
+        "raw k256 recovery: {recovery:.0}/s on one core, {:.0}/s on all {cores} cores at once; ratios below are against one core × {cores}, re-measured before every block",
+        parallel_recovery_rate()
+    );
+    println!(
+        "transfers executed and committed, senders recovered once (validator: while executing; proposer: before building)"
+    );
+    println!(
+        "{:>10} {:>14} {:>8} {:>14} {:>8}",
+        "tx/block", "validator tx/s", "ratio", "proposer tx/s", "ratio"
+    );
+    for (per_block, blocks) in [(100usize, 20usize), (1_000, 6), (3_809, 4)] {
+        let blocks = if quick { 2 } else { blocks };
+        let (mut vrates, mut prates) = (Vec::new(), Vec::new());
+        for b in 0..blocks {
+            let plan: Vec<(usize, u64, Address)> = (0..per_block)
+                .map(|j| {
+                    let i = (j + b * per_block) % keys.len();
+                    let n = nonces[i];
+                    nonces[i] += 1;
+                    (i, n, keys[(i + 1) % keys.len()].address())
+                })
+                .collect();
+            let txs: Vec<Transaction> = plan
+                .into_par_iter()
+                .map(|(i, n, to)| {
+                    sign(
+                        &keys[i],
+                        n,
+                        Instruction::System(SystemInstruction::Transfer { to, amount: 1 }),
+                        21_000,
+                        0,
+                    )
+                })
+                .collect();
+            // The baseline is measured next to every block: the machine's speed drifts.
+            let ceiling = recovery_rate() * cores as f64;
+            let (t, included, block) = timed_block(engine, &proposer, txs);
+            assert_eq!(included, per_block, "every transfer fits the block");
+            let p = per_block as f64 / t.as_secs_f64();
+            let start = Instant::now();
+            let executed = validator.verify(engine, &block, None).expect("valid block");
+            validator.commit(&executed).expect("commit");
+            let v = per_block as f64 / start.elapsed().as_secs_f64();
+            prates.push((p, p / ceiling));
+            vrates.push((v, v / ceiling));
+        }
+        let pick = |v: &[(f64, f64)]| {
+            (
+                median(v.iter().map(|x| x.0).collect()),
+                median(v.iter().map(|x| x.1).collect()),
+            )
+        };
+        let ((v, vr), (p, pr)) = (pick(&vrates), pick(&prates));
+        println!("{per_block:>10} {v:>14.0} {vr:>8.2} {p:>14.0} {pr:>8.2}");
+    }
+}
+
+const COUNTER: &str = r#"
+from cowboy_sdk import actor
+
+@actor
+class Counter:
+    def __init__(self):
+        self.storage["count"] = 0
+
+    def increment(self):
+        self.storage["count"] += 1
+        return self.storage["count"]
+"#;
+
+fn counters(engine: &mut Engine, quick: bool) {
+    let callers = 1_000u32;
+    let actors = 10usize;
+    let keys: Vec<PrivateKey> = (0..callers).into_par_iter().map(key).collect();
+    let dir = tempfile::tempdir().expect("tmp");
+    let chain = Chain::open(
+        &dir.path().join("s.redb"),
+        &genesis(&keys, Parameters::default()),
+    )
+    .expect("genesis");
+    let deploys: Vec<Transaction> = (0..actors)
+        .map(|i| {
+            sign(
+                &keys[i],
+                0,
+                Instruction::Actor(ActorInstruction::Deploy {
+                    code: COUNTER.into(),
+                    salt: Hash([i as u8; 32]),
+                    init_args: Value::List(vec![]).encode().expect("args"),
+                    value: 0,
+                }),
+                1_000_000,
+                10_000,
+            )
+        })
+        .collect();
+    timed_block(engine, &chain, deploys);
+    let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(COUNTER));
+    let targets: Vec<Address> = (0..actors)
+        .map(|i| cowboy_types::actor_address(&keys[i].address(), &Hash([i as u8; 32]), &code_hash))
+        .collect();
+    let mut nonces: Vec<u64> = (0..callers as usize)
+        .map(|i| u64::from(i < actors))
+        .collect();
+    let args = Value::List(vec![]).encode().expect("args");
+    let per_block = 500usize;
+    let blocks = if quick { 2 } else { 6 };
+    let mut rates = Vec::new();
+    for b in 0..blocks {
+        let plan: Vec<(usize, u64, Address)> = (0..per_block)
+            .map(|j| {
+                let i = (j + b * per_block) % callers as usize;
+                let n = nonces[i];
+                nonces[i] += 1;
+                (i, n, targets[j % actors])
+            })
+            .collect();
+        let txs: Vec<Transaction> = plan
+            .into_par_iter()
+            .map(|(i, n, to)| {
+                sign(
+                    &keys[i],
+                    n,
+                    Instruction::Actor(ActorInstruction::Message {
+                        to,
+                        method: "increment".into(),
+                        args: args.clone(),
+                        value: 0,
+                    }),
+                    60_000,
+                    1_000,
+                )
+            })
+            .collect();
+        let (t, included, _) = timed_block(engine, &chain, txs);
+        assert_eq!(included, per_block);
+        rates.push(per_block as f64 / t.as_secs_f64());
+    }
+    println!(
+        "counter calls: {:.0} per second of block processing ({per_block} calls per block over {actors} actors)",
+        median(rates)
+    );
+}
+
+const TICK: &str = r#"
+class Actor:
+    def __init__(self):
+        pass
+
+    def tick(self):
+        return 1
+"#;
+
+/// A chain whose state holds `pending` timers far in the future plus 20 due at each of the next
+/// `blocks` heights, written directly into state (scheduling a million timers through
+/// transactions would take 1,000 creators and hours).
+fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::TempDir, Chain) {
+    let keys: Vec<PrivateKey> = (0..2).map(key).collect();
+    let dir = tempfile::tempdir().expect("tmp");
+    let chain = Chain::open(
+        &dir.path().join("s.redb"),
+        &genesis(&keys, Parameters::default()),
+    )
+    .expect("genesis");
+    let deploy = sign(
+        &keys[0],
+        0,
+        Instruction::Actor(ActorInstruction::Deploy {
+            code: TICK.into(),
+            salt: Hash::ZERO,
+            init_args: Value::List(vec![]).encode().expect("args"),
+            value: 0,
+        }),
+        1_000_000,
+        10_000,
+    );
+    let fund_actor = |actor: Address| {
+        sign(
+            &keys[1],
+            0,
+            Instruction::System(SystemInstruction::Transfer {
+                to: actor,
+                amount: 100_000 * CBY,
+            }),
+            21_000,
+            0,
+        )
+    };
+    let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(TICK));
+    let actor = cowboy_types::actor_address(&keys[0].address(), &Hash::ZERO, &code_hash);
+    timed_block(engine, &chain, vec![deploy, fund_actor(actor)]);
+    // Write the timers as a block of their own.
+    let head = chain.head().expect("head");
+    let snapshot = chain.store().snapshot().expect("snapshot");
+    let mut world = World::new(Overlay::new(&snapshot));
+    let args = Value::List(vec![]).encode().expect("args");
+    let timer = |next_height: u64| TimerRecord {
+        creator: actor,
+        fee_payer: actor,
+        actor,
+        handler: "tick".into(),
+        args: args.clone(),
+        next_height,
+        every: 0,
+        cycles_per_fire: 20_000,
+        cells_per_fire: 200,
+        expires_at: None,
+        seq: 0,
+    };
+    for i in 0..pending {
+        let mut id = [0u8; 32];
+        id[..8].copy_from_slice(&(i as u64).to_be_bytes());
+        id[8] = 0xf0;
+        world
+            .insert_timer(&Hash(id), timer(1_000_000_000 + i as u64 % 1_000))
+            .expect("timer");
+    }
+    for h in 0..blocks {
+        for j in 0..20u64 {
+            let mut id = [0u8; 32];
+            id[..8].copy_from_slice(&h.to_be_bytes());
+            id[8..16].copy_from_slice(&j.to_be_bytes());
+            id[16] = 0xd0;
+            world
+                .insert_timer(&Hash(id), timer(head.height + 2 + h))
+                .expect("timer");
+        }
+    }
+    let changes = world.overlay.into_changes().expect("changes");
+    let prepared = chain.store().prepare(&snapshot, changes).expect("prepare");
+    drop(snapshot);
+    let block = Block {
+        header: Header {
+            parent: head.digest(),
+            height: head.height + 1,
+            round: head.round,
+            timestamp_ms: head.timestamp_ms,
+            proposer: validator(),
+            beacon: head.beacon,
+            tx_root: cowboy_execution::roots::tx_root(&[]),
+            state_root: prepared.root,
+            receipts_root: cowboy_execution::roots::receipts_root(&[]),
+            cycle_basefee: head.cycle_basefee,
+            cell_basefee: head.cell_basefee,
+        },
+        transactions: vec![],
+    };
+    chain
+        .store()
+        .commit(
+            &prepared,
+            &BlockRecord {
+                block: &block,
+                hash: block.header.digest(),
+                receipts: &[],
+            },
+        )
+        .expect("commit timers");
+    (dir, chain)
+}
+
+fn timers(engine: &mut Engine, quick: bool) {
+    let blocks = if quick { 3 } else { 8 };
+    let big = if quick { 100_000 } else { 1_000_000 };
+    let mut phase = Vec::new();
+    let mut whole = Vec::new();
+    for pending in [1_000usize, big] {
+        let setup = Instant::now();
+        let (_dir, chain) = timer_chain(engine, pending, blocks);
+        let setup = setup.elapsed();
+        let (mut p, mut w) = (Vec::new(), Vec::new());
+        for _ in 0..blocks {
+            let height = chain.head().expect("head").height + 1;
+            let start = Instant::now();
+            let executed = chain
+                .propose(engine, vec![], &proposal(height))
+                .expect("block");
+            chain.commit(&executed).expect("commit");
+            w.push(start.elapsed().as_secs_f64() * 1e3);
+            p.push(executed.stats.timer_time.as_secs_f64() * 1e3);
+            assert_eq!(executed.stats.timers_fired, 20, "20 timers due per block");
+        }
+        let (p, w) = (median(p), median(w));
+        println!(
+            "timers: {pending:>9} pending, 20 firing: timer phases {p:.2} ms, whole block with state root and commit {w:.2} ms (state written in {:.1} s)",
+            setup.as_secs_f64()
+        );
+        phase.push(p);
+        whole.push(w);
+    }
+    println!(
+        "timers: {big} vs 1,000 pending: timer processing {:.2}× (goal ≤ 1.2); whole block {:.2}× (the state root's O(log n) tree depth)",
+        phase[1] / phase[0],
+        whole[1] / whole[0]
+    );
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let run = move |name: &str| only.is_empty() || only.iter().any(|o| name.contains(o.as_str()));
+    std::thread::Builder::new()
+        .name("exec".into())
+        .stack_size(cowboy_pvm::thread::STACK_BYTES)
+        .spawn(move || {
+            let mut engine = Engine::new().expect("PVM");
+            if run("transfers") {
+                transfers(&mut engine, quick);
+            }
+            if run("counters") {
+                counters(&mut engine, quick);
+            }
+            if run("timers") {
+                timers(&mut engine, quick);
+            }
+        })
+        .expect("thread")
+        .join()
+        .expect("bench");
+}
