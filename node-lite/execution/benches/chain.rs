@@ -409,6 +409,7 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
         cells_per_fire: 200,
         expires_at: None,
         seq: 0,
+        bid: None,
     };
     for i in 0..pending {
         let mut id = [0u8; 32];

@@ -479,6 +479,10 @@ impl<'e, 'a> Executor<'e, 'a> {
                     cells_per_fire: t.cells_per_fire,
                     expires_at: t.expires_at,
                     seq: 0,
+                    bid: t.bid.map(|(f, p)| cowboy_types::TimerBid {
+                        max_fee_per_cycle: f,
+                        max_priority_fee_per_cycle: p,
+                    }),
                 },
             )?;
         }

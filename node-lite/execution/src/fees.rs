@@ -150,3 +150,42 @@ pub fn split_pro_rata(reward: u64, stakes: &[u64]) -> Vec<u64> {
         .map(|s| (reward as u128 * *s as u128 / total) as u64)
         .collect()
 }
+
+/// The §5.1b fairness weight `W(actor) ∈ [1, 2]`, in bps (10,000 = 1): 2 at or below the
+/// median firing count of the window, 1 at twice the median or above, linear in between.
+pub fn fairness_weight_bps(fires: u64, median: u64) -> u64 {
+    if median == 0 || fires <= median {
+        return 2 * BPS;
+    }
+    if fires >= median.saturating_mul(2) {
+        return BPS;
+    }
+    2 * BPS - (BPS as u128 * (fires - median) as u128 / median as u128) as u64
+}
+
+/// The §5.1b timer-lane basefee update: EIP-1559 against a utilisation target of
+/// `auction_target_bps` of the lane, changing by at most `auction_max_change_bps` per block
+/// (12.5%), never below `MIN_BASEFEE`.
+pub fn next_timer_basefee(
+    basefee: u64,
+    used: u64,
+    lane: u64,
+    cfg: &crate::params::TimerConfig,
+    min_basefee: u64,
+) -> u64 {
+    let b = basefee as u128;
+    let target = (lane as u128 * cfg.auction_target_bps as u128 / BPS as u128).max(1);
+    let max_change = cfg.auction_max_change_bps as u128;
+    let used = used as u128;
+    let next = if used > target {
+        let delta = (b * (used - target) * max_change / (target * BPS as u128))
+            .min(b * max_change / BPS as u128)
+            .max(1);
+        b.saturating_add(delta)
+    } else {
+        let delta = (b * (target - used) * max_change / (target * BPS as u128))
+            .min(b * max_change / BPS as u128);
+        b - delta
+    };
+    next.clamp(min_basefee as u128, u64::MAX as u128) as u64
+}

@@ -192,6 +192,8 @@ group! {
         auction_max_change_bps: u64 = 1_250,
         /// §5.1b per-timer cycle cap during the auction phase (250,000).
         auction_max_cycles_per_fire: u64 = 250_000,
+        /// §5.1b fairness window, in blocks (1,000).
+        auction_window_blocks: u64 = 1_000,
     }
 }
 
@@ -497,11 +499,11 @@ impl Parameters {
         if t.gc_cycles_per_timer == 0 {
             return bad("timer.gc_cycles_per_timer", "must be above 0");
         }
-        if t.auction_enabled {
-            return bad(
-                "timer.auction_enabled",
-                "the §5.1b timer auction activates by governance after genesis; start with false",
-            );
+        if t.auction_target_bps == 0 || t.auction_target_bps > BPS {
+            return bad("timer.auction_target_bps", "must be between 1 and 10,000");
+        }
+        if t.auction_max_change_bps > BPS {
+            return bad("timer.auction_max_change_bps", "must be at most 10,000");
         }
         let e = &self.execution;
         if e.max_tx_size == 0 || e.max_tx_size > cowboy_types::constants::MAX_TX_SIZE as u64 {

@@ -13,6 +13,11 @@ use cowboy_types::{
 
 /// Storage key of the basefees in the Dual Basefee actor (0x06).
 pub const BASEFEE_KEY: &[u8] = b"system:basefee";
+/// Storage key of the §5.1b timer-lane basefee (0x06), while the timer auction is active.
+pub const TIMER_BASEFEE_KEY: &[u8] = b"system:timer_basefee";
+/// Storage key of the previous block's median timer tip per cycle (0x06): the default bidding
+/// agent's priority fee.
+pub const TIMER_TIP_KEY: &[u8] = b"system:timer_p50_tip";
 
 /// Inflation bookkeeping: the year in force and the supply when it began.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -413,6 +418,105 @@ impl<'a> World<'a> {
         write_varint(b.cycle, &mut out);
         write_varint(b.cell, &mut out);
         self.set_storage(&BASEFEE_ACTOR, BASEFEE_KEY, Some(&out));
+    }
+
+    fn system_u64(&self, k: &[u8]) -> Result<Option<u64>, ExecError> {
+        match self.storage(&BASEFEE_ACTOR, k)? {
+            Some(b) => read_u64("basefee actor value", &b).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn set_system_u64(&mut self, k: &[u8], v: u64) {
+        self.set_storage(&BASEFEE_ACTOR, k, Some(&varint_bytes(v)));
+    }
+
+    /// The timer lane's own basefee (§5.1b), starting from the cycle basefee when the auction
+    /// first runs.
+    pub fn timer_basefee(&self, start: u64) -> Result<u64, ExecError> {
+        Ok(self.system_u64(TIMER_BASEFEE_KEY)?.unwrap_or(start))
+    }
+
+    pub fn set_timer_basefee(&mut self, v: u64) {
+        self.set_system_u64(TIMER_BASEFEE_KEY, v);
+    }
+
+    /// The previous block's median timer tip per cycle (0 before any auction firing).
+    pub fn timer_tip(&self) -> Result<u64, ExecError> {
+        Ok(self.system_u64(TIMER_TIP_KEY)?.unwrap_or(0))
+    }
+
+    pub fn set_timer_tip(&mut self, v: u64) {
+        self.set_system_u64(TIMER_TIP_KEY, v);
+    }
+
+    /// Firings of `actor`'s timers in the fairness window.
+    pub fn fires(&self, actor: &Address) -> Result<u64, ExecError> {
+        match self.get(&key::timer_fires(actor))? {
+            Some(b) => read_u64("timer fires", &b),
+            None => Ok(0),
+        }
+    }
+
+    fn set_fires(&mut self, actor: &Address, n: u64) {
+        if n == 0 {
+            self.overlay.delete(key::timer_fires(actor));
+        } else {
+            self.overlay.put(key::timer_fires(actor), varint_bytes(n));
+        }
+    }
+
+    /// Counts one firing of `actor` at `height` in the fairness window.
+    pub fn record_fire(&mut self, actor: &Address, height: u64) -> Result<(), ExecError> {
+        let n = self.fires(actor)?;
+        self.set_fires(actor, n + 1);
+        let log = key::timer_fire_log(height, actor);
+        let at = match self.get(&log)? {
+            Some(b) => read_u64("timer fire log", &b)?,
+            None => 0,
+        };
+        self.overlay.put(log, varint_bytes(at + 1));
+        Ok(())
+    }
+
+    /// Takes the firings at `height` out of the window.
+    pub fn expire_fires(&mut self, height: u64) -> Result<(), ExecError> {
+        let prefix = {
+            let mut p = vec![key::TIMER_FIRE_LOG];
+            p.extend_from_slice(&height.to_be_bytes());
+            p
+        };
+        loop {
+            let page = self.overlay.scan(&prefix, None, 256)?;
+            if page.is_empty() {
+                return Ok(());
+            }
+            for (k, v) in page {
+                let actor = Address::from_slice(&k[9..]).ok_or_else(|| ExecError::Corrupt {
+                    what: "timer fire log".into(),
+                    reason: "bad key".into(),
+                })?;
+                let n = read_u64("timer fire log", &v)?;
+                let total = self.fires(&actor)?;
+                self.set_fires(&actor, total.saturating_sub(n));
+                self.overlay.delete(k);
+            }
+        }
+    }
+
+    /// The median firing count over the actors in the window (at most `limit` actors, in
+    /// address order), 0 when none fired.
+    pub fn median_fires(&self, limit: usize) -> Result<u64, ExecError> {
+        let page = self.overlay.scan(&[key::TIMER_FIRES], None, limit)?;
+        let mut counts = page
+            .iter()
+            .map(|(_, v)| read_u64("timer fires", v))
+            .collect::<Result<Vec<u64>, _>>()?;
+        if counts.is_empty() {
+            return Ok(0);
+        }
+        counts.sort_unstable();
+        Ok(counts[(counts.len() - 1) / 2])
     }
 
     /// The governance parameters in force.

@@ -195,6 +195,7 @@ fn random_txs(rng: &mut StdRng, node: &Node, known: &Known) -> (Vec<Transaction>
                         } else {
                             None
                         },
+                        bid: None,
                     },
                     height: node.height() + 1 + (arg as u64 % 6),
                 }),
@@ -218,6 +219,7 @@ fn random_txs(rng: &mut StdRng, node: &Node, known: &Known) -> (Vec<Transaction>
                         cycles_per_fire: 70_000,
                         cells_per_fire: 2_000,
                         expires_at: Some(node.height() + 15),
+                        bid: None,
                     },
                     start_height: node.height() + 2,
                     every_blocks: 1 + arg as u64 % 3,

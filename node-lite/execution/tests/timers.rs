@@ -191,6 +191,7 @@ fn due_timers_roll_to_the_next_block_in_order_and_expire_past_their_ttl() {
                     cycles_per_fire: 100_000,
                     cells_per_fire: 5_000,
                     expires_at: expires,
+                    bid: None,
                 },
                 height: target,
             })
@@ -275,6 +276,7 @@ fn only_the_creator_cancels_a_timer() {
                     cycles_per_fire: 100_000,
                     cells_per_fire: 5_000,
                     expires_at: None,
+                    bid: None,
                 },
                 height: node.height() + 10,
             }),

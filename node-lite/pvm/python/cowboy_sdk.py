@@ -166,21 +166,24 @@ def send(to, method, *args, value=0):
 
 
 def set_timer(height, handler, *args, cycles=DEFAULT_TIMER_CYCLES, cells=DEFAULT_TIMER_CELLS,
-              expires_at=None):
+              expires_at=None, max_fee_per_cycle=None, max_priority_fee_per_cycle=None):
     """Schedules ``self.handler(*args)`` once at block ``height``. Each firing pre-charges
-    ``cycles`` and ``cells`` from this actor's balance and refunds the unused part. Returns the
-    timer id as hex."""
-    return _host.set_timer(height, 0, handler, _host.encode(list(args)), cycles, cells, expires_at)
+    ``cycles`` and ``cells`` from this actor's balance and refunds the unused part. The two
+    ``max_*`` fees are the firing's bid when the timer auction (§5.1b) is active; without them
+    the protocol's default bidding agent bids. Returns the timer id as hex."""
+    return _host.set_timer(height, 0, handler, _host.encode(list(args)), cycles, cells,
+                           [expires_at, max_fee_per_cycle, max_priority_fee_per_cycle])
 
 
 def set_interval(every, handler, *args, cycles=DEFAULT_TIMER_CYCLES, cells=DEFAULT_TIMER_CELLS,
-                 start=None, expires_at=None):
+                 start=None, expires_at=None, max_fee_per_cycle=None,
+                 max_priority_fee_per_cycle=None):
     """Schedules ``self.handler(*args)`` every ``every`` blocks, first at ``start`` (default:
     the next multiple). Returns the timer id as hex."""
     if start is None:
         start = block_height() + every
     return _host.set_timer(start, every, handler, _host.encode(list(args)), cycles, cells,
-                           expires_at)
+                           [expires_at, max_fee_per_cycle, max_priority_fee_per_cycle])
 
 
 def set_storage_quota(size):

@@ -130,6 +130,8 @@ pub struct TimerRequest {
     pub cycles_per_fire: u64,
     pub cells_per_fire: u64,
     pub expires_at: Option<u64>,
+    /// §5.1b auction bid per cycle: `(max_fee, max_priority_fee)`.
+    pub bid: Option<(u64, u64)>,
 }
 
 /// An event the actor emitted.

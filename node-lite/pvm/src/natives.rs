@@ -311,6 +311,9 @@ fn h_send_message(
     })
 }
 
+/// `set_timer(height, every, handler, args, cycles_per_fire, cells_per_fire, options)` where
+/// `options` is `[expires_at, max_fee_per_cycle, max_priority_fee_per_cycle]`, each `None` or
+/// an int (the bid needs both fees or neither).
 #[allow(clippy::too_many_arguments)]
 fn h_set_timer(
     height: u64,
@@ -319,10 +322,28 @@ fn h_set_timer(
     args: PyBytesRef,
     cycles_per_fire: u64,
     cells_per_fire: u64,
-    expires_at: Option<u64>,
+    options: PyListRef,
     vm: &VirtualMachine,
 ) -> PyResult<String> {
     charge(cycles::TIMER, vm)?;
+    let options: Vec<PyObjectRef> = options.borrow_vec().to_vec();
+    let opt = |i: usize| -> PyResult<Option<u64>> {
+        match options.get(i) {
+            None => Ok(None),
+            Some(o) if vm.is_none(o) => Ok(None),
+            Some(o) => o.clone().try_into_value::<u64>(vm).map(Some),
+        }
+    };
+    let expires_at = opt(0)?;
+    let bid = match (opt(1)?, opt(2)?) {
+        (Some(f), Some(p)) => Some((f, p)),
+        (None, None) => None,
+        _ => {
+            return Err(vm.new_value_error(
+                "a timer bid needs both max_fee_per_cycle and max_priority_fee_per_cycle",
+            ));
+        }
+    };
     check_name(handler.as_str(), "handler", vm)?;
     crate::value::Value::decode(args.as_bytes()).map_err(|e| pyconv::value_error_to_py(e, vm))?;
     state(vm, |s| {
@@ -370,6 +391,10 @@ fn h_set_timer(
             cycles_per_fire,
             cells_per_fire,
             expires_at,
+            bid: bid.map(|(f, p)| cowboy_types::TimerBid {
+                max_fee_per_cycle: f,
+                max_priority_fee_per_cycle: p,
+            }),
         };
         let instruction = cowboy_types::Instruction::System(if every == 0 {
             cowboy_types::SystemInstruction::SetTimer {
@@ -393,6 +418,7 @@ fn h_set_timer(
             cycles_per_fire,
             cells_per_fire,
             expires_at,
+            bid,
         });
         Ok(format!("0x{}", hex::encode(id)))
     })

@@ -89,6 +89,62 @@ pub struct TimerSpec {
     pub cells_per_fire: u64,
     /// Height after which the timer expires without firing (TTL), if any.
     pub expires_at: Option<u64>,
+    /// What each firing bids in the §5.1b timer auction (ignored while timers run FIFO,
+    /// §5.1a); `None` lets the protocol's default gas-bidding agent bid.
+    pub bid: Option<TimerBid>,
+}
+
+/// A timer's bid per cycle in the §5.1b timer auction: the most it pays per cycle and the
+/// most of that it offers the proposer above the timer lane's basefee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimerBid {
+    pub max_fee_per_cycle: u64,
+    pub max_priority_fee_per_cycle: u64,
+}
+
+impl Write for TimerBid {
+    fn write(&self, buf: &mut impl BufMut) {
+        write_varint(self.max_fee_per_cycle, buf);
+        write_varint(self.max_priority_fee_per_cycle, buf);
+    }
+}
+
+impl EncodeSize for TimerBid {
+    fn encode_size(&self) -> usize {
+        varint_size(self.max_fee_per_cycle) + varint_size(self.max_priority_fee_per_cycle)
+    }
+}
+
+impl Read for TimerBid {
+    type Cfg = ();
+    fn read_cfg(buf: &mut impl Buf, _: &()) -> Result<Self, CodecError> {
+        Ok(Self {
+            max_fee_per_cycle: read_varint(buf, "max_fee_per_cycle")?,
+            max_priority_fee_per_cycle: read_varint(buf, "max_priority_fee_per_cycle")?,
+        })
+    }
+}
+
+/// Writes an optional timer bid (1-byte tag, then the bid).
+pub fn write_bid(bid: &Option<TimerBid>, buf: &mut impl BufMut) {
+    bid.is_some().write(buf);
+    if let Some(b) = bid {
+        b.write(buf);
+    }
+}
+
+/// Encoded width of an optional timer bid.
+pub fn bid_size(bid: &Option<TimerBid>) -> usize {
+    1 + bid.map_or(0, |b| b.encode_size())
+}
+
+/// Reads an optional timer bid.
+pub fn read_bid(buf: &mut impl Buf) -> Result<Option<TimerBid>, CodecError> {
+    Ok(if read_tag(buf, "bid")? {
+        Some(read_plain(buf, "bid")?)
+    } else {
+        None
+    })
 }
 
 /// Operations of the `Actor` category.
@@ -167,6 +223,7 @@ impl Write for TimerSpec {
         if let Some(h) = self.expires_at {
             write_varint(h, buf);
         }
+        write_bid(&self.bid, buf);
     }
 }
 
@@ -179,6 +236,7 @@ impl EncodeSize for TimerSpec {
             + varint_size(self.cells_per_fire)
             + 1
             + self.expires_at.map_or(0, varint_size)
+            + bid_size(&self.bid)
     }
 }
 
@@ -196,6 +254,7 @@ impl Read for TimerSpec {
             } else {
                 None
             },
+            bid: read_bid(buf)?,
         })
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::{
     actor::canonicalize_source,
-    instruction::{ActorInstruction, Instruction, SystemInstruction, TimerSpec},
+    instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec},
     primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex},
     transaction::{AccessListEntry, AdditionalSigner, Origin, Transaction},
 };
@@ -131,6 +131,17 @@ pub struct TimerJson {
     pub cells_per_fire: Uint,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Uint>,
+    /// §5.1b auction bid per cycle (omit to let the default gas-bidding agent bid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bid: Option<TimerBidJson>,
+}
+
+/// JSON form of a [`TimerBid`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimerBidJson {
+    pub max_fee_per_cycle: Uint,
+    pub max_priority_fee_per_cycle: Uint,
 }
 
 /// JSON form of an [`Instruction`]: an object with exactly one key naming the operation.
@@ -384,6 +395,10 @@ impl From<InstructionJson> for Instruction {
             cycles_per_fire: t.cycles_per_fire.0,
             cells_per_fire: t.cells_per_fire.0,
             expires_at: t.expires_at.map(|h| h.0),
+            bid: t.bid.map(|b| TimerBid {
+                max_fee_per_cycle: b.max_fee_per_cycle.0,
+                max_priority_fee_per_cycle: b.max_priority_fee_per_cycle.0,
+            }),
         };
         match j {
             InstructionJson::Transfer { to, amount } => {
@@ -445,6 +460,10 @@ impl From<&Instruction> for InstructionJson {
             cycles_per_fire: Uint(t.cycles_per_fire),
             cells_per_fire: Uint(t.cells_per_fire),
             expires_at: t.expires_at.map(Uint),
+            bid: t.bid.map(|b| TimerBidJson {
+                max_fee_per_cycle: Uint(b.max_fee_per_cycle),
+                max_priority_fee_per_cycle: Uint(b.max_priority_fee_per_cycle),
+            }),
         };
         match i {
             Instruction::System(SystemInstruction::Transfer { to, amount }) => Self::Transfer {

@@ -20,7 +20,7 @@ pub mod transaction;
 pub use actor::{actor_address, canonicalize_source, code_hash, is_canonical_source, message_id};
 pub use block::{Beacon, Block, Header, Round};
 pub use codec::{DecodeError, Rule};
-pub use instruction::{ActorInstruction, Instruction, SystemInstruction, TimerSpec};
+pub use instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec};
 pub use json::{JsonError, TransactionJson};
 pub use primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex, keccak256};
 pub use receipt::{Delivery, Event, Outcome, Receipt, Status};

@@ -57,6 +57,12 @@ pub mod key {
     pub const DEDUP_EXPIRY: u8 = 0x0c;
     /// `VALIDATOR ‖ address` → [`super::Validator`].
     pub const VALIDATOR: u8 = 0x0d;
+    /// `TIMER_FIRES ‖ actor` → firings of the actor's timers in the §5.1b fairness window
+    /// (varint; only while the timer auction is active).
+    pub const TIMER_FIRES: u8 = 0x0e;
+    /// `TIMER_FIRE_LOG ‖ height (8B BE) ‖ actor` → firings at that height (varint), so the
+    /// window's counts can be decreased when the height leaves it.
+    pub const TIMER_FIRE_LOG: u8 = 0x0f;
 
     fn join(parts: &[&[u8]]) -> Vec<u8> {
         let mut out = Vec::with_capacity(parts.iter().map(|p| p.len()).sum());
@@ -116,6 +122,12 @@ pub mod key {
     }
     pub fn validator(a: &Address) -> Vec<u8> {
         join(&[&[VALIDATOR], &a.0])
+    }
+    pub fn timer_fires(actor: &Address) -> Vec<u8> {
+        join(&[&[TIMER_FIRES], &actor.0])
+    }
+    pub fn timer_fire_log(height: u64, actor: &Address) -> Vec<u8> {
+        join(&[&[TIMER_FIRE_LOG], &height.to_be_bytes(), &actor.0])
     }
 
     /// Reads the big-endian `u64` at `offset` of a key (for the ordered queues).
@@ -194,6 +206,8 @@ pub struct TimerRecord {
     pub expires_at: Option<u64>,
     /// Insertion order: FIFO within a height.
     pub seq: u64,
+    /// §5.1b auction bid (`None`: the default gas-bidding agent bids).
+    pub bid: Option<crate::TimerBid>,
 }
 
 /// A message waiting in a recipient's mailbox for a later block.
@@ -386,6 +400,7 @@ impl Write for TimerRecord {
         write_varint(self.cells_per_fire, buf);
         write_u64_option(&self.expires_at, buf);
         write_varint(self.seq, buf);
+        crate::instruction::write_bid(&self.bid, buf);
     }
 }
 impl EncodeSize for TimerRecord {
@@ -399,6 +414,7 @@ impl EncodeSize for TimerRecord {
             + varint_size(self.cells_per_fire)
             + u64_option_size(&self.expires_at)
             + varint_size(self.seq)
+            + crate::instruction::bid_size(&self.bid)
     }
 }
 impl Read for TimerRecord {
@@ -416,6 +432,7 @@ impl Read for TimerRecord {
             cells_per_fire: read_varint(buf, "cells_per_fire")?,
             expires_at: read_u64_option(buf, "expires_at")?,
             seq: read_varint(buf, "seq")?,
+            bid: crate::instruction::read_bid(buf)?,
         })
     }
 }

@@ -40,15 +40,22 @@ fn timer() -> BoxedStrategy<TimerSpec> {
         scalar(),
         scalar(),
         proptest::option::of(scalar()),
+        proptest::option::of((scalar(), scalar())),
     )
         .prop_map(
-            |(actor, handler, args, cycles_per_fire, cells_per_fire, expires_at)| TimerSpec {
+            |(actor, handler, args, cycles_per_fire, cells_per_fire, expires_at, bid)| TimerSpec {
                 actor,
                 handler,
                 args,
                 cycles_per_fire,
                 cells_per_fire,
                 expires_at,
+                bid: bid.map(|(max_fee_per_cycle, max_priority_fee_per_cycle)| {
+                    cowboy_types::TimerBid {
+                        max_fee_per_cycle,
+                        max_priority_fee_per_cycle,
+                    }
+                }),
             },
         )
         .boxed()
