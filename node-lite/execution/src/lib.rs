@@ -7,11 +7,13 @@
 //! - [`fees`]: the fee, refund, basefee and inflation formulas.
 //! - [`exec`]: running messages (transactions, nested sends, timer firings, deferred
 //!   deliveries) on the PVM with per-handler atomicity.
-//! - [`block`]: the phases of a block, and [`Chain`], which builds, verifies and commits blocks
-//!   on a [`cowboy_state::Store`].
+//! - [`block`]: the phases of a block (deferred deliveries, transactions, timers, bookkeeping),
+//!   and [`Chain`], which builds, verifies and commits blocks on a [`cowboy_state::Store`].
 
 pub mod audit;
 pub mod block;
+mod chain;
+mod deferred;
 mod error;
 pub mod exec;
 pub mod fees;
@@ -20,10 +22,12 @@ pub mod intrinsic;
 pub mod lanes;
 pub mod params;
 pub mod roots;
+mod timers;
 pub mod tx;
 pub mod world;
 
-pub use block::{BlockStats, Chain, Executed, Proposal};
+pub use block::{BlockStats, Executed, Proposal};
+pub use chain::Chain;
 pub use error::{BlockError, ExecError, GenesisError, TxError};
 pub use genesis::{Allocation, Genesis, GenesisValidator};
 pub use params::Parameters;

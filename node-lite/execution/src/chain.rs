@@ -1,0 +1,229 @@
+//! [`Chain`]: a store plus the state transition function — opening a chain from its genesis,
+//! building the next block, replaying a received block and committing either.
+
+use crate::{
+    BlockError, ExecError,
+    block::{Executed, Proposal, Txs, run},
+    tx::{self, VerifiedTx},
+    world::World,
+};
+use cowboy_pvm::Engine;
+use cowboy_state::{Overlay, Store};
+use cowboy_types::{Block, Hash, Header, block::MAX_BLOCK_TRANSACTIONS};
+
+/// A chain: the store plus the rules of [`crate::block`].
+pub struct Chain {
+    store: Store,
+    chain_id: u64,
+    genesis_hash: Hash,
+}
+
+impl Chain {
+    /// Opens the store at `path`, writing `genesis` if the store is empty, or checking that
+    /// the store belongs to `genesis` if not.
+    pub fn open(
+        path: &std::path::Path,
+        genesis: &crate::Genesis,
+    ) -> Result<Self, crate::GenesisError> {
+        let store = Store::open(path).map_err(ExecError::from)?;
+        let changes = genesis.state()?;
+        let block = genesis.block(cowboy_state::tree::root_of(&changes).map_err(ExecError::from)?);
+        let expected = block.header.digest();
+        let snapshot = store.snapshot().map_err(ExecError::from)?;
+        if snapshot.height.is_none() {
+            let prepared = store.prepare(&snapshot, changes).map_err(ExecError::from)?;
+            drop(snapshot);
+            store
+                .commit(
+                    &prepared,
+                    &cowboy_state::BlockRecord {
+                        block: &block,
+                        hash: expected,
+                        receipts: &[],
+                    },
+                )
+                .map_err(ExecError::from)?;
+        } else {
+            let stored = store
+                .block(0)
+                .map_err(ExecError::from)?
+                .map(|b| b.header.digest())
+                .unwrap_or(Hash::ZERO);
+            if stored != expected {
+                return Err(crate::GenesisError::WrongChain { stored, expected });
+            }
+        }
+        Ok(Self {
+            store,
+            chain_id: genesis.chain_id,
+            genesis_hash: expected,
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn chain_id(&self) -> u64 {
+        self.chain_id
+    }
+
+    pub fn genesis_hash(&self) -> Hash {
+        self.genesis_hash
+    }
+
+    /// The last committed block's header.
+    pub fn head(&self) -> Result<Header, ExecError> {
+        let snap = self.store.snapshot()?;
+        let height = snap.height.ok_or_else(|| ExecError::Corrupt {
+            what: "chain".into(),
+            reason: "no genesis".into(),
+        })?;
+        self.store
+            .block(height)?
+            .map(|b| b.header)
+            .ok_or_else(|| ExecError::Corrupt {
+                what: format!("block {height}"),
+                reason: "missing".into(),
+            })
+    }
+
+    /// The governance parameters in force for the next block.
+    pub fn params(&self) -> Result<crate::Parameters, ExecError> {
+        let snap = self.store.snapshot()?;
+        World::new(Overlay::new(&snap)).params()
+    }
+
+    /// Builds the next block from `candidates` (already verified).
+    pub fn propose(
+        &self,
+        engine: &mut Engine,
+        candidates: Vec<VerifiedTx>,
+        proposal: &Proposal,
+    ) -> Result<Executed, BlockError> {
+        let snapshot = self.store.snapshot()?;
+        let parent = self.head()?;
+        if proposal.timestamp_ms < parent.timestamp_ms {
+            return Err(BlockError::Timestamp {
+                parent: parent.timestamp_ms,
+                got: proposal.timestamp_ms,
+            });
+        }
+        run(
+            engine,
+            &snapshot,
+            &self.store,
+            &parent,
+            proposal,
+            Txs::Select(candidates),
+        )
+    }
+
+    /// Replays `block` on the last committed state and checks everything its header claims.
+    /// Senders are recovered in parallel; pass `verified` when they already were (a mempool).
+    pub fn verify(
+        &self,
+        engine: &mut Engine,
+        block: &Block,
+        verified: Option<Vec<VerifiedTx>>,
+    ) -> Result<Executed, BlockError> {
+        let snapshot = self.store.snapshot()?;
+        let parent = self.head()?;
+        let h = &block.header;
+        if h.height != parent.height + 1 {
+            return Err(BlockError::Height {
+                expected: parent.height + 1,
+                got: h.height,
+            });
+        }
+        if h.parent != parent.digest() {
+            return Err(BlockError::Parent {
+                expected: parent.digest(),
+                got: h.parent,
+            });
+        }
+        if h.timestamp_ms < parent.timestamp_ms {
+            return Err(BlockError::Timestamp {
+                parent: parent.timestamp_ms,
+                got: h.timestamp_ms,
+            });
+        }
+        let world = World::new(Overlay::new(&snapshot));
+        let basefees = world.basefees()?;
+        if (h.cycle_basefee, h.cell_basefee) != (basefees.cycle, basefees.cell) {
+            return Err(BlockError::Basefees {
+                cycle: basefees.cycle,
+                cell: basefees.cell,
+                got_cycle: h.cycle_basefee,
+                got_cell: h.cell_basefee,
+            });
+        }
+        if block.transactions.len() > MAX_BLOCK_TRANSACTIONS {
+            return Err(BlockError::TooManyTransactions {
+                count: block.transactions.len(),
+                max: MAX_BLOCK_TRANSACTIONS,
+            });
+        }
+        let params = world.params()?;
+        drop(world);
+        let proposal = Proposal {
+            round: h.round,
+            timestamp_ms: h.timestamp_ms,
+            proposer: h.proposer,
+            beacon: h.beacon,
+        };
+        let executed = match verified {
+            Some(v)
+                if v.len() == block.transactions.len()
+                    && v.iter().zip(&block.transactions).all(|(a, b)| &a.tx == b) =>
+            {
+                run(
+                    engine,
+                    &snapshot,
+                    &self.store,
+                    &parent,
+                    &proposal,
+                    Txs::Given(v),
+                )?
+            }
+            _ => tx::verify_streaming(&block.transactions, self.chain_id, &params, |rec| {
+                run(
+                    engine,
+                    &snapshot,
+                    &self.store,
+                    &parent,
+                    &proposal,
+                    Txs::Streamed(&block.transactions, rec),
+                )
+            })?,
+        };
+        let got = &executed.block.header;
+        for (field, expected, claimed) in [
+            ("state_root", got.state_root, h.state_root),
+            ("tx_root", got.tx_root, h.tx_root),
+            ("receipts_root", got.receipts_root, h.receipts_root),
+        ] {
+            if expected != claimed {
+                return Err(BlockError::Root {
+                    field,
+                    expected,
+                    got: claimed,
+                });
+            }
+        }
+        Ok(executed)
+    }
+
+    /// Makes an executed block durable (one write transaction).
+    pub fn commit(&self, executed: &Executed) -> Result<(), ExecError> {
+        self.store.commit(
+            &executed.prepared,
+            &cowboy_state::BlockRecord {
+                block: &executed.block,
+                hash: executed.hash,
+                receipts: &executed.receipts,
+            },
+        )?;
+        Ok(())
+    }
+}
