@@ -5,6 +5,7 @@
 //! once in `opts.rs`. Subcommands parse, call the libraries and print: human text by default,
 //! one JSON document with `--json`.
 
+mod client;
 mod cmd;
 mod opts;
 mod output;

@@ -1,9 +1,22 @@
 //! The Cowboy validating node.
 //!
-//! This crate will grow into the full node: the redb state store, the state transition
-//! function, system actors, Simplex consensus, p2p and the JSON-RPC server. The consensus types
-//! and codec live in `cowboy-types` and the key handling in `cowboy-crypto`, both re-exported
-//! here so that downstream crates depend on one name.
+//! - [`core`]: the chain, the transaction pool, engine threads and progress; applies finalized
+//!   blocks (executing them, checking headers' post-state claims, halting on divergence).
+//! - [`consensus`]: Simplex (threshold VRF) and marshal wiring, the block builder and checker.
+//! - [`node`]: a node home (config, keys, genesis) and running a validator from it.
+//! - [`rpc`]: the JSON-RPC 2.0 server.
+//! - [`worker`]: threads that own a PVM engine.
+//! - [`views`]: chain types as the RPC's JSON shapes.
+//!
+//! The consensus types and codec live in `cowboy-types` and the key handling in
+//! `cowboy-crypto`, re-exported here so that downstream crates depend on one name.
+
+pub mod consensus;
+pub mod core;
+pub mod node;
+pub mod rpc;
+pub mod views;
+pub mod worker;
 
 pub use cowboy_crypto as crypto;
 pub use cowboy_types as types;

@@ -1,8 +1,15 @@
 //! The subcommands, one file each.
 
+mod balance;
+mod block;
+mod call;
+mod deploy;
 mod keys;
+mod node;
+mod query;
 mod run;
 mod sign;
+mod timer;
 mod tx;
 
 use crate::opts::GlobalArgs;
@@ -19,9 +26,24 @@ pub enum Command {
     Sign(sign::SignArgs),
     /// Run an actor locally (deploy, then call a handler) and report its result and costs.
     Run(run::RunArgs),
-    /// Decode, hash and inspect signed transactions.
+    /// Decode, hash, send and look up transactions.
     #[command(subcommand)]
     Tx(tx::TxCommand),
+    /// Deploy an actor and wait until it is finalized.
+    Deploy(deploy::DeployArgs),
+    /// Call an actor's handler in a transaction and wait for the result.
+    Call(call::CallArgs),
+    /// Run an actor's handler read-only against the latest state.
+    Query(query::QueryArgs),
+    /// List, set and cancel timers.
+    #[command(subcommand)]
+    Timer(timer::TimerCommand),
+    /// An account's balance, nonce and actor.
+    Balance(balance::BalanceArgs),
+    /// A block by height, hash or `latest`.
+    Block(block::BlockArgs),
+    /// Create a node home and run a validator.
+    Node(node::NodeArgs),
 }
 
 impl Command {
@@ -31,6 +53,13 @@ impl Command {
             Self::Sign(cmd) => cmd.run(global),
             Self::Run(cmd) => cmd.run(global),
             Self::Tx(cmd) => cmd.run(global),
+            Self::Deploy(cmd) => cmd.run(global),
+            Self::Call(cmd) => cmd.run(global),
+            Self::Query(cmd) => cmd.run(global),
+            Self::Timer(cmd) => cmd.run(global),
+            Self::Balance(cmd) => cmd.run(global),
+            Self::Block(cmd) => cmd.run(global),
+            Self::Node(cmd) => cmd.run(global),
         }
     }
 }

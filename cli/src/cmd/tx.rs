@@ -1,8 +1,14 @@
 //! `cowboy tx`: decode and hash signed transactions offline.
 
-use crate::{cmd::hex_argument, opts::GlobalArgs, output};
+use crate::{
+    client::{self, Node, RpcArgs},
+    cmd::hex_argument,
+    opts::GlobalArgs,
+    output,
+};
 use anyhow::{Result, anyhow};
 use clap::{Args, Subcommand};
+use cowboy_rpc::CowboyApiClient;
 use cowboy_types::{Transaction, TransactionJson};
 
 #[derive(Subcommand)]
@@ -11,6 +17,33 @@ pub enum TxCommand {
     Decode(RawArgs),
     /// Print a transaction's hash (its identity and signing hash).
     Hash(RawArgs),
+    /// Broadcast a signed transaction (e.g. made offline by `cowboy sign`) and wait for its
+    /// receipt.
+    Send(SendArgs),
+    /// A transaction's status: pending, or its receipt.
+    Status(StatusArgs),
+}
+
+#[derive(Args)]
+pub struct SendArgs {
+    /// The canonical encoding in hex (with or without 0x), or `-` for stdin.
+    raw: String,
+    /// Return once the node accepted it instead of waiting for the receipt.
+    #[arg(long)]
+    no_wait: bool,
+    /// How long to wait for the receipt, in seconds.
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+    #[command(flatten)]
+    rpc: RpcArgs,
+}
+
+#[derive(Args)]
+pub struct StatusArgs {
+    /// The transaction hash.
+    hash: String,
+    #[command(flatten)]
+    rpc: RpcArgs,
 }
 
 #[derive(Args)]
@@ -33,6 +66,46 @@ impl TxCommand {
                         Ok(sender) => eprintln!("signature: valid, signed by {sender}"),
                         Err(e) => eprintln!("signature: INVALID: {e}"),
                     }
+                }
+            }
+            Self::Send(args) => {
+                let bytes = hex_argument(&args.raw, "the transaction")?;
+                Transaction::decode_strict(&bytes)
+                    .map_err(|e| anyhow!("cannot decode the transaction: {e}"))?;
+                let node = Node::connect(&args.rpc)?;
+                let (hash, receipt) = node.send_raw(&bytes, args.no_wait, args.timeout)?;
+                match receipt {
+                    None if global.json => output::json(&serde_json::json!({ "tx_hash": hash })),
+                    None => println!("{hash}"),
+                    Some(r) => {
+                        if global.json {
+                            output::json(&r);
+                        } else {
+                            client::print_receipt(&r);
+                        }
+                        client::check_success(&r)?;
+                    }
+                }
+            }
+            Self::Status(args) => {
+                let hash = client::hash(&args.hash, "the transaction hash")?;
+                let node = Node::connect(&args.rpc)?;
+                if let Some(r) = node.call(async |c| c.receipt(hash).await)? {
+                    if global.json {
+                        output::json(&serde_json::json!({ "status": "finalized", "receipt": r }));
+                    } else {
+                        client::print_receipt(&r);
+                    }
+                } else if node.call(async |c| c.transaction(hash).await)?.is_some() {
+                    if global.json {
+                        output::json(&serde_json::json!({ "status": "pending" }));
+                    } else {
+                        println!("pending: in the node's pool, not in a finalized block yet");
+                    }
+                } else {
+                    anyhow::bail!(
+                        "the node knows no transaction {hash} (never sent, or dropped from its pool)"
+                    );
                 }
             }
             Self::Hash(args) => {

@@ -60,6 +60,7 @@ fn genesis(keys: &[PrivateKey], params: Parameters) -> Genesis {
             stake: Amount(100_000 * CBY),
             public_key: HexBytes(vec![1; 32]),
         }],
+        threshold_public: None,
         parameters: params,
     }
 }
@@ -442,6 +443,7 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
             proposer: validator(),
             beacon: head.beacon,
             tx_root: cowboy_execution::roots::tx_root(&[]),
+            state_height: head.height + 1,
             state_root: prepared.root,
             receipts_root: cowboy_execution::roots::receipts_root(&[]),
             cycle_basefee: head.cycle_basefee,
@@ -457,6 +459,7 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
                 block: &block,
                 hash: block.header.digest(),
                 receipts: &[],
+                outcome: &[],
             },
         )
         .expect("commit timers");

@@ -53,9 +53,66 @@ pub struct BlockStats {
     pub timers_fired: usize,
     pub timers_expired: usize,
     pub transactions: usize,
+    /// Transactions of a finalized block that could not execute (`failure::SKIPPED`).
+    pub skipped: usize,
     /// Wall time of the timer phases (reservation, expiry GC, firing), for benchmarks; not
     /// consensus data.
     pub timer_time: std::time::Duration,
+}
+
+/// What executing one block produced: the commitments a later header may claim for it
+/// (`Header::state_height`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub height: u64,
+    pub state_root: Hash,
+    pub receipts_root: Hash,
+    /// The basefees the block executed at.
+    pub cycle_basefee: u64,
+    pub cell_basefee: u64,
+}
+
+impl Outcome {
+    /// The stored form (see `cowboy_state::BlockRecord::outcome`).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        use commonware_codec::Write as _;
+        let mut buf = Vec::with_capacity(96);
+        cowboy_types::codec::write_varint(self.height, &mut buf);
+        self.state_root.write(&mut buf);
+        self.receipts_root.write(&mut buf);
+        cowboy_types::codec::write_varint(self.cycle_basefee, &mut buf);
+        cowboy_types::codec::write_varint(self.cell_basefee, &mut buf);
+        buf
+    }
+
+    /// Reads [`Self::to_bytes`]'s output back.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ExecError> {
+        use cowboy_types::codec::{read_plain, read_varint};
+        let mut buf = commonware_codec::Copying(bytes);
+        let read =
+            |buf: &mut commonware_codec::Copying<'_>| -> Result<Self, commonware_codec::Error> {
+                Ok(Self {
+                    height: read_varint(buf, "height")?,
+                    state_root: read_plain(buf, "state_root")?,
+                    receipts_root: read_plain(buf, "receipts_root")?,
+                    cycle_basefee: read_varint(buf, "cycle_basefee")?,
+                    cell_basefee: read_varint(buf, "cell_basefee")?,
+                })
+            };
+        read(&mut buf).map_err(|e| ExecError::Corrupt {
+            what: "block outcome".into(),
+            reason: e.to_string(),
+        })
+    }
+
+    /// Whether `header` claims exactly this outcome.
+    pub fn matches(&self, header: &Header) -> bool {
+        header.state_height == self.height
+            && header.state_root == self.state_root
+            && header.receipts_root == self.receipts_root
+            && header.cycle_basefee == self.cycle_basefee
+            && header.cell_basefee == self.cell_basefee
+    }
 }
 
 /// An executed block, ready to commit.
@@ -67,6 +124,8 @@ pub struct Executed {
     /// Receipts in execution order with the body index of their transaction.
     pub receipts: Vec<(Receipt, Option<u32>)>,
     pub stats: BlockStats,
+    /// The post-state commitments of this execution.
+    pub outcome: Outcome,
 }
 
 pub(crate) enum Txs<'r> {
@@ -76,6 +135,11 @@ pub(crate) enum Txs<'r> {
     Streamed(&'r [cowboy_types::Transaction], &'r mut tx::Recovering),
     /// Candidates for a new block, to be selected.
     Select(Vec<VerifiedTx>),
+    /// A finalized block (header given) with its transactions' stateless checks (in body
+    /// order). Consensus has already accepted it, so it cannot be rejected: a transaction that
+    /// failed its stateless checks, is no longer valid against the state it meets (nonce,
+    /// balance, fee) or no longer fits its lane gets a `SKIPPED` receipt and changes nothing.
+    Finalized(&'r Block, Vec<Result<VerifiedTx, crate::TxError>>),
 }
 
 pub(crate) fn supply_err(what: &str) -> ExecError {
@@ -154,7 +218,7 @@ pub(crate) fn run(
                 .map(|t| (t.cycles_limit, t.cells_limit))
                 .collect::<Vec<_>>(),
         ),
-        Txs::Select(_) => None,
+        Txs::Select(_) | Txs::Finalized(..) => None,
     };
     if let Some(limits) = &given_limits {
         if limits.len() > MAX_BLOCK_TRANSACTIONS {
@@ -180,6 +244,8 @@ pub(crate) fn run(
             });
         }
     }
+    let mut finalized = None;
+    let mut lenient = None;
     let (count, mut given, mut streamed, check_order) = match txs {
         Txs::Given(v) => (v.len(), Some(v.into_iter()), None, true),
         Txs::Streamed(raw, rec) => (raw.len(), None, Some((raw, rec)), true),
@@ -189,10 +255,55 @@ pub(crate) fn run(
             tx::canonical_order(&mut chosen, &proposal.beacon);
             (chosen.len(), Some(chosen.into_iter()), None, false)
         }
+        Txs::Finalized(block, checked) => {
+            finalized = Some(block);
+            let count = checked.len();
+            lenient = Some(checked.into_iter());
+            (count, None, None, false)
+        }
     };
     let mut txs = Vec::with_capacity(count);
+    let (mut cycles_left, mut cells_left) = (room.cycles, room.cells);
     for i in 0..count {
-        let vtx = if let Some(it) = given.as_mut() {
+        let vtx = if let Some(it) = lenient.as_mut() {
+            let hash = finalized
+                .and_then(|b| b.transactions.get(i))
+                .map(|t| t.digest())
+                .unwrap_or(Hash::ZERO);
+            let checked = it.next().ok_or(ExecError::Corrupt {
+                what: "transaction list".into(),
+                reason: "shorter than its length".into(),
+            })?;
+            let admitted = match checked {
+                Err(error) => Err(error),
+                Ok(vtx) if vtx.tx.cycles_limit > cycles_left || vtx.tx.cells_limit > cells_left => {
+                    Err(crate::TxError::LaneFull {
+                        cycles: vtx.tx.cycles_limit,
+                        cells: vtx.tx.cells_limit,
+                        cycles_left,
+                        cells_left,
+                    })
+                }
+                Ok(vtx) => {
+                    let account = x.world.account(&vtx.sender)?;
+                    tx::check_stateful(&vtx, &account, &user_prices).map(|()| vtx)
+                }
+            };
+            match admitted {
+                Ok(vtx) => {
+                    cycles_left -= vtx.tx.cycles_limit;
+                    cells_left -= vtx.tx.cells_limit;
+                    let receipt = execute_tx(&mut x, &vtx, &user_prices)?;
+                    receipts.push((receipt, Some(i as u32)));
+                    txs.push(vtx);
+                }
+                Err(error) => {
+                    receipts.push((skipped_receipt(hash, &error), Some(i as u32)));
+                    stats.skipped += 1;
+                }
+            }
+            continue;
+        } else if let Some(it) = given.as_mut() {
             it.next().ok_or(ExecError::Corrupt {
                 what: "transaction list".into(),
                 reason: "shorter than its length".into(),
@@ -266,12 +377,29 @@ pub(crate) fn run(
     stats.tips = tips;
 
     let changes = x.world.overlay.into_changes()?;
-    let digests: Vec<Hash> = txs.iter().map(|t| t.hash).collect();
-    let transactions: Vec<_> = txs.into_iter().map(|t| t.tx).collect();
     let plain: Vec<Receipt> = receipts.iter().map(|(r, _)| r.clone()).collect();
     let prepared = store.prepare(snapshot, changes)?;
-    let tx_root = crate::roots::tx_root_of(&digests);
     let receipts_root = crate::roots::receipts_root(&plain);
+    let outcome = Outcome {
+        height,
+        state_root: prepared.root,
+        receipts_root,
+        cycle_basefee: basefees.cycle,
+        cell_basefee: basefees.cell,
+    };
+    if let Some(block) = finalized {
+        return Ok(Executed {
+            block: block.clone(),
+            hash: block.header.digest(),
+            prepared,
+            receipts,
+            stats,
+            outcome,
+        });
+    }
+    let digests: Vec<Hash> = txs.iter().map(|t| t.hash).collect();
+    let transactions: Vec<_> = txs.into_iter().map(|t| t.tx).collect();
+    let tx_root = crate::roots::tx_root_of(&digests);
     let header = Header {
         parent: parent.digest(),
         height,
@@ -280,6 +408,7 @@ pub(crate) fn run(
         proposer: proposal.proposer,
         beacon: proposal.beacon,
         tx_root,
+        state_height: height,
         state_root: prepared.root,
         receipts_root,
         cycle_basefee: basefees.cycle,
@@ -295,10 +424,32 @@ pub(crate) fn run(
         prepared,
         receipts,
         stats,
+        outcome,
     })
 }
 
-fn chain_id(world: &World<'_>) -> Result<u64, ExecError> {
+/// The receipt of a finalized block's transaction that could not execute: nothing changed and
+/// no fee was charged.
+fn skipped_receipt(tx_hash: Hash, error: &crate::TxError) -> Receipt {
+    let mut message = error.to_string();
+    message.truncate(cowboy_types::receipt::MAX_FAILURE_MESSAGE);
+    Receipt {
+        tx_hash,
+        status: cowboy_types::receipt::Status::Failed {
+            kind: failure::SKIPPED,
+            message,
+        },
+        cycles_used: 0,
+        cells_used: 0,
+        fee: 0,
+        return_data: Vec::new(),
+        events: Vec::new(),
+        created: None,
+        deliveries: Vec::new(),
+    }
+}
+
+pub(crate) fn chain_id(world: &World<'_>) -> Result<u64, ExecError> {
     let bytes = world
         .overlay
         .get(&key::chain("chain_id"))?

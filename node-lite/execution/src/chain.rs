@@ -3,7 +3,7 @@
 
 use crate::{
     BlockError, ExecError,
-    block::{Executed, Proposal, Txs, run},
+    block::{Executed, Outcome, Proposal, Txs, run},
     tx::{self, VerifiedTx},
     world::World,
 };
@@ -33,6 +33,13 @@ impl Chain {
         if snapshot.height.is_none() {
             let prepared = store.prepare(&snapshot, changes).map_err(ExecError::from)?;
             drop(snapshot);
+            let outcome = Outcome {
+                height: 0,
+                state_root: prepared.root,
+                receipts_root: block.header.receipts_root,
+                cycle_basefee: block.header.cycle_basefee,
+                cell_basefee: block.header.cell_basefee,
+            };
             store
                 .commit(
                     &prepared,
@@ -40,6 +47,7 @@ impl Chain {
                         block: &block,
                         hash: expected,
                         receipts: &[],
+                        outcome: &outcome.to_bytes(),
                     },
                 )
                 .map_err(ExecError::from)?;
@@ -214,6 +222,70 @@ impl Chain {
         Ok(executed)
     }
 
+    /// Executes a finalized block on the last committed state. Consensus accepted it, so it is
+    /// never rejected for its transactions: one that is invalid when it executes gets a
+    /// `SKIPPED` receipt (see [`crate::block`]). It is rejected only if it does not extend the
+    /// committed head, names a proposer that is not a validator or overflows the block limit —
+    /// which for a finalized block means this node diverged and must stop.
+    /// `checked` are the transactions' stateless checks in body order, if already done.
+    pub fn execute(
+        &self,
+        engine: &mut Engine,
+        block: &Block,
+        checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
+    ) -> Result<Executed, BlockError> {
+        let snapshot = self.store.snapshot()?;
+        let parent = self.head()?;
+        let h = &block.header;
+        if h.height != parent.height + 1 {
+            return Err(BlockError::Height {
+                expected: parent.height + 1,
+                got: h.height,
+            });
+        }
+        if h.parent != parent.digest() {
+            return Err(BlockError::Parent {
+                expected: parent.digest(),
+                got: h.parent,
+            });
+        }
+        if block.transactions.len() > MAX_BLOCK_TRANSACTIONS {
+            return Err(BlockError::TooManyTransactions {
+                count: block.transactions.len(),
+                max: MAX_BLOCK_TRANSACTIONS,
+            });
+        }
+        let checked = match checked {
+            Some(c) if c.len() == block.transactions.len() => c,
+            _ => {
+                let params = self.params()?;
+                tx::verify_all(block.transactions.clone(), self.chain_id, &params)
+            }
+        };
+        let proposal = Proposal {
+            round: h.round,
+            timestamp_ms: h.timestamp_ms,
+            proposer: h.proposer,
+            beacon: h.beacon,
+        };
+        run(
+            engine,
+            &snapshot,
+            &self.store,
+            &parent,
+            &proposal,
+            Txs::Finalized(block, checked),
+        )
+    }
+
+    /// The post-state commitments of the committed block at `height`.
+    pub fn outcome(&self, height: u64) -> Result<Option<Outcome>, ExecError> {
+        self.store
+            .outcome(height)?
+            .map(|b| Outcome::from_bytes(&b))
+            .transpose()
+    }
+
     /// Makes an executed block durable (one write transaction).
     pub fn commit(&self, executed: &Executed) -> Result<(), ExecError> {
         self.store.commit(
@@ -222,6 +294,7 @@ impl Chain {
                 block: &executed.block,
                 hash: executed.hash,
                 receipts: &executed.receipts,
+                outcome: &executed.outcome.to_bytes(),
             },
         )?;
         Ok(())

@@ -41,6 +41,15 @@ pub enum TxError {
         "balance {balance} cannot cover the worst-case fee plus value ({needed} base units: limits at max_fee rates, plus the value sent)"
     )]
     InsufficientBalance { balance: u64, needed: u128 },
+    #[error(
+        "limits ({cycles} cycles, {cells} cells) no longer fit the user lane ({cycles_left} cycles, {cells_left} cells left)"
+    )]
+    LaneFull {
+        cycles: u64,
+        cells: u64,
+        cycles_left: u64,
+        cells_left: u64,
+    },
     #[error("transaction {0} has no recovery result (asked for twice, or out of range)")]
     NotRecovered(usize),
 }

@@ -52,6 +52,11 @@ pub struct Genesis {
     #[serde(default)]
     pub allocations: Vec<Allocation>,
     pub validators: Vec<GenesisValidator>,
+    /// The validators' BLS12-381 threshold public polynomial (a commitment to the shares
+    /// consensus votes and beacons are signed with), hex. Consensus configuration, not state:
+    /// the state root does not cover it, but every node of a chain must use the same one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold_public: Option<HexBytes>,
     #[serde(default)]
     pub parameters: Parameters,
 }
@@ -224,6 +229,7 @@ impl Genesis {
                     signature: [0u8; BEACON_SIGNATURE_LEN],
                 },
                 tx_root: crate::roots::tx_root(&[]),
+                state_height: 0,
                 state_root,
                 receipts_root: crate::roots::receipts_root(&[]),
                 cycle_basefee: min,

@@ -21,14 +21,16 @@ pub mod genesis;
 pub mod intrinsic;
 pub mod lanes;
 pub mod params;
+pub mod query;
 pub mod roots;
 mod timers;
 pub mod tx;
 pub mod world;
 
-pub use block::{BlockStats, Executed, Proposal};
+pub use block::{BlockStats, Executed, Outcome, Proposal};
 pub use chain::Chain;
 pub use error::{BlockError, ExecError, GenesisError, TxError};
 pub use genesis::{Allocation, Genesis, GenesisValidator};
 pub use params::Parameters;
+pub use query::{Query, QueryResult};
 pub use tx::{VerifiedTx, verify, verify_all};

@@ -24,6 +24,8 @@ const BLOCKS: TableDefinition<u64, &[u8]> = TableDefinition::new("blocks");
 const BLOCK_HASHES: TableDefinition<&[u8], u64> = TableDefinition::new("block_hashes");
 /// Receipts by `height (8B BE) ‖ index (4B BE)`, in execution order.
 const RECEIPTS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("receipts");
+/// Height → the executor's encoded outcome of that block (its post-state commitments).
+const OUTCOMES: TableDefinition<u64, &[u8]> = TableDefinition::new("outcomes");
 /// Transaction (or deferred delivery, or timer firing) hash → its [`TxLocation`].
 const TX_INDEX: TableDefinition<&[u8], &[u8]> = TableDefinition::new("tx_index");
 
@@ -99,6 +101,9 @@ pub struct BlockRecord<'a> {
     /// Receipts in execution order, each with the body index of its transaction (if the block
     /// carries it).
     pub receipts: &'a [(Receipt, Option<u32>)],
+    /// The executor's encoded outcome of the block (its post-state commitments), kept by
+    /// height so a later header can be checked against it.
+    pub outcome: &'a [u8],
 }
 
 /// The durable store.
@@ -221,6 +226,7 @@ impl Store {
             blocks.insert(height, encode_to_vec(record.block).as_slice())?;
             let mut hashes = txn.open_table(BLOCK_HASHES)?;
             hashes.insert(record.hash.0.as_slice(), height)?;
+            txn.open_table(OUTCOMES)?.insert(height, record.outcome)?;
             let mut receipts = txn.open_table(RECEIPTS)?;
             let mut index = txn.open_table(TX_INDEX)?;
             for (i, (receipt, body_index)) in record.receipts.iter().enumerate() {
@@ -254,6 +260,17 @@ impl Store {
                 .map_err(|e| corrupt(&format!("blocks/{height}"), e.to_string())),
             None => Ok(None),
         }
+    }
+
+    /// The executor's encoded outcome of the block at `height`.
+    pub fn outcome(&self, height: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        let txn = self.db.begin_read()?;
+        let table = match txn.open_table(OUTCOMES) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(table.get(height)?.map(|v| v.value().to_vec()))
     }
 
     /// The height of the block with `hash`.

@@ -22,6 +22,7 @@ fn block(height: u64) -> Block {
                 signature: [0u8; BEACON_SIGNATURE_LEN],
             },
             tx_root: Hash::ZERO,
+            state_height: 0,
             state_root: Hash::ZERO,
             receipts_root: Hash::ZERO,
             cycle_basefee: 0,
@@ -53,6 +54,7 @@ fn commit(store: &Store, changes: ChangeSet) -> Hash {
                 block: &b,
                 hash: Hash([0xb0 ^ prepared.height as u8; 32]),
                 receipts: &[(receipt, None)],
+                outcome: &[],
             },
         )
         .unwrap();
@@ -139,6 +141,7 @@ fn blocks_must_be_committed_in_order() {
                 block: &wrong,
                 hash: Hash::ZERO,
                 receipts: &[],
+                outcome: &[],
             },
         )
         .unwrap_err();

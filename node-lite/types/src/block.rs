@@ -1,9 +1,10 @@
 //! Block and header shapes, as far as the spec fixes them (whitepaper §6, STF section).
 //!
 //! The header carries the parent beacon (the verified threshold-VRF seed of the round before the
-//! proposal round, never a height-addressed seed), the basefees the block executes at, a
-//! keccak256 root over its transactions and a blake3 state root. Which state the root commits to,
-//! and how the beacon is checked, are fixed by the node (issue: consensus).
+//! proposal round, never a height-addressed seed), a keccak256 root over its transactions and a
+//! commitment to the post-state of an executed height (`state_height`: its own height when a
+//! block is built and executed at once, the proposer's newest executed finalized height under
+//! consensus, where blocks execute only once finalized).
 
 use crate::{
     codec::{read_list, read_plain, read_varint, varint_size, write_list, write_varint},
@@ -48,10 +49,17 @@ pub struct Header {
     pub beacon: Beacon,
     /// keccak256 binary Merkle root over the transaction digests.
     pub tx_root: Hash,
-    /// blake3 state root (see the node for which state it commits to).
+    /// The height whose post-state `state_root`, `receipts_root` and the basefees describe.
+    /// A block built and executed in one step (a single operator, tests) commits to its own
+    /// post-state (`state_height == height`); under consensus, blocks execute only once
+    /// finalized, so a proposer commits to the newest finalized height it has executed
+    /// (`state_height < height`) and verifiers check the claim against their own execution.
+    pub state_height: u64,
+    /// blake3 state root after executing block `state_height`.
     pub state_root: Hash,
-    /// keccak256 root over the receipts the root's state produced.
+    /// keccak256 root over the receipts block `state_height` produced.
     pub receipts_root: Hash,
+    /// The basefees block `state_height` executed at.
     pub cycle_basefee: u64,
     pub cell_basefee: u64,
 }
@@ -121,6 +129,7 @@ impl Write for Header {
         self.proposer.write(buf);
         self.beacon.write(buf);
         self.tx_root.write(buf);
+        write_varint(self.state_height, buf);
         self.state_root.write(buf);
         self.receipts_root.write(buf);
         write_varint(self.cycle_basefee, buf);
@@ -134,6 +143,7 @@ impl EncodeSize for Header {
             + varint_size(self.height)
             + self.round.encode_size()
             + varint_size(self.timestamp_ms)
+            + varint_size(self.state_height)
             + self.beacon.encode_size()
             + varint_size(self.cycle_basefee)
             + varint_size(self.cell_basefee)
@@ -150,6 +160,7 @@ impl Read for Header {
             proposer: read_plain(buf, "proposer")?,
             beacon: read_plain(buf, "beacon")?,
             tx_root: read_plain(buf, "tx_root")?,
+            state_height: read_varint(buf, "state_height")?,
             state_root: read_plain(buf, "state_root")?,
             receipts_root: read_plain(buf, "receipts_root")?,
             cycle_basefee: read_varint(buf, "cycle_basefee")?,

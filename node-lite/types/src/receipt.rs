@@ -52,6 +52,9 @@ pub mod failure {
     pub const OUT_OF_BUDGET: u8 = 42;
     /// The recipient's mailbox cannot take the message.
     pub const MAILBOX_FULL: u8 = 43;
+    /// The transaction is in a finalized block but was not valid when the block executed
+    /// (signature, nonce, balance, fee, or its lane was full): nothing changed, no fee charged.
+    pub const SKIPPED: u8 = 44;
 }
 
 /// What became of one message a transaction (or timer, or deferred delivery) sent.

@@ -1,0 +1,267 @@
+//! Talking to a node: the RPC options every networked command shares (defined once), filling
+//! nonce and fees from the node, sending a signed transaction and waiting for its receipt with
+//! a spinner (long polls, never a polling loop).
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use clap::Args;
+use cowboy_crypto::PrivateKey;
+use cowboy_rpc::{CowboyApiClient, ReceiptView, jsonrpsee::http_client::HttpClient};
+use cowboy_types::{Address, Hash, Instruction, Transaction};
+use std::time::Duration;
+
+/// The node to talk to.
+#[derive(Args, Debug, Clone)]
+pub struct RpcArgs {
+    /// JSON-RPC URL of a node.
+    #[arg(
+        long,
+        env = "COWBOY_RPC_URL",
+        default_value = "http://127.0.0.1:8545",
+        value_name = "URL"
+    )]
+    pub rpc_url: String,
+}
+
+/// Transaction options shared by commands that send one: everything is filled from the node
+/// unless given.
+#[derive(Args, Debug, Clone, Default)]
+pub struct TxArgs {
+    /// Nonce (default: the sender's next nonce, counting its pending transactions).
+    #[arg(long)]
+    pub nonce: Option<u64>,
+    /// Cycle limit (default: a generous limit for the instruction).
+    #[arg(long)]
+    pub cycles_limit: Option<u64>,
+    /// Cell limit.
+    #[arg(long)]
+    pub cells_limit: Option<u64>,
+    /// Most paid per cycle (default: the node's suggestion, twice the user-lane basefee).
+    #[arg(long)]
+    pub max_fee_per_cycle: Option<u64>,
+    /// Most paid per cell.
+    #[arg(long)]
+    pub max_fee_per_cell: Option<u64>,
+    /// Tip per cycle to the proposer.
+    #[arg(long)]
+    pub priority_fee: Option<u64>,
+    /// Return once the node accepted the transaction instead of waiting for its receipt.
+    #[arg(long)]
+    pub no_wait: bool,
+    /// How long to wait for the receipt, in seconds.
+    #[arg(long, default_value_t = 60)]
+    pub timeout: u64,
+}
+
+/// A connection to a node plus a runtime to drive it.
+pub struct Node {
+    pub client: HttpClient,
+    pub url: String,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Node {
+    pub fn connect(args: &RpcArgs) -> Result<Self> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the async runtime")?;
+        let client = cowboy_rpc::client(&args.rpc_url)
+            .with_context(|| format!("{} is not a usable RPC URL", args.rpc_url))?;
+        Ok(Self {
+            client,
+            url: args.rpc_url.clone(),
+            runtime,
+        })
+    }
+
+    /// Runs one RPC call, turning a transport failure into an error that names the URL.
+    pub fn call<T>(
+        &self,
+        f: impl AsyncFnOnce(&HttpClient) -> Result<T, cowboy_rpc::jsonrpsee::core::ClientError>,
+    ) -> Result<T> {
+        self.runtime
+            .block_on(f(&self.client))
+            .map_err(|e| rpc_error(e, &self.url))
+    }
+
+    /// Fills nonce, limits and fees, signs, sends and (unless `no_wait`) waits for the receipt.
+    pub fn send(
+        &self,
+        key: &PrivateKey,
+        instruction: Instruction,
+        args: &TxArgs,
+        default_limits: (u64, u64),
+    ) -> Result<(Hash, Option<ReceiptView>)> {
+        let from = key.address();
+        let chain_id = self.call(async |c| c.chain_id().await)?;
+        let nonce = match args.nonce {
+            Some(n) => n,
+            None => self.call(async |c| c.nonce(from).await)?.pending,
+        };
+        let fees = self.call(async |c| c.fees().await)?;
+        let mut tx = Transaction {
+            chain_id,
+            nonce,
+            instruction,
+            cycles_limit: args.cycles_limit.unwrap_or(default_limits.0),
+            cells_limit: args.cells_limit.unwrap_or(default_limits.1),
+            max_fee_per_cycle: args
+                .max_fee_per_cycle
+                .unwrap_or(fees.suggested_max_fee_per_cycle),
+            max_fee_per_cell: args
+                .max_fee_per_cell
+                .unwrap_or(fees.suggested_max_fee_per_cell),
+            max_priority_fee_per_cycle: args
+                .priority_fee
+                .unwrap_or(fees.suggested_priority_fee_per_cycle),
+            max_priority_fee_per_cell: 0,
+            from,
+            access_list: None,
+            metadata: vec![],
+            origin: None,
+            signature: Default::default(),
+            additional_signers: vec![],
+        };
+        cowboy_crypto::sign_transaction(&mut tx, key)?;
+        self.send_raw(&tx.to_bytes(), args.no_wait, args.timeout)
+    }
+
+    /// Sends a signed transaction and (unless `no_wait`) waits for its receipt.
+    pub fn send_raw(
+        &self,
+        raw: &[u8],
+        no_wait: bool,
+        timeout_s: u64,
+    ) -> Result<(Hash, Option<ReceiptView>)> {
+        let hex = cowboy_types::json::HexBytes(raw.to_vec());
+        let hash = self.call(async |c| c.send_raw_transaction(hex).await)?;
+        if no_wait {
+            return Ok((hash, None));
+        }
+        Ok((hash, Some(self.wait_receipt(hash, timeout_s)?)))
+    }
+
+    /// Waits for `hash`'s receipt, showing a spinner on a terminal.
+    pub fn wait_receipt(&self, hash: Hash, timeout_s: u64) -> Result<ReceiptView> {
+        let spinner = spinner(&format!("waiting for {hash} to be finalized"));
+        let deadline = std::time::Instant::now() + Duration::from_secs(timeout_s);
+        let result = loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break Err(anyhow!(
+                    "{hash} was not finalized within {timeout_s} s; check it later with `cowboy tx status {hash}`"
+                ));
+            }
+            let wait_ms = left.as_millis().min(cowboy_rpc::MAX_WAIT_MS as u128) as u64;
+            match self.call(async |c| c.wait_for_receipt(hash, Some(wait_ms)).await) {
+                Ok(Some(r)) => break Ok(r),
+                Ok(None) => continue,
+                Err(e) => break Err(e),
+            }
+        };
+        if let Some(s) = spinner {
+            s.finish_and_clear();
+        }
+        result
+    }
+}
+
+fn spinner(message: &str) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let s = indicatif::ProgressBar::new_spinner();
+    s.set_message(message.to_string());
+    s.enable_steady_tick(Duration::from_millis(100));
+    Some(s)
+}
+
+/// A client error in words: the node's own message for JSON-RPC errors, a hint for transport
+/// failures.
+pub fn rpc_error(e: cowboy_rpc::jsonrpsee::core::ClientError, url: &str) -> anyhow::Error {
+    use cowboy_rpc::jsonrpsee::core::ClientError;
+    match e {
+        ClientError::Call(obj) => anyhow!("the node refused: {}", obj.message()),
+        ClientError::Transport(t) => anyhow!(
+            "cannot reach a node at {url}: {t} (is it running? set --rpc-url or COWBOY_RPC_URL)"
+        ),
+        ClientError::RequestTimeout => anyhow!("the node at {url} did not answer in time"),
+        other => anyhow!("RPC to {url} failed: {other}"),
+    }
+}
+
+/// Parses `ARGS` given as JSON values (`42`, `"text"`, `[1,2]`, `{"k":1}`); a bare word that
+/// is not JSON is taken as a string.
+pub fn parse_args(args: &[String]) -> Result<Vec<serde_json::Value>> {
+    Ok(args
+        .iter()
+        .map(|a| serde_json::from_str(a).unwrap_or_else(|_| serde_json::Value::String(a.clone())))
+        .collect())
+}
+
+/// Encodes JSON arguments as the canonical argument list.
+pub fn encode_args(args: &[serde_json::Value]) -> Result<Vec<u8>> {
+    let mut values = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        values
+            .push(cowboy_pvm::Value::from_json(a).map_err(|e| {
+                anyhow!("argument {} is not a value an actor can take: {e}", i + 1)
+            })?);
+    }
+    cowboy_pvm::Value::List(values)
+        .encode()
+        .map_err(|e| anyhow!("the arguments cannot be encoded: {e}"))
+}
+
+/// Parses an address argument.
+pub fn address(text: &str, what: &str) -> Result<Address> {
+    text.parse()
+        .map_err(|e| anyhow!("{what} {text:?} is not an address: {e}"))
+}
+
+/// Parses a hash argument.
+pub fn hash(text: &str, what: &str) -> Result<Hash> {
+    text.parse()
+        .map_err(|e| anyhow!("{what} {text:?} is not a 32-byte hash: {e}"))
+}
+
+/// Prints a receipt for humans.
+pub fn print_receipt(r: &ReceiptView) {
+    println!("tx:       {}", r.tx_hash);
+    println!("block:    {} ({})", r.block_height, r.block_hash);
+    match &r.failure {
+        None => println!("status:   success"),
+        Some(kind) => println!(
+            "status:   FAILED ({kind}): {}",
+            r.error.as_deref().unwrap_or("")
+        ),
+    }
+    if let Some(a) = r.created {
+        println!("actor:    {a}");
+    }
+    println!(
+        "used:     {} cycles, {} cells; fee {} base units",
+        r.cycles_used, r.cells_used, r.fee.0
+    );
+    if let Some(v) = &r.return_value {
+        println!("returned: {v}");
+    }
+    for e in &r.events {
+        let topics: Vec<String> = e.topics.iter().map(|t| t.to_string()).collect();
+        println!(
+            "event:    {} topics [{}] data 0x{}",
+            e.emitter,
+            topics.join(", "),
+            hex::encode(&e.data.0)
+        );
+    }
+}
+
+/// Fails (after printing) when a receipt says the transaction failed.
+pub fn check_success(r: &ReceiptView) -> Result<()> {
+    if r.status != "success" {
+        bail!(crate::output::Reported);
+    }
+    Ok(())
+}

@@ -1,0 +1,65 @@
+//! `cowboy block`: a block by height, hash or `latest`.
+
+use crate::{
+    client::{self, Node, RpcArgs},
+    opts::GlobalArgs,
+    output,
+};
+use anyhow::{Result, anyhow};
+use clap::Args;
+use cowboy_rpc::{BlockId, BlockTag, CowboyApiClient};
+
+#[derive(Args)]
+pub struct BlockArgs {
+    /// Height, hash, or `latest`.
+    #[arg(default_value = "latest")]
+    id: String,
+    /// Include the full transactions.
+    #[arg(long)]
+    full: bool,
+    #[command(flatten)]
+    rpc: RpcArgs,
+}
+
+impl BlockArgs {
+    pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        let id = if self.id == "latest" {
+            BlockId::Tag(BlockTag::Latest)
+        } else if let Ok(h) = self.id.parse::<u64>() {
+            BlockId::Height(h)
+        } else {
+            BlockId::Hash(client::hash(&self.id, "the block")?)
+        };
+        let node = Node::connect(&self.rpc)?;
+        let full = self.full;
+        let block = node
+            .call(async |c| c.block(id, Some(full)).await)?
+            .ok_or_else(|| anyhow!("no executed block {}", self.id))?;
+        if global.json {
+            output::json(&block);
+        } else {
+            println!("block {} {}", block.height, block.hash);
+            println!("parent      {}", block.parent);
+            println!("round       epoch {} view {}", block.epoch, block.view);
+            println!("time        {} ms", block.timestamp_ms);
+            println!("proposer    {}", block.proposer);
+            println!(
+                "state root  {} (after this block)",
+                block.executed_state_root
+            );
+            println!(
+                "header      commits to the state after block {}",
+                block.state_height
+            );
+            println!(
+                "basefees    {} per cycle, {} per cell",
+                block.cycle_basefee, block.cell_basefee
+            );
+            println!("txs         {}", block.transactions.len());
+            for t in &block.transactions {
+                println!("  {t}");
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,72 @@
+//! `cowboy call`: send a message to an actor's handler and wait for the result.
+
+use crate::{
+    client::{self, Node, RpcArgs, TxArgs},
+    opts::{GlobalArgs, SignerArgs},
+    output,
+};
+use anyhow::Result;
+use clap::Args;
+use cowboy_types::{ActorInstruction, Instruction};
+
+#[derive(Args)]
+#[command(
+    after_help = "Arguments are JSON values; a bare word is a string.\n\nExamples:\n  \
+cowboy call 0xACTOR increment --account alice\n  \
+cowboy call 0xACTOR add 5 '\"note\"' --json"
+)]
+pub struct CallArgs {
+    /// The actor's address.
+    to: String,
+    /// The handler to call.
+    method: String,
+    /// Arguments, each a JSON value.
+    args: Vec<String>,
+    /// Value to transfer with the message, in base units.
+    #[arg(long, default_value_t = 0)]
+    value: u64,
+    #[command(flatten)]
+    tx: TxArgs,
+    #[command(flatten)]
+    rpc: RpcArgs,
+    #[command(flatten)]
+    signer: SignerArgs,
+}
+
+impl CallArgs {
+    pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        let to = client::address(&self.to, "the actor")?;
+        let args = client::encode_args(&client::parse_args(&self.args)?)?;
+        let node = Node::connect(&self.rpc)?;
+        let key = self.signer.key(global)?;
+        let (hash, receipt) = node.send(
+            &key,
+            Instruction::Actor(ActorInstruction::Message {
+                to,
+                method: self.method,
+                args,
+                value: self.value,
+            }),
+            &self.tx,
+            (5_000_000, 1_000_000),
+        )?;
+        match receipt {
+            None => {
+                if global.json {
+                    output::json(&serde_json::json!({ "tx_hash": hash }));
+                } else {
+                    println!("{hash}");
+                }
+                Ok(())
+            }
+            Some(r) => {
+                if global.json {
+                    output::json(&r);
+                } else {
+                    client::print_receipt(&r);
+                }
+                client::check_success(&r)
+            }
+        }
+    }
+}

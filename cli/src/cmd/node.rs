@@ -1,0 +1,237 @@
+//! `cowboy node`: create a node home (`init`) and run a validator from it (`run`, or `cowboy
+//! node` alone).
+
+use crate::{opts::GlobalArgs, output};
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, Subcommand};
+use cowboy_execution::{Allocation, Genesis};
+use cowboy_node::node::{self, Home, Member, Overrides, Peer};
+use cowboy_types::{Address, json::Amount};
+use std::{net::SocketAddr, path::PathBuf};
+
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct NodeArgs {
+    #[command(subcommand)]
+    command: Option<NodeCommand>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand)]
+pub enum NodeCommand {
+    /// Create node homes: keys, config and a genesis for 1 or more validators (a trusted
+    /// dealer makes the threshold shares: fine for devnets, not for a public network).
+    Init(InitArgs),
+    /// Run a validator from its home until SIGINT/SIGTERM.
+    Run(RunArgs),
+}
+
+#[derive(Args)]
+#[command(after_help = "Examples:\n  \
+cowboy node init --home ./node --fund 0xYOURADDRESS=1000000000000\n  \
+cowboy node init --home ./net --validators 4   # ./net/node-0 … ./net/node-3\n\n\
+The node home is --home (or $COWBOY_HOME); without either, ~/.cowboy/node.")]
+pub struct InitArgs {
+    /// How many validators.
+    #[arg(long, default_value_t = 1)]
+    validators: usize,
+    /// Chain id.
+    #[arg(long, default_value_t = 31_337)]
+    chain_id: u64,
+    /// Prefund an account: ADDRESS=AMOUNT in base units (repeatable).
+    #[arg(long, value_name = "ADDRESS=AMOUNT")]
+    fund: Vec<String>,
+    /// First p2p port (validator i listens on port + i, on 127.0.0.1).
+    #[arg(long, default_value_t = 9_000)]
+    p2p_port: u16,
+    /// First RPC port (validator i serves on port + i, on 127.0.0.1).
+    #[arg(long, default_value_t = 8_545)]
+    rpc_port: u16,
+    /// Milliseconds between blocks.
+    #[arg(long, default_value_t = 1_000)]
+    block_time: u64,
+}
+
+#[derive(Args, Default)]
+#[command(
+    after_help = "The node home is --home (or $COWBOY_HOME); without either, ~/.cowboy/node."
+)]
+pub struct RunArgs {
+    /// Use this genesis file instead of the home's.
+    #[arg(long, value_name = "FILE")]
+    genesis: Option<PathBuf>,
+    /// Serve JSON-RPC here.
+    #[arg(long)]
+    rpc_addr: Option<SocketAddr>,
+    /// Listen for peers here.
+    #[arg(long)]
+    p2p_addr: Option<SocketAddr>,
+    /// Peers as PUBLIC_KEY@HOST:PORT, comma-separated (replaces the config's list).
+    #[arg(long, value_delimiter = ',')]
+    peers: Option<Vec<String>>,
+    /// Milliseconds between blocks (at least 100).
+    #[arg(long)]
+    block_time: Option<u64>,
+    /// Log filter (`info`, `debug`, `cowboy_node=debug,warn`, …).
+    #[arg(long)]
+    log_level: Option<String>,
+    /// Log as JSON lines instead of text.
+    #[arg(long)]
+    log_json: bool,
+}
+
+impl NodeArgs {
+    pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        match self.command {
+            Some(NodeCommand::Init(a)) => a.run(global),
+            Some(NodeCommand::Run(a)) => a.run(global),
+            None => self.run.run(global),
+        }
+    }
+}
+
+impl InitArgs {
+    fn run(self, global: &GlobalArgs) -> Result<()> {
+        let root = node_home(global)?;
+        if self.validators == 0 {
+            bail!("--validators must be at least 1");
+        }
+        let mut allocations = Vec::new();
+        for f in &self.fund {
+            let (addr, amount) = f
+                .split_once('=')
+                .with_context(|| format!("--fund {f:?}: expected ADDRESS=AMOUNT"))?;
+            let address: Address = addr
+                .parse()
+                .map_err(|e| anyhow::anyhow!("--fund {f:?}: {e}"))?;
+            let amount: u64 = amount
+                .parse()
+                .with_context(|| format!("--fund {f:?}: AMOUNT must be base units"))?;
+            allocations.push(Allocation {
+                address,
+                balance: Amount(amount),
+            });
+        }
+        let members: Vec<Member> = (0..self.validators)
+            .map(|i| {
+                let home = if self.validators == 1 {
+                    root.clone()
+                } else {
+                    root.join(format!("node-{i}"))
+                };
+                Member {
+                    home: Home(home),
+                    p2p_addr: SocketAddr::from(([127, 0, 0, 1], self.p2p_port + i as u16)),
+                    rpc_addr: SocketAddr::from(([127, 0, 0, 1], self.rpc_port + i as u16)),
+                    address: Address([0xa0 + i as u8; 20]),
+                    stake: 1_000_000_000_000,
+                }
+            })
+            .collect();
+        let genesis = Genesis {
+            chain_id: self.chain_id,
+            genesis_time_ms: 0,
+            allocations,
+            validators: vec![],
+            threshold_public: None,
+            parameters: Default::default(),
+        };
+        let committee = node::init_committee(&members, genesis, self.block_time)?;
+        if global.json {
+            let homes: Vec<_> = members
+                .iter()
+                .map(|m| {
+                    serde_json::json!({
+                        "home": m.home.0,
+                        "rpc_url": format!("http://{}", m.rpc_addr),
+                        "p2p_addr": m.p2p_addr,
+                    })
+                })
+                .collect();
+            output::json(&serde_json::json!({
+                "chain_id": committee.genesis.chain_id,
+                "nodes": homes,
+            }));
+        } else {
+            for m in &members {
+                println!(
+                    "created {} (rpc http://{}, p2p {})",
+                    m.home.0.display(),
+                    m.rpc_addr,
+                    m.p2p_addr
+                );
+            }
+            println!(
+                "start with: cowboy node run --node-home {}",
+                members[0].home.0.display()
+            );
+        }
+        Ok(())
+    }
+}
+
+impl RunArgs {
+    fn run(self, global: &GlobalArgs) -> Result<()> {
+        let home = Home(node_home(global)?);
+        let config = home.config()?;
+        let filter = self.log_level.clone().unwrap_or(config.log_level.clone());
+        init_logs(&filter, self.log_json)?;
+        if let Some(g) = &self.genesis {
+            let mut c = config.clone();
+            c.genesis = std::fs::canonicalize(g)
+                .with_context(|| format!("cannot find the genesis file {}", g.display()))?;
+            home.write_config(&c)?;
+        }
+        let peers = match &self.peers {
+            None => None,
+            Some(list) => Some(
+                list.iter()
+                    .map(|p| {
+                        let (pk, addr) = p.split_once('@').with_context(|| {
+                            format!("peer {p:?}: expected PUBLIC_KEY@HOST:PORT")
+                        })?;
+                        Ok(Peer {
+                            public_key: pk.to_string(),
+                            address: addr
+                                .parse()
+                                .with_context(|| format!("peer {p:?}: bad address"))?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            ),
+        };
+        node::run(
+            &home,
+            Overrides {
+                rpc_addr: self.rpc_addr,
+                p2p_addr: self.p2p_addr,
+                block_time_ms: self.block_time,
+                peers,
+            },
+        )?;
+        Ok(())
+    }
+}
+
+/// The node home: `--home`/`$COWBOY_HOME` as given, else `~/.cowboy/node`.
+fn node_home(global: &GlobalArgs) -> Result<PathBuf> {
+    match &global.home {
+        Some(h) => Ok(h.clone()),
+        None => Ok(global.home()?.join("node")),
+    }
+}
+
+fn init_logs(filter: &str, json: bool) -> Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .with_context(|| format!("--log-level {filter:?} is not a log filter"))?;
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let result = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+    result.map_err(|e| anyhow::anyhow!("cannot start logging: {e}"))
+}

@@ -1,0 +1,178 @@
+//! `cowboy timer`: list an actor's pending timers, schedule one, cancel one.
+
+use crate::{
+    client::{self, Node, RpcArgs, TxArgs},
+    opts::{GlobalArgs, SignerArgs},
+    output,
+};
+use anyhow::{Result, bail};
+use clap::{Args, Subcommand};
+use cowboy_rpc::CowboyApiClient;
+use cowboy_types::{Instruction, SystemInstruction, TimerSpec};
+
+#[derive(Subcommand)]
+pub enum TimerCommand {
+    /// Pending timers an address created or that fire on it.
+    List(ListArgs),
+    /// Schedule a handler to run at a height (or every N blocks); the sender pays each firing.
+    Set(SetArgs),
+    /// Cancel a pending timer you created.
+    Cancel(CancelArgs),
+}
+
+#[derive(Args)]
+pub struct ListArgs {
+    address: String,
+    #[command(flatten)]
+    rpc: RpcArgs,
+}
+
+#[derive(Args)]
+#[command(after_help = "Examples:\n  \
+cowboy timer set 0xACTOR tick --in 5 --account alice\n  \
+cowboy timer set 0xACTOR heartbeat --in 1 --every 10 --expires-at 5000 -a alice")]
+pub struct SetArgs {
+    /// The actor whose handler fires.
+    actor: String,
+    /// The handler.
+    handler: String,
+    /// Arguments, each a JSON value.
+    args: Vec<String>,
+    /// Fire at this height.
+    #[arg(long, conflicts_with = "in_blocks")]
+    at: Option<u64>,
+    /// Fire this many blocks after the current height.
+    #[arg(long = "in", value_name = "BLOCKS")]
+    in_blocks: Option<u64>,
+    /// Repeat every this many blocks.
+    #[arg(long)]
+    every: Option<u64>,
+    /// Expire (stop firing) after this height.
+    #[arg(long)]
+    expires_at: Option<u64>,
+    /// Cycles paid for each firing.
+    #[arg(long, default_value_t = 200_000)]
+    cycles_per_fire: u64,
+    /// Cells paid for each firing.
+    #[arg(long, default_value_t = 50_000)]
+    cells_per_fire: u64,
+    #[command(flatten)]
+    tx: TxArgs,
+    #[command(flatten)]
+    rpc: RpcArgs,
+    #[command(flatten)]
+    signer: SignerArgs,
+}
+
+#[derive(Args)]
+pub struct CancelArgs {
+    /// The timer id (from `cowboy timer list`).
+    id: String,
+    #[command(flatten)]
+    tx: TxArgs,
+    #[command(flatten)]
+    rpc: RpcArgs,
+    #[command(flatten)]
+    signer: SignerArgs,
+}
+
+impl TimerCommand {
+    pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        match self {
+            Self::List(a) => {
+                let address = client::address(&a.address, "the address")?;
+                let node = Node::connect(&a.rpc)?;
+                let timers = node.call(async |c| c.timers(address).await)?;
+                if global.json {
+                    output::json(&timers);
+                } else if timers.is_empty() {
+                    println!("no pending timers");
+                } else {
+                    for t in &timers {
+                        let every = t
+                            .every_blocks
+                            .map(|e| format!(", every {e} blocks"))
+                            .unwrap_or_default();
+                        println!(
+                            "{}  {}.{} at height {}{every} (creator {})",
+                            t.id, t.actor, t.handler, t.height, t.creator
+                        );
+                    }
+                }
+                Ok(())
+            }
+            Self::Set(a) => {
+                let actor = client::address(&a.actor, "the actor")?;
+                let args = client::encode_args(&client::parse_args(&a.args)?)?;
+                let node = Node::connect(&a.rpc)?;
+                let height = match (a.at, a.in_blocks) {
+                    (Some(h), _) => h,
+                    (None, Some(n)) => node.call(async |c| c.status().await)?.height + n.max(1),
+                    (None, None) => bail!("say when: --at HEIGHT or --in BLOCKS"),
+                };
+                let timer = TimerSpec {
+                    actor,
+                    handler: a.handler,
+                    args,
+                    cycles_per_fire: a.cycles_per_fire,
+                    cells_per_fire: a.cells_per_fire,
+                    expires_at: a.expires_at,
+                    bid: None,
+                };
+                let instruction = match a.every {
+                    Some(every) => SystemInstruction::SetInterval {
+                        timer,
+                        start_height: height,
+                        every_blocks: every,
+                    },
+                    None => SystemInstruction::SetTimer { timer, height },
+                };
+                let key = a.signer.key(global)?;
+                let (hash, receipt) = node.send(
+                    &key,
+                    Instruction::System(instruction),
+                    &a.tx,
+                    (100_000, 10_000),
+                )?;
+                report(global, hash, receipt)
+            }
+            Self::Cancel(a) => {
+                let timer_id = client::hash(&a.id, "the timer id")?;
+                let node = Node::connect(&a.rpc)?;
+                let key = a.signer.key(global)?;
+                let (hash, receipt) = node.send(
+                    &key,
+                    Instruction::System(SystemInstruction::CancelTimer { timer_id }),
+                    &a.tx,
+                    (100_000, 10_000),
+                )?;
+                report(global, hash, receipt)
+            }
+        }
+    }
+}
+
+fn report(
+    global: &GlobalArgs,
+    hash: cowboy_types::Hash,
+    receipt: Option<cowboy_rpc::ReceiptView>,
+) -> Result<()> {
+    match receipt {
+        None => {
+            if global.json {
+                output::json(&serde_json::json!({ "tx_hash": hash }));
+            } else {
+                println!("{hash}");
+            }
+            Ok(())
+        }
+        Some(r) => {
+            if global.json {
+                output::json(&r);
+            } else {
+                client::print_receipt(&r);
+            }
+            client::check_success(&r)
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! Cowboy's JSON-RPC 2.0 interface, shared by the node (server) and the CLI (client).
+//!
+//! Every method lives in the `cowboy_` namespace. The [`CowboyApi`] trait generates both the
+//! server trait the node implements and a typed client (`CowboyApiClient`) over HTTP, so the
+//! two cannot drift. Amounts are decimal strings of base units (1 CBY = 10^9), hashes and
+//! addresses `0x`-hex, byte strings `0x`-hex.
+//!
+//! Clients never poll in a loop: [`CowboyApiClient::wait_for_block`] and
+//! [`CowboyApiClient::wait_for_receipt`] are long polls that return as soon as the block or
+//! receipt exists (or `null` after the timeout).
+
+use cowboy_types::{
+    Address, Hash,
+    json::{Amount, HexBytes},
+};
+use jsonrpsee::{core::RpcResult, proc_macros::rpc};
+use serde::{Deserialize, Serialize};
+
+pub use jsonrpsee;
+
+/// Longest a long poll may wait, in milliseconds.
+pub const MAX_WAIT_MS: u64 = 60_000;
+/// Largest request body the server accepts, in bytes (a maximal transaction is 128 KiB,
+/// hex-encoded twice that, plus the envelope).
+pub const MAX_REQUEST_BYTES: u32 = 1024 * 1024;
+
+/// Error codes beyond JSON-RPC's standard ones.
+pub mod code {
+    /// The transaction breaks a validity rule (the message names it; `data.rule` too).
+    pub const INVALID_TRANSACTION: i32 = -32010;
+    /// The pool refused the transaction (nonce, fee, balance, replacement, capacity).
+    pub const POOL_REFUSED: i32 = -32011;
+    /// The request names something that does not exist (an actor, a block).
+    pub const NOT_FOUND: i32 = -32012;
+    /// The node cannot answer right now (starting, halted after a divergence).
+    pub const UNAVAILABLE: i32 = -32013;
+}
+
+/// A block by height, by hash, or the newest executed one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BlockId {
+    Height(u64),
+    Hash(Hash),
+    Tag(BlockTag),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BlockTag {
+    /// The newest finalized and executed block.
+    Latest,
+}
+
+/// What a node is doing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NodeStatus {
+    pub chain_id: u64,
+    pub genesis_hash: Hash,
+    /// Newest finalized block this node has executed (its state is at this height).
+    pub height: u64,
+    /// Newest height consensus has finalized (it may not be executed yet).
+    pub finalized_height: u64,
+    pub state_root: Hash,
+    /// Hash of block `height`.
+    pub head_hash: Hash,
+    /// Connected consensus peers.
+    pub peers: usize,
+    /// Pending transactions in the pool.
+    pub pool: usize,
+    /// True when this node's execution disagreed with a finalized header and it stopped.
+    pub halted: bool,
+    pub version: String,
+}
+
+/// Readiness: a node is ready once it has executed a block finalized after it started and is
+/// not halted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    pub ready: bool,
+    pub height: u64,
+    pub halted: bool,
+    /// Why it is not ready, if it is not.
+    pub reason: Option<String>,
+}
+
+/// A block and what its execution produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BlockView {
+    pub hash: Hash,
+    pub height: u64,
+    pub parent: Hash,
+    pub epoch: u64,
+    pub view: u64,
+    pub timestamp_ms: u64,
+    pub proposer: Address,
+    /// The parent beacon (round and BLS signature) the block executed with.
+    pub beacon_round: u64,
+    pub beacon: HexBytes,
+    pub tx_root: Hash,
+    /// What the header commits to: the post-state of block `state_height`.
+    pub state_height: u64,
+    pub state_root: Hash,
+    pub receipts_root: Hash,
+    /// This block's own execution: its post-state root and receipts root.
+    pub executed_state_root: Hash,
+    pub executed_receipts_root: Hash,
+    pub cycle_basefee: u64,
+    pub cell_basefee: u64,
+    pub transactions: Vec<Hash>,
+    /// The full transactions, if asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_transactions: Option<Vec<serde_json::Value>>,
+}
+
+/// A transaction and where it is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TxView {
+    pub hash: Hash,
+    /// The transaction in `cowboy tx decode`'s JSON form.
+    pub transaction: serde_json::Value,
+    /// `null` while it is pending in the pool.
+    pub block_height: Option<u64>,
+    pub index: Option<u32>,
+    pub pending: bool,
+}
+
+/// An event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventView {
+    pub emitter: Address,
+    pub topics: Vec<Hash>,
+    pub data: HexBytes,
+}
+
+/// What became of one message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeliveryView {
+    pub id: Hash,
+    pub to: Address,
+    /// `delivered`, `failed` or `deferred`.
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// A receipt.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReceiptView {
+    pub tx_hash: Hash,
+    pub block_height: u64,
+    pub block_hash: Hash,
+    /// `success` or `failed`.
+    pub status: String,
+    /// The failure's kind name (`OutOfCycles`, `Exception`, `Skipped`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_code: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub cycles_used: u64,
+    pub cells_used: u64,
+    pub fee: Amount,
+    pub return_data: HexBytes,
+    /// The return value decoded as JSON, when it is a canonical value.
+    pub return_value: Option<serde_json::Value>,
+    pub events: Vec<EventView>,
+    pub created: Option<Address>,
+    pub deliveries: Vec<DeliveryView>,
+}
+
+/// Nonces of an address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NonceView {
+    /// Its nonce in the latest executed state.
+    pub latest: u64,
+    /// The nonce its next transaction should use, counting its pending ones.
+    pub pending: u64,
+}
+
+/// An account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountView {
+    pub address: Address,
+    pub height: u64,
+    pub balance: Amount,
+    pub nonce: u64,
+    pub actor: Option<ActorView>,
+}
+
+/// An actor's record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActorView {
+    pub code_hash: Hash,
+    pub storage_used: u64,
+    pub storage_quota: u64,
+    pub storage_bond: Amount,
+    pub pending_timers: u64,
+}
+
+/// A state proof: the value under `key` (or its absence) at `height`, provable against
+/// `state_root`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofView {
+    pub height: u64,
+    pub state_root: Hash,
+    pub key: HexBytes,
+    pub value: Option<HexBytes>,
+    /// The Jellyfish Merkle proof, borsh-encoded.
+    pub proof: HexBytes,
+}
+
+/// A read-only call.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueryRequest {
+    pub to: Address,
+    pub method: String,
+    /// Arguments as a JSON array of canonical values.
+    #[serde(default)]
+    pub args: Vec<serde_json::Value>,
+    /// The caller the handler sees; the zero address if absent.
+    #[serde(default)]
+    pub from: Option<Address>,
+    #[serde(default)]
+    pub cycles_limit: Option<u64>,
+    #[serde(default)]
+    pub cells_limit: Option<u64>,
+}
+
+/// What a read-only call returned.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QueryView {
+    pub height: u64,
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub return_data: HexBytes,
+    pub return_value: Option<serde_json::Value>,
+    pub events: Vec<EventView>,
+    pub cycles_used: u64,
+    pub cells_used: u64,
+}
+
+/// Current fees and a suggestion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeesView {
+    pub height: u64,
+    /// Global basefees (per cycle, per cell).
+    pub cycle_basefee: u64,
+    pub cell_basefee: u64,
+    /// The user lane's basefees (global × multiplier).
+    pub user_cycle_basefee: u64,
+    pub user_cell_basefee: u64,
+    /// Suggested caps: twice the user lane basefee, so a transaction survives six blocks of
+    /// maximal increases.
+    pub suggested_max_fee_per_cycle: u64,
+    pub suggested_max_fee_per_cell: u64,
+    /// Suggested tip per cycle.
+    pub suggested_priority_fee_per_cycle: u64,
+}
+
+/// A pending timer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimerView {
+    pub id: Hash,
+    pub actor: Address,
+    pub creator: Address,
+    pub height: u64,
+    pub handler: String,
+    pub every_blocks: Option<u64>,
+    pub cycles_per_fire: u64,
+    pub cells_per_fire: u64,
+}
+
+/// A finalized, executed block, as the long poll reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockSummary {
+    pub height: u64,
+    pub hash: Hash,
+    pub state_root: Hash,
+    pub transactions: usize,
+    pub timestamp_ms: u64,
+}
+
+/// The node's methods.
+#[rpc(server, client, namespace = "cowboy")]
+pub trait CowboyApi {
+    #[method(name = "chainId")]
+    async fn chain_id(&self) -> RpcResult<u64>;
+
+    #[method(name = "status")]
+    async fn status(&self) -> RpcResult<NodeStatus>;
+
+    #[method(name = "health")]
+    async fn health(&self) -> RpcResult<Health>;
+
+    #[method(name = "getBlock")]
+    async fn block(&self, id: BlockId, full: Option<bool>) -> RpcResult<Option<BlockView>>;
+
+    #[method(name = "getTransaction")]
+    async fn transaction(&self, hash: Hash) -> RpcResult<Option<TxView>>;
+
+    #[method(name = "getReceipt")]
+    async fn receipt(&self, hash: Hash) -> RpcResult<Option<ReceiptView>>;
+
+    #[method(name = "getBalance")]
+    async fn balance(&self, address: Address) -> RpcResult<Amount>;
+
+    #[method(name = "getNonce")]
+    async fn nonce(&self, address: Address) -> RpcResult<NonceView>;
+
+    #[method(name = "getAccount")]
+    async fn account(&self, address: Address) -> RpcResult<AccountView>;
+
+    /// A proof for an account (`storage_key` absent) or one key of an actor's storage.
+    #[method(name = "getProof")]
+    async fn proof(&self, address: Address, storage_key: Option<HexBytes>) -> RpcResult<ProofView>;
+
+    /// Admits a signed transaction (canonical encoding, hex) and gossips it; returns its hash.
+    #[method(name = "sendRawTransaction")]
+    async fn send_raw_transaction(&self, raw: HexBytes) -> RpcResult<Hash>;
+
+    #[method(name = "query")]
+    async fn query(&self, request: QueryRequest) -> RpcResult<QueryView>;
+
+    #[method(name = "fees")]
+    async fn fees(&self) -> RpcResult<FeesView>;
+
+    #[method(name = "getTimers")]
+    async fn timers(&self, address: Address) -> RpcResult<Vec<TimerView>>;
+
+    /// Returns the first executed block above `after` as soon as there is one, or `null` after
+    /// `timeout_ms` (at most [`MAX_WAIT_MS`]).
+    #[method(name = "waitForBlock")]
+    async fn wait_for_block(
+        &self,
+        after: u64,
+        timeout_ms: Option<u64>,
+    ) -> RpcResult<Option<BlockSummary>>;
+
+    /// Returns the receipt of `hash` as soon as its block is executed, or `null` after
+    /// `timeout_ms` (at most [`MAX_WAIT_MS`]).
+    #[method(name = "waitForReceipt")]
+    async fn wait_for_receipt(
+        &self,
+        hash: Hash,
+        timeout_ms: Option<u64>,
+    ) -> RpcResult<Option<ReceiptView>>;
+}
+
+/// An HTTP client for `url`.
+pub fn client(
+    url: &str,
+) -> Result<jsonrpsee::http_client::HttpClient, jsonrpsee::core::ClientError> {
+    jsonrpsee::http_client::HttpClientBuilder::default()
+        .request_timeout(std::time::Duration::from_millis(MAX_WAIT_MS + 10_000))
+        .max_request_size(MAX_REQUEST_BYTES)
+        .build(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_ids_parse_from_height_hash_or_tag() {
+        assert_eq!(
+            serde_json::from_str::<BlockId>("7").expect("height"),
+            BlockId::Height(7)
+        );
+        assert_eq!(
+            serde_json::from_str::<BlockId>("\"latest\"").expect("tag"),
+            BlockId::Tag(BlockTag::Latest)
+        );
+        let h = format!("\"0x{}\"", "ab".repeat(32));
+        assert!(matches!(
+            serde_json::from_str::<BlockId>(&h).expect("hash"),
+            BlockId::Hash(_)
+        ));
+    }
+}

@@ -1,0 +1,467 @@
+//! The consensus application: how a validator builds a block for its view and how it checks
+//! someone else's, and the reporters that collect beacons and hand finalized blocks to
+//! execution.
+//!
+//! A block of view `v` carries the parent beacon — the threshold-VRF seed of round `v − 1`,
+//! which every node holds before entering view `v` — and commits to the post-state of the
+//! newest finalized height its proposer has executed (`state_height`). Blocks execute only
+//! once finalized; a verifier waits until it has executed `state_height` itself and compares.
+
+use super::block::{ChainBlock, to_digest, to_hash};
+use crate::core::Core;
+use commonware_actor::Feedback;
+use commonware_consensus::{
+    Application, Reporter,
+    marshal::{Update, ancestry::Ancestry},
+    simplex::{
+        scheme::bls12381_threshold::vrf::{self, Seed, Seedable},
+        types::{Activity, Context},
+    },
+};
+use commonware_cryptography::{
+    Digested, bls12381::primitives::variant::MinSig, ed25519, keccak256::Digest,
+};
+use commonware_runtime::Clock;
+use commonware_utils::Acknowledgement;
+use cowboy_execution::{lanes, roots, tx};
+use cowboy_types::{
+    Address, Beacon, Block, Header, Round, block::BEACON_SIGNATURE_LEN,
+    block::MAX_BLOCK_TRANSACTIONS,
+};
+use futures::StreamExt;
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::{Arc, Mutex},
+    time::{Duration, UNIX_EPOCH},
+};
+use tokio::sync::Notify;
+
+/// The consensus signing scheme: ed25519 identities, BLS12-381 threshold VRF (`MinSig`: 48-byte
+/// signatures, the beacon's size).
+pub type Scheme = vrf::Scheme<ed25519::PublicKey, MinSig>;
+/// What consensus tells the application about a proposal.
+pub type Ctx = Context<Digest, ed25519::PublicKey>;
+
+/// The beacon of view 1, which has no predecessor: round (epoch, 0) with an all-zero
+/// signature (Cowboy decision; see the book).
+pub fn genesis_beacon(epoch: u64) -> Beacon {
+    Beacon {
+        round: Round { epoch, view: 0 },
+        signature: [0; BEACON_SIGNATURE_LEN],
+    }
+}
+
+/// How far a block's timestamp may run ahead of a verifier's clock.
+const MAX_CLOCK_DRIFT_MS: u64 = 5_000;
+/// Seeds kept (by view) for proposals and verification.
+const SEEDS_KEPT: usize = 1_024;
+
+/// Verified seeds by view, with a wake-up for those waiting.
+#[derive(Default)]
+pub struct Seeds {
+    by_view: Mutex<BTreeMap<u64, Beacon>>,
+    notify: Notify,
+}
+
+impl Seeds {
+    fn insert(&self, seed: &Seed<MinSig>) {
+        use commonware_codec::Encode;
+        let bytes = seed.signature.encode();
+        let Ok(signature) = <[u8; BEACON_SIGNATURE_LEN]>::try_from(bytes.as_ref()) else {
+            return;
+        };
+        let beacon = Beacon {
+            round: Round {
+                epoch: seed.round.epoch().get(),
+                view: seed.round.view().get(),
+            },
+            signature,
+        };
+        if let Ok(mut m) = self.by_view.lock() {
+            m.insert(beacon.round.view, beacon);
+            while m.len() > SEEDS_KEPT {
+                m.pop_first();
+            }
+        }
+        self.notify.notify_waiters();
+    }
+
+    fn get(&self, view: u64) -> Option<Beacon> {
+        self.by_view.lock().ok()?.get(&view).copied()
+    }
+
+    /// Waits for the seed of `view`.
+    async fn wait(&self, view: u64) -> Beacon {
+        loop {
+            let notified = self.notify.notified();
+            if let Some(b) = self.get(view) {
+                return b;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// The application.
+#[derive(Clone)]
+pub struct App {
+    core: Arc<Core>,
+    seeds: Arc<Seeds>,
+    scheme: Scheme,
+    /// Consensus identity → reward address.
+    proposers: Arc<HashMap<ed25519::PublicKey, Address>>,
+    block_time: Duration,
+}
+
+impl App {
+    pub fn new(
+        core: Arc<Core>,
+        seeds: Arc<Seeds>,
+        scheme: Scheme,
+        proposers: HashMap<ed25519::PublicKey, Address>,
+        block_time: Duration,
+    ) -> Self {
+        Self {
+            core,
+            seeds,
+            scheme,
+            proposers: Arc::new(proposers),
+            block_time,
+        }
+    }
+
+    fn parent_beacon(&self, round: &commonware_consensus::types::Round) -> Option<u64> {
+        round.view().get().checked_sub(1)
+    }
+
+    async fn beacon_for(&self, round: &commonware_consensus::types::Round) -> Beacon {
+        match self.parent_beacon(round) {
+            Some(0) | None => genesis_beacon(round.epoch().get()),
+            Some(v) => self.seeds.wait(v).await,
+        }
+    }
+
+    fn check_beacon(&self, round: &commonware_consensus::types::Round, beacon: &Beacon) -> bool {
+        let epoch = round.epoch().get();
+        match self.parent_beacon(round) {
+            Some(0) | None => *beacon == genesis_beacon(epoch),
+            Some(v) => {
+                if beacon.round != (Round { epoch, view: v }) {
+                    return false;
+                }
+                if self.seeds.get(v).is_some_and(|b| b == *beacon) {
+                    return true;
+                }
+                use commonware_codec::ReadExt;
+                let mut buf = commonware_codec::Copying(beacon.signature.as_slice());
+                let Ok(signature) =
+                    <MinSig as commonware_cryptography::bls12381::primitives::variant::Variant>::Signature::read(
+                        &mut buf,
+                    )
+                else {
+                    return false;
+                };
+                let seed = Seed::new(
+                    commonware_consensus::types::Round::new(
+                        commonware_consensus::types::Epoch::new(epoch),
+                        commonware_consensus::types::View::new(v),
+                    ),
+                    signature,
+                );
+                seed.verify(&self.scheme)
+            }
+        }
+    }
+
+    /// Nonces used by blocks that are not executed yet (finalized or not), newest first in
+    /// `ancestry` down to the executed height.
+    async fn unexecuted_nonces(
+        &self,
+        mut ancestry: impl Ancestry<ChainBlock>,
+    ) -> HashMap<Address, u64> {
+        let executed = self.core.height();
+        let mut used: HashMap<Address, u64> = HashMap::new();
+        while let Some(b) = ancestry.next().await {
+            let b = &b.inner().0;
+            if b.header.height <= executed {
+                break;
+            }
+            for t in &b.transactions {
+                let e = used.entry(t.from).or_insert(t.nonce);
+                *e = (*e).max(t.nonce);
+            }
+        }
+        used
+    }
+
+    fn now_ms(clock: &impl Clock) -> u64 {
+        clock
+            .current()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
+
+    /// Checks everything about `block` that does not need its parent's execution.
+    fn check_block(
+        &self,
+        ctx: &Ctx,
+        block: &Block,
+        parent: &Block,
+        now_ms: u64,
+    ) -> Result<(), String> {
+        let h = &block.header;
+        let round = Round {
+            epoch: ctx.round.epoch().get(),
+            view: ctx.round.view().get(),
+        };
+        if h.round != round {
+            return Err(format!(
+                "round {:?} is not the proposal round {round:?}",
+                h.round
+            ));
+        }
+        match self.proposers.get(&ctx.leader) {
+            Some(a) if *a == h.proposer => {}
+            _ => return Err(format!("proposer {} is not the view's leader", h.proposer)),
+        }
+        if !self.check_beacon(&ctx.round, &h.beacon) {
+            return Err("the beacon is not the verified seed of the previous view".into());
+        }
+        if h.timestamp_ms < parent.header.timestamp_ms {
+            return Err("timestamp before the parent's".into());
+        }
+        if h.timestamp_ms > now_ms + MAX_CLOCK_DRIFT_MS {
+            return Err("timestamp too far in the future".into());
+        }
+        if h.state_height >= h.height || h.state_height < parent.header.state_height {
+            return Err(format!(
+                "state_height {} must be below the block height and not below the parent's {}",
+                h.state_height, parent.header.state_height
+            ));
+        }
+        if block.transactions.len() > MAX_BLOCK_TRANSACTIONS {
+            return Err("too many transactions".into());
+        }
+        let params = self.core.chain().params().map_err(|e| e.to_string())?;
+        let verified = cowboy_execution::verify_all(
+            block.transactions.clone(),
+            self.core.chain().chain_id(),
+            &params,
+        );
+        let mut txs = Vec::with_capacity(verified.len());
+        for (i, v) in verified.into_iter().enumerate() {
+            txs.push(v.map_err(|e| format!("transaction {i}: {e}"))?);
+        }
+        let hashes: Vec<_> = txs.iter().map(|t| t.hash).collect();
+        if roots::tx_root_of(&hashes) != h.tx_root {
+            return Err("tx_root does not match the transactions".into());
+        }
+        tx::check_order(&txs, &h.beacon)
+            .map_err(|i| format!("transaction {i} is out of the beacon order"))?;
+        let (cycles, cells) = lanes::user_room(&params.lanes, &lanes::Reserved::default());
+        let used_cycles: u128 = txs.iter().map(|t| t.tx.cycles_limit as u128).sum();
+        let used_cells: u128 = txs.iter().map(|t| t.tx.cells_limit as u128).sum();
+        if used_cycles > cycles as u128 || used_cells > cells as u128 {
+            return Err("the transactions' limits exceed the user lane".into());
+        }
+        Ok(())
+    }
+}
+
+impl<E: Clock + Send + 'static> Application<E> for App {
+    type SigningScheme = Scheme;
+    type Context = Ctx;
+    type Block = ChainBlock;
+    type Input = ();
+
+    async fn propose(
+        &mut self,
+        (clock, ctx): (E, Ctx),
+        ancestry: impl Ancestry<ChainBlock>,
+        _input: (),
+    ) -> Option<Digested<ChainBlock>> {
+        let parent = ancestry.peek()?.clone();
+        let parent = &parent.inner().0;
+        // Pace blocks: not before the parent's time plus the block time.
+        let earliest = parent.header.timestamp_ms + self.block_time.as_millis() as u64;
+        let now = Self::now_ms(&clock);
+        if now < earliest {
+            clock.sleep(Duration::from_millis(earliest - now)).await;
+        }
+        let beacon = self.beacon_for(&ctx.round).await;
+        // Claims may not go backwards: a lagging proposer first executes up to its parent's
+        // claim.
+        let floor = parent.header.state_height;
+        let mut executed = self.core.subscribe();
+        if executed.wait_for(|h| *h >= floor).await.is_err() {
+            return None;
+        }
+        let used = self.unexecuted_nonces(ancestry.clone()).await;
+        let state_height = self.core.height().min(parent.header.height).max(floor);
+        let outcome = self.core.outcome(state_height).ok()??;
+        let params = self.core.chain().params().ok()?;
+        let (_, prices) = self.core.user_prices().ok()?;
+        let (cycles, cells) = lanes::user_room(&params.lanes, &lanes::Reserved::default());
+        let candidates = self.core.candidates(MAX_BLOCK_TRANSACTIONS * 4, &used);
+        let core = self.core.clone();
+        let mut chosen = tx::select(
+            candidates,
+            |a| {
+                let mut acc = core.account(a)?;
+                if let Some(n) = used.get(a) {
+                    acc.nonce = acc.nonce.max(n + 1);
+                }
+                Ok(acc)
+            },
+            &prices,
+            tx::Room {
+                cycles,
+                cells,
+                count: MAX_BLOCK_TRANSACTIONS,
+            },
+        )
+        .ok()?;
+        tx::canonical_order(&mut chosen, &beacon);
+        let hashes: Vec<_> = chosen.iter().map(|t| t.hash).collect();
+        let proposer = *self.proposers.get(&ctx.leader)?;
+        let block = Block {
+            header: Header {
+                parent: parent.header.digest(),
+                height: parent.header.height + 1,
+                round: Round {
+                    epoch: ctx.round.epoch().get(),
+                    view: ctx.round.view().get(),
+                },
+                timestamp_ms: Self::now_ms(&clock).max(earliest),
+                proposer,
+                beacon,
+                tx_root: roots::tx_root_of(&hashes),
+                state_height,
+                state_root: outcome.state_root,
+                receipts_root: outcome.receipts_root,
+                cycle_basefee: outcome.cycle_basefee,
+                cell_basefee: outcome.cell_basefee,
+            },
+            transactions: chosen.into_iter().map(|t| t.tx).collect(),
+        };
+        let digest = to_digest(&block.header.digest());
+        tracing::debug!(
+            height = block.header.height,
+            txs = block.transactions.len(),
+            "proposing"
+        );
+        Some(Digested::precomputed(ChainBlock(block), digest))
+    }
+
+    async fn verify(
+        &mut self,
+        (clock, ctx): (E, Ctx),
+        mut ancestry: impl Ancestry<ChainBlock>,
+    ) -> bool {
+        let Some(block) = ancestry.next().await else {
+            return false;
+        };
+        let Some(parent) = ancestry.next().await else {
+            return false;
+        };
+        let (block, parent) = (&block.inner().0, &parent.inner().0);
+        if let Err(why) = self.check_block(&ctx, block, parent, Self::now_ms(&clock)) {
+            tracing::warn!(height = block.header.height, reason = %why, "rejecting block");
+            return false;
+        }
+        // The post-state claim: wait until this node has executed that height.
+        let want = block.header.state_height;
+        let mut rx = self.core.subscribe();
+        if rx.wait_for(|h| *h >= want).await.is_err() {
+            return false;
+        }
+        match self.core.outcome(want) {
+            Ok(Some(o)) if o.matches(&block.header) => true,
+            Ok(Some(o)) => {
+                tracing::warn!(
+                    height = block.header.height,
+                    state_height = want,
+                    claimed = %block.header.state_root,
+                    computed = %o.state_root,
+                    "rejecting block: its post-state claim differs from this node's execution"
+                );
+                false
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Takes the seeds out of consensus activity, then passes it on.
+#[derive(Clone)]
+pub struct SeedTap<R> {
+    pub seeds: Arc<Seeds>,
+    pub inner: R,
+}
+
+impl<R: Reporter<Activity = Activity<Scheme, Digest>>> Reporter for SeedTap<R> {
+    type Activity = Activity<Scheme, Digest>;
+
+    fn report(&mut self, activity: Self::Activity) -> Feedback {
+        match &activity {
+            Activity::Notarization(n) | Activity::Certification(n) => self.seeds.insert(&n.seed()),
+            Activity::Finalization(f) => self.seeds.insert(&f.seed()),
+            Activity::Nullification(n) => {
+                if let Some(sig) = n.certificate.get() {
+                    self.seeds.insert(&Seed::new(n.round, sig.seed_signature));
+                }
+            }
+            _ => {}
+        }
+        self.inner.report(activity)
+    }
+}
+
+/// Receives finalized blocks from marshal (in height order) and queues them for execution.
+#[derive(Clone)]
+pub struct Finalized {
+    pub core: Arc<Core>,
+    pub queue:
+        tokio::sync::mpsc::UnboundedSender<(Block, commonware_utils::acknowledgement::Exact)>,
+}
+
+impl Reporter for Finalized {
+    type Activity = Update<ChainBlock>;
+
+    fn report(&mut self, activity: Self::Activity) -> Feedback {
+        match activity {
+            Update::Block(block, ack) => {
+                let b = block.inner().0.clone();
+                if self.queue.send((b, ack)).is_err() {
+                    tracing::warn!("execution queue closed");
+                }
+            }
+            Update::Tip(_, height, digest) => {
+                self.core.set_finalized_height(height.get());
+                tracing::debug!(height = height.get(), digest = %to_hash(&digest), "finalized tip");
+            }
+        }
+        Feedback::Ok
+    }
+}
+
+/// Applies queued finalized blocks in order, acknowledging each once it is committed.
+pub async fn apply_loop(
+    core: Arc<Core>,
+    mut queue: tokio::sync::mpsc::UnboundedReceiver<(
+        Block,
+        commonware_utils::acknowledgement::Exact,
+    )>,
+) {
+    while let Some((block, ack)) = queue.recv().await {
+        match core.apply_finalized(block).await {
+            Ok(_) => ack.acknowledge(),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot apply a finalized block; execution stopped");
+                // Keep the acknowledgement alive so marshal does not move past this block.
+                std::mem::forget(ack);
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,545 @@
+//! A node home and running a validator from it: `config.toml`, the identity and share keys,
+//! the chain store and consensus storage; p2p over authenticated TCP, consensus, execution,
+//! transaction gossip and the RPC server, stopped cleanly on SIGINT/SIGTERM.
+//!
+//! ```text
+//! HOME/config.toml      rpc/p2p addresses, peers, block time, log level
+//! HOME/genesis.json     the chain's genesis (or a path in config.toml)
+//! HOME/identity.key     ed25519 identity, hex (0600)
+//! HOME/share.key        BLS12-381 threshold share, hex (0600)
+//! HOME/data/            chain.redb and consensus storage
+//! ```
+
+use crate::{
+    consensus::{self, Channels, Timing, Validator, channel, keys},
+    core::Core,
+};
+use commonware_cryptography::{Signer, ed25519};
+use commonware_p2p::{Receiver as _, Recipients, Sender as _, authenticated::lookup};
+use commonware_runtime::{Quota, Runner as _, Spawner as _, Supervisor as _};
+use commonware_utils::{NZU32, NZUsize, ordered::Map};
+use cowboy_execution::Genesis;
+use cowboy_mempool::PoolConfig;
+use cowboy_types::Address;
+use serde::{Deserialize, Serialize};
+use std::{
+    collections::HashMap,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+/// Largest p2p message: a full block (4,096 transactions of up to 128 KiB is far more than a
+/// block's lanes allow; 32 MiB holds any valid block).
+const MAX_MESSAGE_SIZE: u32 = 32 * 1024 * 1024;
+
+/// `config.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Genesis file, relative to the home unless absolute.
+    #[serde(default = "default_genesis")]
+    pub genesis: PathBuf,
+    /// Where the JSON-RPC server listens (loopback unless you mean otherwise).
+    #[serde(default = "default_rpc")]
+    pub rpc_addr: SocketAddr,
+    /// Where p2p listens.
+    pub p2p_addr: SocketAddr,
+    /// Milliseconds between blocks (100 at the least).
+    #[serde(default = "default_block_time")]
+    pub block_time_ms: u64,
+    /// `error`, `warn`, `info`, `debug` or `trace` (or a tracing filter).
+    #[serde(default = "default_log")]
+    pub log_level: String,
+    /// The other validators: their identity (hex) and p2p address.
+    #[serde(default)]
+    pub peers: Vec<Peer>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Peer {
+    pub public_key: String,
+    pub address: SocketAddr,
+}
+
+fn default_genesis() -> PathBuf {
+    "genesis.json".into()
+}
+fn default_rpc() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 8545))
+}
+fn default_block_time() -> u64 {
+    1_000
+}
+fn default_log() -> String {
+    "info".into()
+}
+
+/// Shortest block time a node accepts, in milliseconds.
+pub const MIN_BLOCK_TIME_MS: u64 = 100;
+
+/// Why a node home cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum HomeError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a valid node config: {message}")]
+    Config { path: String, message: String },
+    #[error("{path} already exists; pick another --home or remove it")]
+    Exists { path: String },
+    #[error(transparent)]
+    Key(#[from] keys::KeyError),
+    #[error(transparent)]
+    Genesis(#[from] cowboy_execution::GenesisError),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A node home directory.
+#[derive(Clone, Debug)]
+pub struct Home(pub PathBuf);
+
+impl Home {
+    pub fn config_path(&self) -> PathBuf {
+        self.0.join("config.toml")
+    }
+    pub fn identity_path(&self) -> PathBuf {
+        self.0.join("identity.key")
+    }
+    pub fn share_path(&self) -> PathBuf {
+        self.0.join("share.key")
+    }
+    pub fn data(&self) -> PathBuf {
+        self.0.join("data")
+    }
+
+    pub fn config(&self) -> Result<Config, HomeError> {
+        let path = self.config_path();
+        let text = std::fs::read_to_string(&path).map_err(|source| HomeError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let config: Config = toml::from_str(&text).map_err(|e| HomeError::Config {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        if config.block_time_ms < MIN_BLOCK_TIME_MS {
+            return Err(HomeError::Config {
+                path: path.display().to_string(),
+                message: format!(
+                    "block_time_ms {} is below the minimum {MIN_BLOCK_TIME_MS}",
+                    config.block_time_ms
+                ),
+            });
+        }
+        Ok(config)
+    }
+
+    pub fn genesis_path(&self, config: &Config) -> PathBuf {
+        if config.genesis.is_absolute() {
+            config.genesis.clone()
+        } else {
+            self.0.join(&config.genesis)
+        }
+    }
+
+    fn read_hex(&self, path: &Path) -> Result<Vec<u8>, HomeError> {
+        let text = std::fs::read_to_string(path).map_err(|source| HomeError::Read {
+            path: path.display().to_string(),
+            source,
+        })?;
+        hex::decode(text.trim().trim_start_matches("0x")).map_err(|e| HomeError::Config {
+            path: path.display().to_string(),
+            message: format!("not hex: {e}"),
+        })
+    }
+
+    pub fn identity(&self) -> Result<ed25519::PrivateKey, HomeError> {
+        Ok(keys::decode_identity(
+            &self.read_hex(&self.identity_path())?,
+        )?)
+    }
+
+    pub fn share(&self) -> Result<Vec<u8>, HomeError> {
+        self.read_hex(&self.share_path())
+    }
+
+    /// Creates the home with a new identity (no share yet) and a config; refuses to touch an
+    /// existing one.
+    pub fn init(&self, config: &Config) -> Result<ed25519::PublicKey, HomeError> {
+        if self.config_path().exists() || self.identity_path().exists() {
+            return Err(HomeError::Exists {
+                path: self.0.display().to_string(),
+            });
+        }
+        create_dir(&self.0)?;
+        let identity = keys::new_identity()?;
+        write_secret(
+            &self.identity_path(),
+            &hex::encode(keys::encode_identity(&identity)),
+        )?;
+        self.write_config(config)?;
+        Ok(identity.public_key())
+    }
+
+    pub fn write_config(&self, config: &Config) -> Result<(), HomeError> {
+        let text = toml::to_string_pretty(config).map_err(|e| HomeError::Invalid(e.to_string()))?;
+        write_file(&self.config_path(), &text)
+    }
+
+    pub fn write_share(&self, share: &[u8]) -> Result<(), HomeError> {
+        write_secret(&self.share_path(), &hex::encode(share))
+    }
+}
+
+fn create_dir(path: &Path) -> Result<(), HomeError> {
+    std::fs::create_dir_all(path).map_err(|source| HomeError::Write {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Writes a file atomically (temporary file, then rename).
+pub fn write_file(path: &Path, text: &str) -> Result<(), HomeError> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|source| HomeError::Write {
+            path: path.display().to_string(),
+            source,
+        })
+}
+
+fn write_secret(path: &Path, text: &str) -> Result<(), HomeError> {
+    use std::{io::Write, os::unix::fs::OpenOptionsExt};
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(|source| HomeError::Write {
+            path: path.display().to_string(),
+            source,
+        })?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .map_err(|source| HomeError::Write {
+            path: path.display().to_string(),
+            source,
+        })
+}
+
+/// A validator committee written to disk: one home per validator, a shared genesis.
+pub struct Committee {
+    pub homes: Vec<Home>,
+    pub genesis: Genesis,
+}
+
+/// What [`init_committee`] needs per validator.
+pub struct Member {
+    pub home: Home,
+    pub p2p_addr: SocketAddr,
+    pub rpc_addr: SocketAddr,
+    /// Reward address.
+    pub address: Address,
+    pub stake: u64,
+}
+
+/// Creates homes for a committee with a trusted dealer (devnets and tests): identities,
+/// shares, a genesis naming every validator with the threshold polynomial, configs that list
+/// each other as peers. `genesis` supplies chain id, allocations and parameters; its
+/// validators are replaced.
+pub fn init_committee(
+    members: &[Member],
+    mut genesis: Genesis,
+    block_time_ms: u64,
+) -> Result<Committee, HomeError> {
+    let mut identities = Vec::new();
+    for m in members {
+        let cfg = Config {
+            genesis: default_genesis(),
+            rpc_addr: m.rpc_addr,
+            p2p_addr: m.p2p_addr,
+            block_time_ms,
+            log_level: default_log(),
+            peers: Vec::new(),
+        };
+        identities.push(m.home.init(&cfg)?);
+    }
+    let (polynomial, shares) = keys::deal(&identities)?;
+    genesis.validators = members
+        .iter()
+        .zip(&identities)
+        .map(|(m, id)| cowboy_execution::GenesisValidator {
+            address: m.address,
+            stake: cowboy_types::json::Amount(m.stake),
+            public_key: cowboy_types::json::HexBytes(commonware_codec::Encode::encode(id).to_vec()),
+        })
+        .collect();
+    genesis.threshold_public = Some(cowboy_types::json::HexBytes(keys::encode_polynomial(
+        &polynomial,
+    )));
+    let genesis_text =
+        serde_json::to_string_pretty(&genesis).map_err(|e| HomeError::Invalid(e.to_string()))?;
+    for (i, m) in members.iter().enumerate() {
+        let share = shares
+            .iter()
+            .find(|(k, _)| *k == identities[i])
+            .map(|(_, s)| s)
+            .ok_or_else(|| HomeError::Invalid("the dealer skipped a validator".into()))?;
+        m.home.write_share(&keys::encode_share(share))?;
+        write_file(&m.home.0.join("genesis.json"), &genesis_text)?;
+        let mut cfg = m.home.config()?;
+        cfg.peers = members
+            .iter()
+            .zip(&identities)
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, (o, id))| Peer {
+                public_key: hex::encode(commonware_codec::Encode::encode(id)),
+                address: o.p2p_addr,
+            })
+            .collect();
+        m.home.write_config(&cfg)?;
+    }
+    Ok(Committee {
+        homes: members.iter().map(|m| m.home.clone()).collect(),
+        genesis,
+    })
+}
+
+/// Everything a validator needs, loaded and checked.
+pub struct Loaded {
+    pub config: Config,
+    pub genesis: Genesis,
+    pub identity: ed25519::PrivateKey,
+    pub scheme: consensus::app::Scheme,
+    pub proposers: HashMap<ed25519::PublicKey, Address>,
+    pub peers: Vec<(ed25519::PublicKey, SocketAddr)>,
+}
+
+/// Loads a home: config, genesis, keys; checks the share against the genesis polynomial.
+pub fn load(home: &Home) -> Result<Loaded, HomeError> {
+    let config = home.config()?;
+    let genesis = Genesis::load(&home.genesis_path(&config))?;
+    let identity = home.identity()?;
+    let mut proposers = HashMap::new();
+    let mut identities = Vec::new();
+    for v in &genesis.validators {
+        let pk = keys::decode_public(&v.public_key.0)?;
+        proposers.insert(pk.clone(), v.address);
+        identities.push(pk);
+    }
+    let participants = keys::committee(&identities)?;
+    let polynomial = keys::decode_polynomial(
+        &genesis
+            .threshold_public
+            .as_ref()
+            .ok_or_else(|| {
+                HomeError::Invalid(
+                    "the genesis has no threshold_public: it was not made for a consensus committee (use `cowboy devnet up` or `cowboy node init`)"
+                        .into(),
+                )
+            })?
+            .0,
+        identities.len(),
+    )?;
+    let share = keys::decode_share(&home.share()?)?;
+    if !proposers.contains_key(&identity.public_key()) {
+        return Err(HomeError::Invalid(format!(
+            "this node's identity {} is not a validator in the genesis",
+            identity.public_key()
+        )));
+    }
+    let scheme = keys::signer(&identity, participants, polynomial, share)?;
+    let mut peers = Vec::new();
+    for p in &config.peers {
+        let bytes = hex::decode(p.public_key.trim_start_matches("0x"))
+            .map_err(|e| HomeError::Invalid(format!("peer key {}: {e}", p.public_key)))?;
+        peers.push((keys::decode_public(&bytes)?, p.address));
+    }
+    Ok(Loaded {
+        config,
+        genesis,
+        identity,
+        scheme,
+        proposers,
+        peers,
+    })
+}
+
+/// Overrides from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub rpc_addr: Option<SocketAddr>,
+    pub p2p_addr: Option<SocketAddr>,
+    pub block_time_ms: Option<u64>,
+    pub peers: Option<Vec<Peer>>,
+}
+
+/// Runs a validator until SIGINT/SIGTERM. Blocks the calling thread.
+pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
+    let mut loaded = load(home)?;
+    if let Some(a) = overrides.rpc_addr {
+        loaded.config.rpc_addr = a;
+    }
+    if let Some(a) = overrides.p2p_addr {
+        loaded.config.p2p_addr = a;
+    }
+    if let Some(b) = overrides.block_time_ms {
+        if b < MIN_BLOCK_TIME_MS {
+            return Err(HomeError::Invalid(format!(
+                "--block-time {b} ms is below the minimum {MIN_BLOCK_TIME_MS} ms"
+            )));
+        }
+        loaded.config.block_time_ms = b;
+    }
+    if let Some(p) = overrides.peers {
+        loaded.config.peers = p;
+        loaded = Loaded {
+            peers: load_peers(&loaded.config.peers)?,
+            ..loaded
+        };
+    }
+    let data = home.data();
+    create_dir(&data)?;
+    let core = Core::open(&data, &loaded.genesis, PoolConfig::default())
+        .map_err(|e| HomeError::Invalid(e.to_string()))?;
+    let genesis_block = core
+        .chain()
+        .store()
+        .block(0)
+        .map_err(|e| HomeError::Invalid(e.to_string()))?
+        .ok_or_else(|| HomeError::Invalid("the store has no genesis block".into()))?;
+    let runtime = commonware_runtime::tokio::Config::new()
+        .with_storage_directory(data.join("consensus"))
+        .with_catch_panics(false);
+    let runner = commonware_runtime::tokio::Runner::new(runtime);
+    let result: Result<(), HomeError> = runner.start(|context| async move {
+        let rpc_addr = loaded.config.rpc_addr;
+        let (bound, rpc) = crate::rpc::serve(core.clone(), rpc_addr)
+            .await
+            .map_err(|e| HomeError::Invalid(format!("cannot serve RPC on {rpc_addr}: {e}")))?;
+        tracing::info!(rpc = %bound, p2p = %loaded.config.p2p_addr, "node starting");
+
+        let me = loaded.identity.public_key();
+        let p2p_cfg = lookup::Config::local(
+            commonware_stream::cups::Cups::<_, commonware_cryptography::ChaCha20Poly1305>::new(
+                commonware_stream::sake::Sake {
+                    signer: loaded.identity.clone(),
+                    synchrony_bound: Duration::from_secs(5),
+                    max_handshake_age: Duration::from_secs(10),
+                    version: commonware_stream::sake::Version::V1,
+                },
+                commonware_stream::cups::Version::V1,
+            ),
+            consensus::NAMESPACE,
+            loaded.config.p2p_addr,
+            NZUsize!(loaded.proposers.len().max(1) + 1),
+            MAX_MESSAGE_SIZE,
+            NZUsize!(4_096),
+        );
+        let (mut network, mut oracle) = lookup::Network::new(context.child("network"), p2p_cfg);
+        let mut book: Vec<(ed25519::PublicKey, commonware_p2p::Address)> =
+            vec![(me.clone(), loaded.config.p2p_addr.into())];
+        for (pk, addr) in &loaded.peers {
+            book.push((pk.clone(), (*addr).into()));
+        }
+        let book: Map<_, _> = book
+            .try_into()
+            .map_err(|_| HomeError::Invalid("a peer is listed twice".into()))?;
+        use commonware_p2p::AddressableManager as _;
+        oracle.track(0, book);
+        let quota = Quota::per_second(NZU32!(10_000));
+        let channels = Channels {
+            votes: network.register(channel::VOTES, quota),
+            certificates: network.register(channel::CERTIFICATES, quota),
+            resolver: network.register(channel::RESOLVER, quota),
+            blocks: network.register(channel::BLOCKS, quota),
+            backfill: network.register(channel::BACKFILL, quota),
+        };
+        let (mut tx_sender, mut tx_receiver) = network.register(channel::TRANSACTIONS, quota);
+        network.start();
+
+        // Transaction gossip: what this node admits goes to every peer; what peers send is
+        // admitted here (and not re-gossiped: every validator is connected to every other).
+        let (gossip_tx, mut gossip_rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+        core.set_gossip(gossip_tx);
+        context.child("gossip-out").spawn(move |_| async move {
+            while let Some(raw) = gossip_rx.recv().await {
+                let _ =
+                    tx_sender.send(Recipients::All, commonware_runtime::IoBuf::from(raw), false);
+            }
+        });
+        let gossip_core = core.clone();
+        context.child("gossip-in").spawn(move |_| async move {
+            while let Ok((peer, msg)) = tx_receiver.recv().await {
+                if let Err(e) = gossip_core.admit(msg.as_ref(), false) {
+                    tracing::debug!(%peer, error = %e, "gossiped transaction not admitted");
+                }
+            }
+        });
+
+        let validator = Validator {
+            identity: loaded.identity.clone(),
+            scheme: loaded.scheme.clone(),
+            proposers: loaded.proposers.clone(),
+            genesis: genesis_block,
+            timing: Timing {
+                block_time: Duration::from_millis(loaded.config.block_time_ms),
+            },
+            partition: "cowboy".into(),
+        };
+        let _running = consensus::start(
+            context.child("consensus"),
+            core.clone(),
+            validator,
+            channels,
+            oracle.clone(),
+            oracle,
+        )
+        .await;
+
+        wait_for_signal().await;
+        tracing::info!("shutting down");
+        let _ = rpc.stop();
+        let _ = context.stop(0, Some(Duration::from_secs(5))).await;
+        Ok(())
+    });
+    result
+}
+
+fn load_peers(peers: &[Peer]) -> Result<Vec<(ed25519::PublicKey, SocketAddr)>, HomeError> {
+    peers
+        .iter()
+        .map(|p| {
+            let bytes = hex::decode(p.public_key.trim_start_matches("0x"))
+                .map_err(|e| HomeError::Invalid(format!("peer key {}: {e}", p.public_key)))?;
+            Ok((keys::decode_public(&bytes)?, p.address))
+        })
+        .collect()
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}

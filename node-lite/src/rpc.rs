@@ -1,0 +1,419 @@
+//! The JSON-RPC 2.0 server (`cowboy_rpc::CowboyApi`) over HTTP, backed by the node's [`Core`].
+//!
+//! Malformed JSON, unknown methods and bad parameters get JSON-RPC's standard errors from
+//! `jsonrpsee`; bodies above [`cowboy_rpc::MAX_REQUEST_BYTES`] are refused before parsing;
+//! transaction errors carry the validity rule that failed.
+
+use crate::{
+    core::{AdmitError, Core},
+    views,
+};
+use cowboy_execution::{
+    ExecError, Query,
+    query::{MAX_QUERY_CELLS, MAX_QUERY_CYCLES},
+    world::World,
+};
+use cowboy_pvm::Value;
+use cowboy_rpc::jsonrpsee::{
+    core::{RpcResult, async_trait},
+    server::{Server, ServerConfig, ServerHandle},
+    types::ErrorObjectOwned,
+};
+use cowboy_rpc::{
+    AccountView, ActorView, BlockId, BlockSummary, BlockTag, BlockView, CowboyApiServer, FeesView,
+    Health, MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest, QueryView, ReceiptView,
+    TimerView, TxView, code,
+};
+use cowboy_state::{Overlay, StateRead};
+use cowboy_types::{
+    Address, Hash, TimerRecord,
+    codec::decode_strict,
+    json::{Amount, HexBytes, TransactionJson},
+    state::key,
+};
+use std::{net::SocketAddr, sync::Arc, time::Duration};
+
+/// Most timers `getTimers` scans (a devnet-sized index; see the book).
+const MAX_TIMER_SCAN: usize = 100_000;
+
+/// The server's implementation of the API.
+pub struct Rpc {
+    core: Arc<Core>,
+}
+
+fn err(code: i32, message: impl Into<String>) -> ErrorObjectOwned {
+    ErrorObjectOwned::owned(code, message.into(), None::<()>)
+}
+
+fn internal(e: impl std::fmt::Display) -> ErrorObjectOwned {
+    err(-32603, format!("internal error: {e}"))
+}
+
+fn state(e: ExecError) -> ErrorObjectOwned {
+    internal(e)
+}
+
+fn wait_for(timeout_ms: Option<u64>) -> Duration {
+    Duration::from_millis(timeout_ms.unwrap_or(MAX_WAIT_MS).min(MAX_WAIT_MS))
+}
+
+impl Rpc {
+    fn block_view(&self, height: u64, full: bool) -> RpcResult<Option<BlockView>> {
+        let store = self.core.chain().store();
+        let Some(block) = store.block(height).map_err(internal)? else {
+            return Ok(None);
+        };
+        let Some(outcome) = self.core.outcome(height).map_err(state)? else {
+            return Ok(None);
+        };
+        Ok(Some(views::block(&block, &outcome, full)))
+    }
+
+    fn receipt_view(&self, hash: &Hash) -> RpcResult<Option<ReceiptView>> {
+        let store = self.core.chain().store();
+        let Some(loc) = store.locate(hash).map_err(internal)? else {
+            return Ok(None);
+        };
+        let Some(receipt) = store.receipt(hash).map_err(internal)? else {
+            return Ok(None);
+        };
+        let block_hash = store
+            .block(loc.height)
+            .map_err(internal)?
+            .map(|b| b.header.digest())
+            .unwrap_or(Hash::ZERO);
+        Ok(Some(views::receipt(&receipt, loc.height, block_hash)))
+    }
+
+    fn summary(&self, height: u64) -> RpcResult<Option<BlockSummary>> {
+        let store = self.core.chain().store();
+        let Some(block) = store.block(height).map_err(internal)? else {
+            return Ok(None);
+        };
+        let outcome = self.core.outcome(height).map_err(state)?;
+        Ok(Some(BlockSummary {
+            height,
+            hash: block.header.digest(),
+            state_root: outcome.map_or(Hash::ZERO, |o| o.state_root),
+            transactions: block.transactions.len(),
+            timestamp_ms: block.header.timestamp_ms,
+        }))
+    }
+}
+
+#[async_trait]
+impl CowboyApiServer for Rpc {
+    async fn chain_id(&self) -> RpcResult<u64> {
+        Ok(self.core.chain().chain_id())
+    }
+
+    async fn status(&self) -> RpcResult<NodeStatus> {
+        let head = self.core.chain().head().map_err(state)?;
+        let root = self
+            .core
+            .outcome(head.height)
+            .map_err(state)?
+            .map_or(Hash::ZERO, |o| o.state_root);
+        Ok(NodeStatus {
+            chain_id: self.core.chain().chain_id(),
+            genesis_hash: self.core.chain().genesis_hash(),
+            height: head.height,
+            finalized_height: self.core.finalized_height(),
+            state_root: root,
+            head_hash: head.digest(),
+            peers: self.core.peers(),
+            pool: self.core.pool_len(),
+            halted: self.core.halted(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        })
+    }
+
+    async fn health(&self) -> RpcResult<Health> {
+        let height = self.core.height();
+        let halted = self.core.halted();
+        let reason = if halted {
+            Some("halted: execution diverged from a finalized header (see the log)".into())
+        } else if height == 0 {
+            Some("no block finalized yet".into())
+        } else {
+            None
+        };
+        Ok(Health {
+            ready: reason.is_none(),
+            height,
+            halted,
+            reason,
+        })
+    }
+
+    async fn block(&self, id: BlockId, full: Option<bool>) -> RpcResult<Option<BlockView>> {
+        let full = full.unwrap_or(false);
+        let height = match id {
+            BlockId::Height(h) => h,
+            BlockId::Tag(BlockTag::Latest) => self.core.height(),
+            BlockId::Hash(h) => match self
+                .core
+                .chain()
+                .store()
+                .block_height(&h)
+                .map_err(internal)?
+            {
+                Some(h) => h,
+                None => return Ok(None),
+            },
+        };
+        self.block_view(height, full)
+    }
+
+    async fn transaction(&self, hash: Hash) -> RpcResult<Option<TxView>> {
+        if let Some(tx) = self.core.pending_tx(&hash) {
+            return Ok(Some(TxView {
+                hash,
+                transaction: serde_json::to_value(TransactionJson::from(&tx)).map_err(internal)?,
+                block_height: None,
+                index: None,
+                pending: true,
+            }));
+        }
+        let store = self.core.chain().store();
+        let Some(loc) = store.locate(&hash).map_err(internal)? else {
+            return Ok(None);
+        };
+        let Some(index) = loc.body_index else {
+            return Ok(None);
+        };
+        let Some(block) = store.block(loc.height).map_err(internal)? else {
+            return Ok(None);
+        };
+        let Some(tx) = block.transactions.get(index as usize) else {
+            return Ok(None);
+        };
+        Ok(Some(TxView {
+            hash,
+            transaction: serde_json::to_value(TransactionJson::from(tx)).map_err(internal)?,
+            block_height: Some(loc.height),
+            index: Some(index),
+            pending: false,
+        }))
+    }
+
+    async fn receipt(&self, hash: Hash) -> RpcResult<Option<ReceiptView>> {
+        self.receipt_view(&hash)
+    }
+
+    async fn balance(&self, address: Address) -> RpcResult<Amount> {
+        Ok(Amount(self.core.account(&address).map_err(state)?.balance))
+    }
+
+    async fn nonce(&self, address: Address) -> RpcResult<NonceView> {
+        let (latest, pending) = self.core.pending_nonce(&address).map_err(state)?;
+        Ok(NonceView { latest, pending })
+    }
+
+    async fn account(&self, address: Address) -> RpcResult<AccountView> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        let acc = world.account(&address).map_err(state)?;
+        let actor = match &acc.actor {
+            Some(a) => Some(ActorView {
+                code_hash: a.code_hash,
+                storage_used: a.storage.used,
+                storage_quota: a.storage.quota,
+                storage_bond: Amount(a.storage.bond),
+                pending_timers: world.timer_count(&address).map_err(state)?,
+            }),
+            None => None,
+        };
+        Ok(AccountView {
+            address,
+            height: snap.height.unwrap_or(0),
+            balance: Amount(acc.balance),
+            nonce: acc.nonce,
+            actor,
+        })
+    }
+
+    async fn proof(&self, address: Address, storage_key: Option<HexBytes>) -> RpcResult<ProofView> {
+        let k = match &storage_key {
+            Some(k) => key::storage(&address, &k.0),
+            None => key::account(&address),
+        };
+        let p = self.core.chain().store().prove(&k).map_err(internal)?;
+        let proof = borsh::to_vec(&p.proof).map_err(internal)?;
+        Ok(ProofView {
+            height: p.height,
+            state_root: p.root,
+            key: HexBytes(p.key),
+            value: p.value.map(HexBytes),
+            proof: HexBytes(proof),
+        })
+    }
+
+    async fn send_raw_transaction(&self, raw: HexBytes) -> RpcResult<Hash> {
+        match self.core.admit(&raw.0, true) {
+            Ok((hash, _)) => Ok(hash),
+            Err(AdmitError::Decode(e)) => Err(ErrorObjectOwned::owned(
+                code::INVALID_TRANSACTION,
+                format!("not a canonical transaction: {e}"),
+                Some(
+                    serde_json::json!({ "rule": "encoding", "field": e.field, "offset": e.offset }),
+                ),
+            )),
+            Err(AdmitError::Invalid(e)) => Err(ErrorObjectOwned::owned(
+                code::INVALID_TRANSACTION,
+                format!("invalid transaction: {e}"),
+                Some(serde_json::json!({ "rule": tx_rule(&e) })),
+            )),
+            Err(AdmitError::Pool(e)) => Err(err(code::POOL_REFUSED, e.to_string())),
+            Err(AdmitError::State(e)) => Err(state(e)),
+        }
+    }
+
+    async fn query(&self, request: QueryRequest) -> RpcResult<QueryView> {
+        let mut args = Vec::with_capacity(request.args.len());
+        for (i, a) in request.args.iter().enumerate() {
+            args.push(Value::from_json(a).map_err(|e| {
+                err(
+                    -32602,
+                    format!("argument {i} is not a canonical value: {e}"),
+                )
+            })?);
+        }
+        let args = Value::List(args)
+            .encode()
+            .map_err(|e| err(-32602, format!("arguments cannot be encoded: {e}")))?;
+        let q = Query {
+            from: request.from.unwrap_or_default(),
+            to: request.to,
+            method: request.method,
+            args,
+            cycles_limit: request.cycles_limit.unwrap_or(MAX_QUERY_CYCLES),
+            cells_limit: request.cells_limit.unwrap_or(MAX_QUERY_CELLS),
+        };
+        let chain = self.core.chain().clone();
+        let result = self
+            .core
+            .querier()
+            .run("query", move |engine| chain.query(engine, &q))
+            .await
+            .map_err(|e| err(code::UNAVAILABLE, e.to_string()))?
+            .map_err(state)?;
+        Ok(views::query(&result))
+    }
+
+    async fn fees(&self) -> RpcResult<FeesView> {
+        let (global, user) = self.core.user_prices().map_err(state)?;
+        Ok(FeesView {
+            height: self.core.height(),
+            cycle_basefee: global.cycle,
+            cell_basefee: global.cell,
+            user_cycle_basefee: user.cycle,
+            user_cell_basefee: user.cell,
+            suggested_max_fee_per_cycle: user.cycle.saturating_mul(2),
+            suggested_max_fee_per_cell: user.cell.saturating_mul(2),
+            suggested_priority_fee_per_cycle: 1,
+        })
+    }
+
+    async fn timers(&self, address: Address) -> RpcResult<Vec<TimerView>> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let from = [key::TIMER];
+        let to = [key::TIMER + 1];
+        let entries = snap
+            .range(&from, Some(&to), MAX_TIMER_SCAN)
+            .map_err(internal)?;
+        let mut out = Vec::new();
+        for (k, v) in entries {
+            let t: TimerRecord = decode_strict(&v).map_err(internal)?;
+            if t.actor != address && t.creator != address {
+                continue;
+            }
+            let id = Hash(
+                k.get(1..33)
+                    .and_then(|s| s.try_into().ok())
+                    .unwrap_or([0; 32]),
+            );
+            out.push(TimerView {
+                id,
+                actor: t.actor,
+                creator: t.creator,
+                height: t.next_height,
+                handler: t.handler,
+                every_blocks: (t.every > 0).then_some(t.every),
+                cycles_per_fire: t.cycles_per_fire,
+                cells_per_fire: t.cells_per_fire,
+            });
+        }
+        out.sort_by_key(|t| (t.height, t.id));
+        Ok(out)
+    }
+
+    async fn wait_for_block(
+        &self,
+        after: u64,
+        timeout_ms: Option<u64>,
+    ) -> RpcResult<Option<BlockSummary>> {
+        let mut rx = self.core.subscribe();
+        let wait = rx.wait_for(|h| *h > after);
+        match tokio::time::timeout(wait_for(timeout_ms), wait).await {
+            Ok(Ok(_)) => self.summary(after + 1),
+            Ok(Err(_)) => Err(err(code::UNAVAILABLE, "the node is shutting down")),
+            Err(_) => Ok(None),
+        }
+    }
+
+    async fn wait_for_receipt(
+        &self,
+        hash: Hash,
+        timeout_ms: Option<u64>,
+    ) -> RpcResult<Option<ReceiptView>> {
+        let mut rx = self.core.subscribe();
+        let deadline = tokio::time::Instant::now() + wait_for(timeout_ms);
+        loop {
+            // Mark the current height seen before looking, so a block executed in between
+            // wakes the wait below.
+            rx.borrow_and_update();
+            if let Some(r) = self.receipt_view(&hash)? {
+                return Ok(Some(r));
+            }
+            match tokio::time::timeout_at(deadline, rx.changed()).await {
+                Ok(Ok(())) => continue,
+                Ok(Err(_)) => return Err(err(code::UNAVAILABLE, "the node is shutting down")),
+                Err(_) => return Ok(None),
+            }
+        }
+    }
+}
+
+/// A short name for the validity rule a transaction broke.
+fn tx_rule(e: &cowboy_execution::TxError) -> &'static str {
+    use cowboy_execution::TxError::*;
+    match e {
+        TooLarge { .. } => "max_tx_size",
+        WrongChain { .. } => "chain_id",
+        Signature(_) => "signature",
+        BelowIntrinsic { .. } => "intrinsic_cost",
+        AboveMaximum { .. } => "limit_maximum",
+        Nonce { .. } => "nonce",
+        FeeBelowBasefee { .. } => "basefee",
+        InsufficientBalance { .. } => "balance",
+        LaneFull { .. } => "lane",
+        NotRecovered(_) => "signature",
+    }
+}
+
+/// Starts the server on `addr`; returns its bound address and a handle that stops it.
+pub async fn serve(
+    core: Arc<Core>,
+    addr: SocketAddr,
+) -> std::io::Result<(SocketAddr, ServerHandle)> {
+    let config = ServerConfig::builder()
+        .max_request_body_size(cowboy_rpc::MAX_REQUEST_BYTES)
+        .max_response_body_size(64 * 1024 * 1024)
+        .http_only()
+        .build();
+    let server = Server::builder().set_config(config).build(addr).await?;
+    let bound = server.local_addr()?;
+    let handle = server.start(Rpc { core }.into_rpc());
+    Ok((bound, handle))
+}

@@ -1,0 +1,159 @@
+//! Conversions from chain types to the JSON shapes of the RPC (`cowboy_rpc`).
+
+use cowboy_execution::{Outcome, QueryResult};
+use cowboy_pvm::Value;
+use cowboy_rpc::{BlockView, DeliveryView, EventView, QueryView, ReceiptView};
+use cowboy_types::{
+    Block, Event, Hash, Receipt, Status,
+    json::{Amount, HexBytes, TransactionJson},
+    receipt::{Outcome as Delivered, failure},
+};
+
+/// The name of a receipt failure kind (PVM kinds 1–12, state-transition kinds 32 and up).
+pub fn failure_name(kind: u8) -> &'static str {
+    match kind {
+        1 => "OutOfCycles",
+        2 => "OutOfCells",
+        3 => "MemoryLimit",
+        4 => "RecursionLimit",
+        5 => "IntegerOverflow",
+        6 => "Exception",
+        7 => "HandlerNotFound",
+        8 => "InvalidArguments",
+        9 => "InvalidValue",
+        10 => "ReturnTooLarge",
+        11 => "Validation",
+        12 => "Host",
+        failure::INSUFFICIENT_BALANCE => "InsufficientBalance",
+        failure::NO_ACTOR => "NoActor",
+        failure::ACTOR_EXISTS => "ActorExists",
+        failure::QUOTA_EXCEEDED => "QuotaExceeded",
+        failure::INVALID_QUOTA => "InvalidQuota",
+        failure::DUPLICATE_MESSAGE => "DuplicateMessage",
+        failure::TIMER_NOT_FOUND => "TimerNotFound",
+        failure::INVALID_TIMER => "InvalidTimer",
+        failure::TIMER_LIMIT => "TimerLimit",
+        failure::FEE_TOO_LOW => "FeeTooLow",
+        failure::OUT_OF_BUDGET => "OutOfBudget",
+        failure::MAILBOX_FULL => "MailboxFull",
+        failure::SKIPPED => "Skipped",
+        _ => "Unknown",
+    }
+}
+
+/// A return value as JSON, when it is a canonical value.
+pub fn value_json(bytes: &[u8]) -> Option<serde_json::Value> {
+    if bytes.is_empty() {
+        return None;
+    }
+    Value::decode(bytes).ok().map(|v| v.to_json())
+}
+
+fn events(events: &[Event]) -> Vec<EventView> {
+    events
+        .iter()
+        .map(|e| EventView {
+            emitter: e.emitter,
+            topics: e.topics.clone(),
+            data: HexBytes(e.data.clone()),
+        })
+        .collect()
+}
+
+pub fn receipt(r: &Receipt, block_height: u64, block_hash: Hash) -> ReceiptView {
+    let (status, failure, failure_code, error) = match &r.status {
+        Status::Success => ("success", None, None, None),
+        Status::Failed { kind, message } => (
+            "failed",
+            Some(failure_name(*kind).to_string()),
+            Some(*kind),
+            Some(message.clone()),
+        ),
+    };
+    ReceiptView {
+        tx_hash: r.tx_hash,
+        block_height,
+        block_hash,
+        status: status.into(),
+        failure,
+        failure_code,
+        error,
+        cycles_used: r.cycles_used,
+        cells_used: r.cells_used,
+        fee: Amount(r.fee),
+        return_data: HexBytes(r.return_data.clone()),
+        return_value: value_json(&r.return_data),
+        events: events(&r.events),
+        created: r.created,
+        deliveries: r
+            .deliveries
+            .iter()
+            .map(|d| {
+                let (outcome, error) = match &d.outcome {
+                    Delivered::Delivered => ("delivered", None),
+                    Delivered::Deferred => ("deferred", None),
+                    Delivered::Failed { kind, message } => (
+                        "failed",
+                        Some(format!("{}: {message}", failure_name(*kind))),
+                    ),
+                };
+                DeliveryView {
+                    id: d.id,
+                    to: d.to,
+                    outcome: outcome.into(),
+                    error,
+                }
+            })
+            .collect(),
+    }
+}
+
+pub fn block(b: &Block, outcome: &Outcome, full: bool) -> BlockView {
+    let h = &b.header;
+    BlockView {
+        hash: h.digest(),
+        height: h.height,
+        parent: h.parent,
+        epoch: h.round.epoch,
+        view: h.round.view,
+        timestamp_ms: h.timestamp_ms,
+        proposer: h.proposer,
+        beacon_round: h.beacon.round.view,
+        beacon: HexBytes(h.beacon.signature.to_vec()),
+        tx_root: h.tx_root,
+        state_height: h.state_height,
+        state_root: h.state_root,
+        receipts_root: h.receipts_root,
+        executed_state_root: outcome.state_root,
+        executed_receipts_root: outcome.receipts_root,
+        cycle_basefee: outcome.cycle_basefee,
+        cell_basefee: outcome.cell_basefee,
+        transactions: b.transactions.iter().map(|t| t.digest()).collect(),
+        full_transactions: full.then(|| {
+            b.transactions
+                .iter()
+                .map(|t| serde_json::to_value(TransactionJson::from(t)).unwrap_or_default())
+                .collect()
+        }),
+    }
+}
+
+pub fn query(q: &QueryResult) -> QueryView {
+    let (status, error) = match &q.status {
+        Status::Success => ("success".to_string(), None),
+        Status::Failed { kind, message } => (
+            "failed".to_string(),
+            Some(format!("{}: {message}", failure_name(*kind))),
+        ),
+    };
+    QueryView {
+        height: q.height,
+        status,
+        error,
+        return_data: HexBytes(q.return_data.clone()),
+        return_value: value_json(&q.return_data),
+        events: events(&q.events),
+        cycles_used: q.cycles_used,
+        cells_used: q.cells_used,
+    }
+}

@@ -1,0 +1,285 @@
+//! Deterministic simulations of validators on Commonware's simulated network: 1 and 4
+//! validators finalize; with one of 4 crashed the rest keep finalizing; a partition heals and
+//! everyone converges; a restarted validator catches up; every node has the same state root at
+//! every height; the same seed run twice gives the same result.
+
+use commonware_cryptography::{Signer, ed25519};
+use commonware_p2p::simulated::{self, Link, Network};
+use commonware_runtime::{Clock, Quota, Runner, Spawner, Supervisor, deterministic};
+use commonware_utils::{NZU32, NZUsize};
+use cowboy_execution::{Genesis, GenesisValidator};
+use cowboy_mempool::PoolConfig;
+use cowboy_node::{
+    consensus::{self, Channels, Timing, Validator, channel, keys},
+    core::Core,
+};
+use cowboy_types::{
+    Address, Hash,
+    json::{Amount, HexBytes},
+};
+use rand_core_010::SeedableRng;
+use std::{collections::HashMap, sync::Arc, time::Duration};
+
+const LINK: Link = Link {
+    latency: Duration::from_millis(20),
+    jitter: Duration::from_millis(5),
+    success_rate: 1.0,
+};
+
+struct Net {
+    identities: Vec<ed25519::PrivateKey>,
+    genesis: Genesis,
+    shares: Vec<Vec<u8>>,
+    dirs: Vec<tempfile::TempDir>,
+}
+
+fn net(n: usize, seed: u64) -> Net {
+    let identities: Vec<_> = (0..n as u64)
+        .map(|i| ed25519::PrivateKey::from_seed(seed * 100 + i))
+        .collect();
+    let publics: Vec<_> = identities.iter().map(|k| k.public_key()).collect();
+    let rng = rand_chacha_010::ChaCha20Rng::seed_from_u64(seed);
+    let (polynomial, dealt) = keys::deal_with(rng, &publics).expect("deal");
+    let genesis = Genesis {
+        chain_id: 77,
+        genesis_time_ms: 0,
+        allocations: vec![],
+        validators: publics
+            .iter()
+            .enumerate()
+            .map(|(i, pk)| GenesisValidator {
+                address: Address([i as u8 + 1; 20]),
+                stake: Amount(1_000_000_000),
+                public_key: HexBytes(commonware_codec::Encode::encode(pk).to_vec()),
+            })
+            .collect(),
+        threshold_public: Some(HexBytes(keys::encode_polynomial(&polynomial))),
+        parameters: Default::default(),
+    };
+    let shares = publics
+        .iter()
+        .map(|pk| {
+            let (_, s) = dealt.iter().find(|(k, _)| k == pk).expect("share");
+            keys::encode_share(s)
+        })
+        .collect();
+    Net {
+        identities,
+        genesis,
+        shares,
+        dirs: (0..n)
+            .map(|_| tempfile::tempdir().expect("tempdir"))
+            .collect(),
+    }
+}
+
+/// Starts validator `i` on the simulated network; returns its core.
+async fn start_validator(
+    context: &deterministic::Context,
+    oracle: &simulated::Oracle<ed25519::PublicKey, deterministic::Context>,
+    net: &Net,
+    i: usize,
+    generation: u32,
+) -> Arc<Core> {
+    let identity = net.identities[i].clone();
+    let core = Core::open_with(
+        net.dirs[i].path(),
+        &net.genesis,
+        PoolConfig::default(),
+        true,
+    )
+    .expect("core");
+    let publics: Vec<_> = net.identities.iter().map(|k| k.public_key()).collect();
+    let participants = keys::committee(&publics).expect("committee");
+    let polynomial = keys::decode_polynomial(
+        &net.genesis.threshold_public.as_ref().expect("poly").0,
+        publics.len(),
+    )
+    .expect("polynomial");
+    let share = keys::decode_share(&net.shares[i]).expect("share");
+    let scheme = keys::signer(&identity, participants, polynomial, share).expect("signer");
+    let proposers: HashMap<_, _> = publics
+        .iter()
+        .zip(&net.genesis.validators)
+        .map(|(pk, v)| (pk.clone(), v.address))
+        .collect();
+    let control = oracle.control(identity.public_key());
+    let quota = Quota::per_second(NZU32!(100_000));
+    let reg = |c| {
+        let control = control.clone();
+        async move { control.register(c, quota).await.expect("register") }
+    };
+    let channels = Channels {
+        votes: reg(channel::VOTES).await,
+        certificates: reg(channel::CERTIFICATES).await,
+        resolver: reg(channel::RESOLVER).await,
+        blocks: reg(channel::BLOCKS).await,
+        backfill: reg(channel::BACKFILL).await,
+    };
+    let genesis_block = core
+        .chain()
+        .store()
+        .block(0)
+        .expect("read")
+        .expect("genesis");
+    consensus::start(
+        context
+            .child("validator")
+            .with_attribute("index", i)
+            .with_attribute("gen", generation),
+        core.clone(),
+        Validator {
+            identity,
+            scheme,
+            proposers,
+            genesis: genesis_block,
+            timing: Timing {
+                block_time: Duration::from_millis(200),
+            },
+            partition: format!("validator-{i}"),
+        },
+        channels,
+        oracle.manager(),
+        control,
+    )
+    .await;
+    core
+}
+
+async fn link_all(
+    oracle: &simulated::Oracle<ed25519::PublicKey, deterministic::Context>,
+    keys: &[ed25519::PublicKey],
+) {
+    for a in keys {
+        for b in keys {
+            if a != b {
+                let _ = oracle.add_link(a.clone(), b.clone(), LINK).await;
+            }
+        }
+    }
+}
+
+async fn wait_height(context: &deterministic::Context, cores: &[&Arc<Core>], height: u64) {
+    while cores.iter().any(|c| c.height() < height) {
+        context.sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// State roots of every height up to `height`, per node.
+fn roots(core: &Core, height: u64) -> Vec<Hash> {
+    (0..=height)
+        .map(|h| core.outcome(h).expect("read").expect("executed").state_root)
+        .collect()
+}
+
+async fn network(
+    context: &deterministic::Context,
+    n: usize,
+) -> simulated::Oracle<ed25519::PublicKey, deterministic::Context> {
+    let (network, oracle) = Network::new(
+        context.child("network"),
+        simulated::Config {
+            max_size: 32 * 1024 * 1024,
+            max_peers_per_set: NZUsize!(n.max(1)),
+            disconnect_on_block: true,
+            tracked_peer_sets: NZUsize!(1),
+        },
+    );
+    network.start();
+    oracle
+}
+
+async fn track(
+    oracle: &simulated::Oracle<ed25519::PublicKey, deterministic::Context>,
+    keys: &[ed25519::PublicKey],
+) {
+    use commonware_p2p::Manager as _;
+    let set = commonware_utils::ordered::Set::try_from(keys.to_vec()).expect("set");
+    oracle.manager().track(0, set).await;
+}
+
+/// Runs `n` validators to `height` and returns every node's roots.
+fn run_to(seed: u64, n: usize, height: u64) -> Vec<Vec<Hash>> {
+    let runner = deterministic::Runner::new(
+        deterministic::Config::new()
+            .with_seed(seed)
+            .with_timeout(Some(Duration::from_secs(600))),
+    );
+    runner.start(|context| async move {
+        let net = net(n, seed);
+        let oracle = network(&context, n).await;
+        let keys: Vec<_> = net.identities.iter().map(|k| k.public_key()).collect();
+        track(&oracle, &keys).await;
+        link_all(&oracle, &keys).await;
+        let mut cores = Vec::new();
+        for i in 0..n {
+            cores.push(start_validator(&context, &oracle, &net, i, 0).await);
+        }
+        let refs: Vec<_> = cores.iter().collect();
+        wait_height(&context, &refs, height).await;
+        let out: Vec<_> = cores.iter().map(|c| roots(c, height)).collect();
+        drop(net);
+        out
+    })
+}
+
+#[test]
+fn one_validator_finalizes() {
+    let roots = run_to(1, 1, 5);
+    assert_eq!(roots[0].len(), 6);
+}
+
+#[test]
+fn four_validators_agree_and_a_seed_replays_identically() {
+    let first = run_to(2, 4, 5);
+    for r in &first[1..] {
+        assert_eq!(r, &first[0], "every node has the same root at every height");
+    }
+    let second = run_to(2, 4, 5);
+    assert_eq!(first, second, "the same seed gives the same result");
+}
+
+#[test]
+fn three_of_four_keep_finalizing_and_a_restarted_node_catches_up() {
+    let runner = deterministic::Runner::new(
+        deterministic::Config::new()
+            .with_seed(3)
+            .with_timeout(Some(Duration::from_secs(900))),
+    );
+    runner.start(|context| async move {
+        let net = net(4, 3);
+        let oracle = network(&context, 4).await;
+        let keys: Vec<_> = net.identities.iter().map(|k| k.public_key()).collect();
+        track(&oracle, &keys).await;
+        link_all(&oracle, &keys).await;
+        let mut cores = Vec::new();
+        for i in 0..4 {
+            cores.push(start_validator(&context, &oracle, &net, i, 0).await);
+        }
+        wait_height(&context, &cores.iter().collect::<Vec<_>>(), 3).await;
+
+        // Cut validator 3 off (a crash, as far as the others can tell).
+        for k in &keys[..3] {
+            let _ = oracle.remove_link(keys[3].clone(), k.clone()).await;
+            let _ = oracle.remove_link(k.clone(), keys[3].clone()).await;
+        }
+        let stalled = cores[3].height();
+        wait_height(
+            &context,
+            &cores[..3].iter().collect::<Vec<_>>(),
+            stalled + 5,
+        )
+        .await;
+        assert!(cores[3].height() <= stalled + 1);
+
+        // Heal: it catches up to the same roots.
+        link_all(&oracle, &keys).await;
+        let target = cores[0].height() + 2;
+        wait_height(&context, &cores.iter().collect::<Vec<_>>(), target).await;
+        let reference = roots(&cores[0], target);
+        for c in &cores[1..] {
+            assert_eq!(roots(c, target), reference);
+        }
+        drop(net);
+    });
+}
