@@ -5,7 +5,7 @@
 
 use commonware_cryptography::{Signer, ed25519};
 use commonware_p2p::simulated::{self, Link, Network};
-use commonware_runtime::{Clock, Quota, Runner, Spawner, Supervisor, deterministic};
+use commonware_runtime::{Clock, Handle, Quota, Runner, Spawner, Supervisor, deterministic};
 use commonware_utils::{NZU32, NZUsize};
 use cowboy_execution::{Genesis, GenesisValidator};
 use cowboy_mempool::PoolConfig;
@@ -23,7 +23,7 @@ use std::{collections::HashMap, sync::Arc, time::Duration};
 const LINK: Link = Link {
     latency: Duration::from_millis(20),
     jitter: Duration::from_millis(5),
-    success_rate: 1.0,
+    success_rate: commonware_utils::probability!(1.0),
 };
 
 struct Net {
@@ -73,14 +73,15 @@ fn net(n: usize, seed: u64) -> Net {
     }
 }
 
-/// Starts validator `i` on the simulated network; returns its core.
+/// Starts validator `i` in its own supervised task (aborting the task crashes it: every task
+/// it started stops); returns the task and the validator's core.
 async fn start_validator(
     context: &deterministic::Context,
     oracle: &simulated::Oracle<ed25519::PublicKey, deterministic::Context>,
     net: &Net,
     i: usize,
     generation: u32,
-) -> Arc<Core> {
+) -> (Handle<()>, Arc<Core>) {
     let identity = net.identities[i].clone();
     let core = Core::open_with(
         net.dirs[i].path(),
@@ -103,47 +104,53 @@ async fn start_validator(
         .zip(&net.genesis.validators)
         .map(|(pk, v)| (pk.clone(), v.address))
         .collect();
-    let control = oracle.control(identity.public_key());
-    let quota = Quota::per_second(NZU32!(100_000));
-    let reg = |c| {
-        let control = control.clone();
-        async move { control.register(c, quota).await.expect("register") }
-    };
-    let channels = Channels {
-        votes: reg(channel::VOTES).await,
-        certificates: reg(channel::CERTIFICATES).await,
-        resolver: reg(channel::RESOLVER).await,
-        blocks: reg(channel::BLOCKS).await,
-        backfill: reg(channel::BACKFILL).await,
-    };
-    let genesis_block = core
-        .chain()
-        .store()
-        .block(0)
-        .expect("read")
-        .expect("genesis");
-    consensus::start(
-        context
-            .child("validator")
-            .with_attribute("index", i)
-            .with_attribute("gen", generation),
-        core.clone(),
-        Validator {
-            identity,
-            scheme,
-            proposers,
-            genesis: genesis_block,
-            timing: Timing {
-                block_time: Duration::from_millis(200),
-            },
-            partition: format!("validator-{i}"),
-        },
-        channels,
-        oracle.manager(),
-        control,
-    )
-    .await;
-    core
+    let oracle = oracle.clone();
+    let task_core = core.clone();
+    let handle = context
+        .child("validator")
+        .with_attribute("index", i)
+        .with_attribute("generation", generation)
+        .spawn(move |context| async move {
+            let control = oracle.control(identity.public_key());
+            let quota = Quota::per_second(NZU32!(100_000));
+            let reg = |c| {
+                let control = control.clone();
+                async move { control.register(c, quota).await.expect("register") }
+            };
+            let channels = Channels {
+                votes: reg(channel::VOTES).await,
+                certificates: reg(channel::CERTIFICATES).await,
+                resolver: reg(channel::RESOLVER).await,
+                blocks: reg(channel::BLOCKS).await,
+                backfill: reg(channel::BACKFILL).await,
+            };
+            let genesis_block = task_core
+                .chain()
+                .store()
+                .block(0)
+                .expect("read")
+                .expect("genesis");
+            let _running = consensus::start(
+                context.child("consensus"),
+                task_core,
+                Validator {
+                    identity,
+                    scheme,
+                    proposers,
+                    genesis: genesis_block,
+                    timing: Timing {
+                        block_time: Duration::from_millis(200),
+                    },
+                    partition: format!("validator-{i}"),
+                },
+                channels,
+                oracle.manager(),
+                control,
+            )
+            .await;
+            futures::future::pending::<()>().await;
+        });
+    (handle, core)
 }
 
 async fn link_all(
@@ -195,7 +202,7 @@ async fn track(
 ) {
     use commonware_p2p::Manager as _;
     let set = commonware_utils::ordered::Set::try_from(keys.to_vec()).expect("set");
-    oracle.manager().track(0, set).await;
+    let _ = oracle.manager().track(0, set);
 }
 
 /// Runs `n` validators to `height` and returns every node's roots.
@@ -212,8 +219,11 @@ fn run_to(seed: u64, n: usize, height: u64) -> Vec<Vec<Hash>> {
         track(&oracle, &keys).await;
         link_all(&oracle, &keys).await;
         let mut cores = Vec::new();
+        let mut tasks = Vec::new();
         for i in 0..n {
-            cores.push(start_validator(&context, &oracle, &net, i, 0).await);
+            let (task, core) = start_validator(&context, &oracle, &net, i, 0).await;
+            tasks.push(task);
+            cores.push(core);
         }
         let refs: Vec<_> = cores.iter().collect();
         wait_height(&context, &refs, height).await;
@@ -240,7 +250,7 @@ fn four_validators_agree_and_a_seed_replays_identically() {
 }
 
 #[test]
-fn three_of_four_keep_finalizing_and_a_restarted_node_catches_up() {
+fn three_of_four_keep_finalizing_a_partition_heals_and_a_restarted_node_catches_up() {
     let runner = deterministic::Runner::new(
         deterministic::Config::new()
             .with_seed(3)
@@ -253,12 +263,15 @@ fn three_of_four_keep_finalizing_and_a_restarted_node_catches_up() {
         track(&oracle, &keys).await;
         link_all(&oracle, &keys).await;
         let mut cores = Vec::new();
+        let mut tasks = Vec::new();
         for i in 0..4 {
-            cores.push(start_validator(&context, &oracle, &net, i, 0).await);
+            let (task, core) = start_validator(&context, &oracle, &net, i, 0).await;
+            tasks.push(Some(task));
+            cores.push(core);
         }
         wait_height(&context, &cores.iter().collect::<Vec<_>>(), 3).await;
 
-        // Cut validator 3 off (a crash, as far as the others can tell).
+        // Partition validator 3 away: the other three keep finalizing without it.
         for k in &keys[..3] {
             let _ = oracle.remove_link(keys[3].clone(), k.clone()).await;
             let _ = oracle.remove_link(k.clone(), keys[3].clone()).await;
@@ -272,8 +285,34 @@ fn three_of_four_keep_finalizing_and_a_restarted_node_catches_up() {
         .await;
         assert!(cores[3].height() <= stalled + 1);
 
-        // Heal: it catches up to the same roots.
+        // Heal: it converges on the same roots.
         link_all(&oracle, &keys).await;
+        let target = cores[0].height() + 2;
+        wait_height(&context, &cores.iter().collect::<Vec<_>>(), target).await;
+        let reference = roots(&cores[0], target);
+        for c in &cores[1..] {
+            assert_eq!(roots(c, target), reference);
+        }
+
+        // Crash validator 2 (every task it started stops), let the others go on, restart it
+        // from its store: it catches up.
+        if let Some(task) = tasks[2].take() {
+            task.abort();
+        }
+        let crashed = cores.remove(2);
+        let crashed_at = crashed.height();
+        drop(crashed);
+        let others: Vec<_> = cores.iter().collect();
+        wait_height(&context, &others, crashed_at + 5).await;
+        // The aborted tasks release the store once the runtime drops them.
+        context.sleep(Duration::from_millis(100)).await;
+        let (task, restarted) = start_validator(&context, &oracle, &net, 2, 1).await;
+        assert!(
+            restarted.height() >= crashed_at,
+            "it resumes from its own store"
+        );
+        tasks[2] = Some(task);
+        cores.insert(2, restarted);
         let target = cores[0].height() + 2;
         wait_height(&context, &cores.iter().collect::<Vec<_>>(), target).await;
         let reference = roots(&cores[0], target);
