@@ -263,6 +263,18 @@ pub fn init_committee(
     mut genesis: Genesis,
     block_time_ms: u64,
 ) -> Result<Committee, HomeError> {
+    // Check the genesis (stakes, allocations, parameters) before writing anything.
+    let mut provisional = genesis.clone();
+    provisional.validators = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| cowboy_execution::GenesisValidator {
+            address: m.address,
+            stake: cowboy_types::json::Amount(m.stake),
+            public_key: cowboy_types::json::HexBytes(vec![i as u8; 32]),
+        })
+        .collect();
+    provisional.validate()?;
     let mut identities = Vec::new();
     for m in members {
         let cfg = Config {
@@ -288,6 +300,7 @@ pub fn init_committee(
     genesis.threshold_public = Some(cowboy_types::json::HexBytes(keys::encode_polynomial(
         &polynomial,
     )));
+    genesis.validate()?;
     let genesis_text =
         serde_json::to_string_pretty(&genesis).map_err(|e| HomeError::Invalid(e.to_string()))?;
     for (i, m) in members.iter().enumerate() {
@@ -474,14 +487,14 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
         // admitted here (and not re-gossiped: every validator is connected to every other).
         let (gossip_tx, mut gossip_rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
         core.set_gossip(gossip_tx);
-        context.child("gossip-out").spawn(move |_| async move {
+        context.child("gossip_out").spawn(move |_| async move {
             while let Some(raw) = gossip_rx.recv().await {
                 let _ =
                     tx_sender.send(Recipients::All, commonware_runtime::IoBuf::from(raw), false);
             }
         });
         let gossip_core = core.clone();
-        context.child("gossip-in").spawn(move |_| async move {
+        context.child("gossip_in").spawn(move |_| async move {
             while let Ok((peer, msg)) = tx_receiver.recv().await {
                 if let Err(e) = gossip_core.admit(msg.as_ref(), false) {
                     tracing::debug!(%peer, error = %e, "gossiped transaction not admitted");

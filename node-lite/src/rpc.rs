@@ -27,13 +27,12 @@ use cowboy_rpc::{
 use cowboy_state::{Overlay, StateRead};
 use cowboy_types::{
     Address, Hash, TimerRecord,
-    codec::decode_strict,
     json::{Amount, HexBytes, TransactionJson},
     state::key,
 };
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
-/// Most timers `getTimers` scans (a devnet-sized index; see the book).
+/// Most pending timers `getTimers` scans (the due queue is not indexed by actor; see the book).
 const MAX_TIMER_SCAN: usize = 100_000;
 
 /// The server's implementation of the API.
@@ -317,22 +316,19 @@ impl CowboyApiServer for Rpc {
 
     async fn timers(&self, address: Address) -> RpcResult<Vec<TimerView>> {
         let snap = self.core.chain().store().snapshot().map_err(internal)?;
-        let from = [key::TIMER];
-        let to = [key::TIMER + 1];
+        // The due queue holds every pending timer's record, in firing order.
+        let from = [key::TIMER_DUE];
+        let to = [key::TIMER_DUE + 1];
         let entries = snap
             .range(&from, Some(&to), MAX_TIMER_SCAN)
             .map_err(internal)?;
         let mut out = Vec::new();
-        for (k, v) in entries {
-            let t: TimerRecord = decode_strict(&v).map_err(internal)?;
+        for (_, v) in entries {
+            let (id, t): (Hash, TimerRecord) =
+                cowboy_execution::world::decode_due(&v).map_err(state)?;
             if t.actor != address && t.creator != address {
                 continue;
             }
-            let id = Hash(
-                k.get(1..33)
-                    .and_then(|s| s.try_into().ok())
-                    .unwrap_or([0; 32]),
-            );
             out.push(TimerView {
                 id,
                 actor: t.actor,

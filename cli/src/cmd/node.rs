@@ -125,7 +125,9 @@ impl InitArgs {
                     p2p_addr: SocketAddr::from(([127, 0, 0, 1], self.p2p_port + i as u16)),
                     rpc_addr: SocketAddr::from(([127, 0, 0, 1], self.rpc_port + i as u16)),
                     address: Address([0xa0 + i as u8; 20]),
-                    stake: 1_000_000_000_000,
+                    stake: cowboy_execution::Parameters::default()
+                        .consensus
+                        .minimum_validator_stake,
                 }
             })
             .collect();
@@ -163,7 +165,7 @@ impl InitArgs {
                 );
             }
             println!(
-                "start with: cowboy node run --node-home {}",
+                "start with: cowboy node run --home {}",
                 members[0].home.0.display()
             );
         }
@@ -225,8 +227,10 @@ fn node_home(global: &GlobalArgs) -> Result<PathBuf> {
 fn init_logs(filter: &str, json: bool) -> Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .with_context(|| format!("--log-level {filter:?} is not a log filter"))?;
+    use std::io::IsTerminal;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr);
     let result = if json {
         builder.json().try_init()
