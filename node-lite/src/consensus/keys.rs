@@ -33,6 +33,9 @@ pub enum KeyError {
     ShareMismatch(String),
 }
 
+/// A dealer's output: the public polynomial and each identity's share.
+pub type Dealt = (Sharing<MinSig>, Vec<(ed25519::PublicKey, Share)>);
+
 /// A fresh ed25519 identity from the OS's randomness.
 pub fn new_identity() -> Result<ed25519::PrivateKey, KeyError> {
     use commonware_math::algebra::Random as _;
@@ -55,9 +58,7 @@ pub fn committee(identities: &[ed25519::PublicKey]) -> Result<Set<ed25519::Publi
 
 /// Deals threshold shares to `identities` (quorum 2f+1 of n) from OS randomness; returns the
 /// public polynomial and each identity's share.
-pub fn deal(
-    identities: &[ed25519::PublicKey],
-) -> Result<(Sharing<MinSig>, Vec<(ed25519::PublicKey, Share)>), KeyError> {
+pub fn deal(identities: &[ed25519::PublicKey]) -> Result<Dealt, KeyError> {
     deal_with(os_rng()?, identities)
 }
 
@@ -65,7 +66,7 @@ pub fn deal(
 pub fn deal_with(
     rng: impl rand_core_010::CryptoRng,
     identities: &[ed25519::PublicKey],
-) -> Result<(Sharing<MinSig>, Vec<(ed25519::PublicKey, Share)>), KeyError> {
+) -> Result<Dealt, KeyError> {
     let players = committee(identities)?;
     let (output, shares) =
         feldman_desmedt::deal::<MinSig, _, N3f1>(rng, Mode::NonZeroCounter, players)

@@ -180,12 +180,12 @@ where
         freezer_value_write_buffer: NZUsize!(64 * 1024),
         ordinal_write_buffer: NZUsize!(64 * 1024),
     };
+    // The threshold certificate's codec takes no configuration.
+    let certificate_cfg: () =
+        <app::Scheme as commonware_cryptography::certificate::Verifier>::certificate_codec_config_unbounded();
     let finalizations = immutable::Archive::init(
         context.child("finalizations_by_height"),
-        archive(
-            "finalizations",
-            <app::Scheme as commonware_cryptography::certificate::Verifier>::certificate_codec_config_unbounded(),
-        ),
+        archive("finalizations", certificate_cfg),
     )
     .await
     .expect("finalizations archive");
