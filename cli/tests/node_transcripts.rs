@@ -1,0 +1,85 @@
+//! CLI transcripts against a running node: `tests/node/*.trycmd` run the real `cowboy` binary
+//! (deploy → call → query → timer, offline `sign` → `tx send` → `tx status`) against a
+//! single-validator chain this test starts and waits for (a long poll, not a sleep).
+
+use cowboy_rpc::CowboyApiClient;
+use std::process::{Command, Stdio};
+
+const KEY: &str = "0x4242424242424242424242424242424242424242424242424242424242424242";
+
+struct Killed(std::process::Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    l.local_addr().expect("addr").port()
+}
+
+#[test]
+fn node_transcripts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = env!("CARGO_BIN_EXE_cowboy");
+    let funded = cowboy_crypto::PrivateKey::from_hex(KEY)
+        .expect("key")
+        .address();
+    let (p2p, rpc) = (free_port(), free_port());
+    let init = Command::new(bin)
+        .args(["node", "init", "--home"])
+        .arg(dir.path().join("node"))
+        .args([
+            "--p2p-port",
+            &p2p.to_string(),
+            "--rpc-port",
+            &rpc.to_string(),
+        ])
+        .args(["--block-time", "100"])
+        .args(["--fund", &format!("{funded}=1000000000000000000")])
+        .output()
+        .expect("init");
+    assert!(
+        init.status.success(),
+        "{}",
+        String::from_utf8_lossy(&init.stderr)
+    );
+    let log = std::fs::File::create(dir.path().join("node.log")).expect("log");
+    let _node = Killed(
+        Command::new(bin)
+            .args(["node", "run", "--home"])
+            .arg(dir.path().join("node"))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("node"),
+    );
+    let url = format!("http://127.0.0.1:{rpc}");
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let client = cowboy_rpc::client(&url).expect("client");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the node never became ready"
+            );
+            match client.wait_for_block(0, Some(5_000)).await {
+                Ok(Some(_)) => break,
+                Ok(None) => {}
+                // Not listening yet.
+                Err(_) => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
+            }
+        }
+    });
+    let home = dir.path().join("home");
+    trycmd::TestCases::new()
+        .register_bin("cowboy", trycmd::cargo::cargo_bin("cowboy"))
+        .env("COWBOY_HOME", home.display().to_string())
+        .env("COWBOY_RPC_URL", url)
+        .env("COWBOY_PRIVATE_KEY", KEY)
+        .env("NO_COLOR", "1")
+        .case("tests/node/*.trycmd");
+}
