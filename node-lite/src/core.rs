@@ -259,6 +259,41 @@ impl Core {
         })
     }
 
+    /// Stateless checks of a block's transactions, in order: those already in the pool were
+    /// checked (and their sender recovered) on admission and are not recovered again; the rest
+    /// are recovered in parallel.
+    pub fn check_transactions(
+        &self,
+        txs: &[Transaction],
+    ) -> Result<Vec<Result<VerifiedTx, TxError>>, ExecError> {
+        let hashes: Vec<Hash> = txs.iter().map(|t| t.digest()).collect();
+        let params = self.chain.params()?;
+        let chain_id = self.chain.chain_id();
+        let mut out: Vec<Option<Result<VerifiedTx, TxError>>> = {
+            let pool = self.pool.lock().map_err(|_| poisoned())?;
+            hashes
+                .iter()
+                .map(|h| {
+                    pool.get(h).cloned().map(|vtx| {
+                        cowboy_execution::tx::recheck(&vtx, chain_id, &params).map(|()| vtx)
+                    })
+                })
+                .collect()
+        };
+        let missing: Vec<usize> = (0..txs.len()).filter(|i| out[*i].is_none()).collect();
+        if !missing.is_empty() {
+            let fresh = cowboy_execution::verify_all(
+                missing.iter().map(|i| txs[*i].clone()).collect(),
+                chain_id,
+                &params,
+            );
+            for (i, r) in missing.into_iter().zip(fresh) {
+                out[i] = Some(r);
+            }
+        }
+        Ok(out.into_iter().flatten().collect())
+    }
+
     /// The outcome of executed block `height`.
     pub fn outcome(&self, height: u64) -> Result<Option<Outcome>, ExecError> {
         self.chain.outcome(height)
@@ -276,9 +311,10 @@ impl Core {
         if height <= self.height() {
             return Ok(None);
         }
+        let checked = self.check_transactions(&block.transactions)?;
         let chain = self.chain.clone();
         let job = move |engine: &mut cowboy_pvm::Engine| -> Result<Executed, BlockError> {
-            let executed = chain.execute(engine, &block, None)?;
+            let executed = chain.execute(engine, &block, Some(checked))?;
             chain.commit(&executed)?;
             Ok(executed)
         };

@@ -63,6 +63,34 @@ impl VerifiedTx {
 /// Checks everything about `tx` that does not depend on state, and recovers its sender.
 pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<VerifiedTx, TxError> {
     let size = tx.encode_size();
+    check_envelope(&tx, size, chain_id, params)?;
+    let hash = tx.digest();
+    let sender = cowboy_crypto::verify_transaction_hashed(&tx, &hash)?;
+    let intrinsic = intrinsic::cost(&tx.instruction);
+    check_limits(&tx, intrinsic, params)?;
+    Ok(VerifiedTx {
+        tx,
+        hash,
+        sender,
+        size,
+        intrinsic,
+    })
+}
+
+/// [`verify`]'s rules again for a transaction whose sender was already recovered (e.g. on
+/// admission to a pool), against `params` that may have changed since: the same verdict as
+/// [`verify`] without recovering the sender a second time.
+pub fn recheck(vtx: &VerifiedTx, chain_id: u64, params: &Parameters) -> Result<(), TxError> {
+    check_envelope(&vtx.tx, vtx.size, chain_id, params)?;
+    check_limits(&vtx.tx, vtx.intrinsic, params)
+}
+
+fn check_envelope(
+    tx: &Transaction,
+    size: usize,
+    chain_id: u64,
+    params: &Parameters,
+) -> Result<(), TxError> {
     let max = params.execution.max_tx_size;
     if size as u64 > max {
         return Err(TxError::TooLarge { size, max });
@@ -73,9 +101,14 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
             got: tx.chain_id,
         });
     }
-    let hash = tx.digest();
-    let sender = cowboy_crypto::verify_transaction_hashed(&tx, &hash)?;
-    let intrinsic = intrinsic::cost(&tx.instruction);
+    Ok(())
+}
+
+fn check_limits(
+    tx: &Transaction,
+    intrinsic: (u64, u64),
+    params: &Parameters,
+) -> Result<(), TxError> {
     if tx.cycles_limit < intrinsic.0 {
         return Err(TxError::BelowIntrinsic {
             what: "cycles",
@@ -105,13 +138,7 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
             max: params.lanes.block_cells,
         });
     }
-    Ok(VerifiedTx {
-        tx,
-        hash,
-        sender,
-        size,
-        intrinsic,
-    })
+    Ok(())
 }
 
 /// [`verify`] for many transactions, on every core.

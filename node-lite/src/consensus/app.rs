@@ -243,11 +243,10 @@ impl App {
             return Err("too many transactions".into());
         }
         let params = self.core.chain().params().map_err(|e| e.to_string())?;
-        let verified = cowboy_execution::verify_all(
-            block.transactions.clone(),
-            self.core.chain().chain_id(),
-            &params,
-        );
+        let verified = self
+            .core
+            .check_transactions(&block.transactions)
+            .map_err(|e| e.to_string())?;
         let mut txs = Vec::with_capacity(verified.len());
         for (i, v) in verified.into_iter().enumerate() {
             txs.push(v.map_err(|e| format!("transaction {i}: {e}"))?);
