@@ -88,7 +88,7 @@ impl Net {
         for i in 0..SENDERS {
             init.args([
                 "--fund",
-                &format!("{}=1000000000000000000", sender(i).address()),
+                &format!("{}=10000000000000000", sender(i).address()),
             ]);
         }
         let out = init.output().expect("init");
