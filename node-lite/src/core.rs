@@ -311,6 +311,23 @@ impl Core {
         if height <= self.height() {
             return Ok(None);
         }
+        // The header's claim about an executed height (always at or below ours: it is below
+        // the block's own height). Finalized means 2f+1 validators checked it against their
+        // own execution; if ours differs, this node diverged and must not go on.
+        let header = &block.header;
+        let local = self.chain.outcome(header.state_height)?;
+        if !local.is_some_and(|l| l.matches(header)) {
+            let err = ApplyError::Diverged {
+                height,
+                state_height: header.state_height,
+                claimed: header.state_root.to_string(),
+                computed: local.map_or("nothing (not executed)".into(), |l| {
+                    l.state_root.to_string()
+                }),
+            };
+            self.halt(&err.to_string());
+            return Err(err);
+        }
         let checked = self.check_transactions(&block.transactions)?;
         let chain = self.chain.clone();
         let job = move |engine: &mut cowboy_pvm::Engine| -> Result<Executed, BlockError> {
@@ -330,22 +347,6 @@ impl Core {
                 return Err(e.into());
             }
         };
-        let header = &executed.block.header;
-        // The header's claim about an executed height: checked once that height is executed
-        // here (it always is by now: the claim is at most its parent's height).
-        let claimed = self.chain.outcome(header.state_height)?;
-        if let Some(local) = claimed
-            && !local.matches(header)
-        {
-            let err = ApplyError::Diverged {
-                height,
-                state_height: header.state_height,
-                claimed: header.state_root.to_string(),
-                computed: local.state_root.to_string(),
-            };
-            self.halt(&err.to_string());
-            return Err(err);
-        }
         if let Ok(mut pool) = self.pool.lock() {
             let snap = self.chain.store().snapshot().map_err(ExecError::from)?;
             let world = World::new(Overlay::new(&snap));

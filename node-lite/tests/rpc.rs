@@ -307,3 +307,30 @@ async fn a_transaction_reaches_its_receipt_through_a_finalized_block() {
     assert_eq!(q.status, "failed");
     assert!(q.error.unwrap_or_default().contains("no actor"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finalized_header_claiming_another_state_halts_the_node() {
+    let (_dir, core, addr) = start().await;
+    let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
+    core.apply_finalized(next_block(&core))
+        .await
+        .expect("block 1 applies");
+    let mut lying = next_block(&core);
+    lying.header.state_root = cowboy_types::Hash([0xee; 32]);
+    let err = core
+        .apply_finalized(lying)
+        .await
+        .expect_err("a divergence is detected");
+    assert!(
+        matches!(err, cowboy_node::core::ApplyError::Diverged { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("diverged"), "{err}");
+    let health = client.health().await.expect("health");
+    assert!(health.halted && !health.ready);
+    assert!(health.reason.unwrap_or_default().contains("diverged"));
+    // It stops applying blocks rather than going on from a state nobody else has.
+    let again = core.apply_finalized(next_block(&core)).await;
+    assert!(matches!(again, Err(cowboy_node::core::ApplyError::Halted)));
+    assert!(client.status().await.expect("status").halted);
+}
