@@ -94,6 +94,10 @@ pub enum HomeError {
     },
     #[error("{path} is not a valid node config: {message}")]
     Config { path: String, message: String },
+    #[error(
+        "{home} is not a node home (no config.toml); create one with `cowboy node init --home {home}`"
+    )]
+    NoHome { home: String },
     #[error("{path} already exists; pick another --home or remove it")]
     Exists { path: String },
     #[error(transparent)]
@@ -124,9 +128,17 @@ impl Home {
 
     pub fn config(&self) -> Result<Config, HomeError> {
         let path = self.config_path();
-        let text = std::fs::read_to_string(&path).map_err(|source| HomeError::Read {
-            path: path.display().to_string(),
-            source,
+        let text = std::fs::read_to_string(&path).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                HomeError::NoHome {
+                    home: self.0.display().to_string(),
+                }
+            } else {
+                HomeError::Read {
+                    path: path.display().to_string(),
+                    source,
+                }
+            }
         })?;
         let config: Config = toml::from_str(&text).map_err(|e| HomeError::Config {
             path: path.display().to_string(),
