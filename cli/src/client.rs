@@ -258,6 +258,24 @@ pub fn print_receipt(r: &ReceiptView) {
     }
 }
 
+/// Prints what sending a transaction produced: its hash when not waited for, else its receipt
+/// (JSON with `--json`); fails (after printing) when the transaction failed.
+pub fn report(json: bool, hash: Hash, receipt: Option<ReceiptView>) -> Result<()> {
+    match receipt {
+        None if json => crate::output::json(&serde_json::json!({ "tx_hash": hash })),
+        None => println!("{hash}"),
+        Some(r) => {
+            if json {
+                crate::output::json(&r);
+            } else {
+                print_receipt(&r);
+            }
+            check_success(&r)?;
+        }
+    }
+    Ok(())
+}
+
 /// Fails (after printing) when a receipt says the transaction failed.
 pub fn check_success(r: &ReceiptView) -> Result<()> {
     if r.status != "success" {

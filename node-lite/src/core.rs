@@ -243,20 +243,31 @@ impl Core {
         Ok((hash, admitted))
     }
 
-    /// Candidates for a new block: pooled transactions from each sender's next nonce after
-    /// `used` (nonces the blocks not yet executed already use).
-    pub fn candidates(
+    /// Chooses a new block's transactions from the pool (§6.4 selection, not yet in beacon
+    /// order), against one snapshot of the executed state in which each sender's nonce is
+    /// advanced past `used` (nonces the blocks not executed yet already use).
+    pub fn select_for_block(
         &self,
-        limit: usize,
         used: &std::collections::HashMap<Address, u64>,
-    ) -> Vec<VerifiedTx> {
-        let Ok(pool) = self.pool.lock() else {
-            return Vec::new();
+        prices: &Basefees,
+        room: cowboy_execution::tx::Room,
+    ) -> Result<Vec<VerifiedTx>, ExecError> {
+        let snap = self.chain.store().snapshot()?;
+        let world = World::new(Overlay::new(&snap));
+        let projected = |a: &Address| -> Result<Account, ExecError> {
+            let mut acc = world.account(a)?;
+            if let Some(n) = used.get(a) {
+                acc.nonce = acc.nonce.max(n + 1);
+            }
+            Ok(acc)
         };
-        pool.candidates(limit, |a| {
-            let state = self.account(a).map(|acc| acc.nonce).unwrap_or(u64::MAX);
-            used.get(a).map_or(state, |n| state.max(n + 1))
-        })
+        let candidates = {
+            let pool = self.pool.lock().map_err(|_| poisoned())?;
+            pool.candidates(room.count.saturating_mul(4), |a| {
+                projected(a).map_or(u64::MAX, |acc| acc.nonce)
+            })
+        };
+        cowboy_execution::tx::select(candidates, projected, prices, room)
     }
 
     /// Stateless checks of a block's transactions, in order: those already in the pool were

@@ -386,12 +386,7 @@ pub fn load(home: &Home) -> Result<Loaded, HomeError> {
         )));
     }
     let scheme = keys::signer(&identity, participants, polynomial, share)?;
-    let mut peers = Vec::new();
-    for p in &config.peers {
-        let bytes = hex::decode(p.public_key.trim_start_matches("0x"))
-            .map_err(|e| HomeError::Invalid(format!("peer key {}: {e}", p.public_key)))?;
-        peers.push((keys::decode_public(&bytes)?, p.address));
-    }
+    let peers = load_peers(&config.peers)?;
     Ok(Loaded {
         config,
         genesis,

@@ -57,11 +57,9 @@ impl Worker {
         f: impl FnOnce(&mut Engine) -> R + Send + 'static,
     ) -> Result<R, WorkerGone> {
         let (tx, rx) = mpsc::channel();
-        self.jobs
-            .send(Box::new(move |engine| {
-                let _ = tx.send(f(engine));
-            }))
-            .map_err(|_| WorkerGone(name))?;
+        self.submit(name, move |engine| {
+            let _ = tx.send(f(engine));
+        })?;
         rx.recv().map_err(|_| WorkerGone(name))
     }
 
@@ -72,11 +70,18 @@ impl Worker {
         f: impl FnOnce(&mut Engine) -> R + Send + 'static,
     ) -> Result<R, WorkerGone> {
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.jobs
-            .send(Box::new(move |engine| {
-                let _ = tx.send(f(engine));
-            }))
-            .map_err(|_| WorkerGone(name))?;
+        self.submit(name, move |engine| {
+            let _ = tx.send(f(engine));
+        })?;
         rx.await.map_err(|_| WorkerGone(name))
+    }
+
+    /// Queues `job` on the engine thread.
+    fn submit(
+        &self,
+        name: &'static str,
+        job: impl FnOnce(&mut Engine) + Send + 'static,
+    ) -> Result<(), WorkerGone> {
+        self.jobs.send(Box::new(job)).map_err(|_| WorkerGone(name))
     }
 }

@@ -76,7 +76,18 @@ fn transfer(k: &PrivateKey, nonce: u64, chain_id: u64) -> Transaction {
 fn next_block(core: &Core) -> Block {
     let head = core.chain().head().expect("head");
     let outcome = core.outcome(head.height).expect("read").expect("outcome");
-    let mut txs = core.candidates(100, &Default::default());
+    let (_, prices) = core.user_prices().expect("prices");
+    let mut txs = core
+        .select_for_block(
+            &Default::default(),
+            &prices,
+            cowboy_execution::tx::Room {
+                cycles: 80_000_000,
+                cells: 10_000_000,
+                count: 100,
+            },
+        )
+        .expect("selection");
     let beacon = Beacon {
         round: Round {
             epoch: 0,

@@ -3,7 +3,6 @@
 use crate::{
     client::{self, Node, RpcArgs, TxArgs},
     opts::{GlobalArgs, SignerArgs},
-    output,
 };
 use anyhow::Result;
 use clap::Args;
@@ -50,23 +49,6 @@ impl CallArgs {
             &self.tx,
             (5_000_000, 1_000_000),
         )?;
-        match receipt {
-            None => {
-                if global.json {
-                    output::json(&serde_json::json!({ "tx_hash": hash }));
-                } else {
-                    println!("{hash}");
-                }
-                Ok(())
-            }
-            Some(r) => {
-                if global.json {
-                    output::json(&r);
-                } else {
-                    client::print_receipt(&r);
-                }
-                client::check_success(&r)
-            }
-        }
+        client::report(global.json, hash, receipt)
     }
 }

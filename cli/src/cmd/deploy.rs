@@ -3,7 +3,6 @@
 use crate::{
     client::{self, Node, RpcArgs, TxArgs},
     opts::{GlobalArgs, SignerArgs},
-    output,
 };
 use anyhow::{Context as _, Result};
 use clap::Args;
@@ -60,23 +59,6 @@ impl DeployArgs {
             &self.tx,
             limits,
         )?;
-        match receipt {
-            None => {
-                if global.json {
-                    output::json(&serde_json::json!({ "tx_hash": hash }));
-                } else {
-                    println!("{hash}");
-                }
-                Ok(())
-            }
-            Some(r) => {
-                if global.json {
-                    output::json(&r);
-                } else {
-                    client::print_receipt(&r);
-                }
-                client::check_success(&r)
-            }
-        }
+        client::report(global.json, hash, receipt)
     }
 }

@@ -134,7 +134,7 @@ impl TimerCommand {
                     &a.tx,
                     (100_000, 10_000),
                 )?;
-                report(global, hash, receipt)
+                client::report(global.json, hash, receipt)
             }
             Self::Cancel(a) => {
                 let timer_id = client::hash(&a.id, "the timer id")?;
@@ -146,33 +146,8 @@ impl TimerCommand {
                     &a.tx,
                     (100_000, 10_000),
                 )?;
-                report(global, hash, receipt)
+                client::report(global.json, hash, receipt)
             }
-        }
-    }
-}
-
-fn report(
-    global: &GlobalArgs,
-    hash: cowboy_types::Hash,
-    receipt: Option<cowboy_rpc::ReceiptView>,
-) -> Result<()> {
-    match receipt {
-        None => {
-            if global.json {
-                output::json(&serde_json::json!({ "tx_hash": hash }));
-            } else {
-                println!("{hash}");
-            }
-            Ok(())
-        }
-        Some(r) => {
-            if global.json {
-                output::json(&r);
-            } else {
-                client::print_receipt(&r);
-            }
-            client::check_success(&r)
         }
     }
 }

@@ -74,18 +74,7 @@ impl TxCommand {
                     .map_err(|e| anyhow!("cannot decode the transaction: {e}"))?;
                 let node = Node::connect(&args.rpc)?;
                 let (hash, receipt) = node.send_raw(&bytes, args.no_wait, args.timeout)?;
-                match receipt {
-                    None if global.json => output::json(&serde_json::json!({ "tx_hash": hash })),
-                    None => println!("{hash}"),
-                    Some(r) => {
-                        if global.json {
-                            output::json(&r);
-                        } else {
-                            client::print_receipt(&r);
-                        }
-                        client::check_success(&r)?;
-                    }
-                }
+                client::report(global.json, hash, receipt)?;
             }
             Self::Status(args) => {
                 let hash = client::hash(&args.hash, "the transaction hash")?;

@@ -41,6 +41,18 @@ pub struct Proposal {
     pub beacon: Beacon,
 }
 
+impl Proposal {
+    /// What the proposer of the block with header `h` decided.
+    pub fn of(h: &Header) -> Self {
+        Self {
+            round: h.round,
+            timestamp_ms: h.timestamp_ms,
+            proposer: h.proposer,
+            beacon: h.beacon,
+        }
+    }
+}
+
 /// Totals of one block, for benchmarks, RPC and tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockStats {
@@ -560,17 +572,28 @@ fn execute_tx(
         }
     };
     let fee = x.settle(&s, held, None)?;
-    let return_data = match &handled {
-        Handled::Delivered(r) => r.clone(),
-        _ => Vec::new(),
-    };
+    session_receipt(vtx.hash, &handled, s, fee, created)
+}
+
+/// The receipt of a session that handled one message (a transaction, a timer firing, a
+/// deferred delivery): its status, meters, fee, return value and what it emitted.
+pub(crate) fn session_receipt(
+    tx_hash: Hash,
+    handled: &Handled,
+    s: Session,
+    fee: u128,
+    created: Option<Address>,
+) -> Result<Receipt, ExecError> {
     Ok(Receipt {
-        tx_hash: vtx.hash,
-        status: status_of(&handled),
+        tx_hash,
+        status: status_of(handled),
         cycles_used: s.cycles_used,
         cells_used: s.cells_used,
         fee: u64::try_from(fee).map_err(|_| supply_err("fee"))?,
-        return_data,
+        return_data: match handled {
+            Handled::Delivered(r) => r.clone(),
+            _ => Vec::new(),
+        },
         events: s.events,
         created,
         deliveries: s.deliveries,

@@ -138,18 +138,7 @@ impl Chain {
         let snapshot = self.store.snapshot()?;
         let parent = self.head()?;
         let h = &block.header;
-        if h.height != parent.height + 1 {
-            return Err(BlockError::Height {
-                expected: parent.height + 1,
-                got: h.height,
-            });
-        }
-        if h.parent != parent.digest() {
-            return Err(BlockError::Parent {
-                expected: parent.digest(),
-                got: h.parent,
-            });
-        }
+        check_extends(&parent, h)?;
         if h.timestamp_ms < parent.timestamp_ms {
             return Err(BlockError::Timestamp {
                 parent: parent.timestamp_ms,
@@ -174,12 +163,7 @@ impl Chain {
         }
         let params = world.params()?;
         drop(world);
-        let proposal = Proposal {
-            round: h.round,
-            timestamp_ms: h.timestamp_ms,
-            proposer: h.proposer,
-            beacon: h.beacon,
-        };
+        let proposal = Proposal::of(h);
         let executed = match verified {
             Some(v)
                 if v.len() == block.transactions.len()
@@ -237,18 +221,7 @@ impl Chain {
         let snapshot = self.store.snapshot()?;
         let parent = self.head()?;
         let h = &block.header;
-        if h.height != parent.height + 1 {
-            return Err(BlockError::Height {
-                expected: parent.height + 1,
-                got: h.height,
-            });
-        }
-        if h.parent != parent.digest() {
-            return Err(BlockError::Parent {
-                expected: parent.digest(),
-                got: h.parent,
-            });
-        }
+        check_extends(&parent, h)?;
         if block.transactions.len() > MAX_BLOCK_TRANSACTIONS {
             return Err(BlockError::TooManyTransactions {
                 count: block.transactions.len(),
@@ -262,12 +235,7 @@ impl Chain {
                 tx::verify_all(block.transactions.clone(), self.chain_id, &params)
             }
         };
-        let proposal = Proposal {
-            round: h.round,
-            timestamp_ms: h.timestamp_ms,
-            proposer: h.proposer,
-            beacon: h.beacon,
-        };
+        let proposal = Proposal::of(h);
         run(
             engine,
             &snapshot,
@@ -299,4 +267,21 @@ impl Chain {
         )?;
         Ok(())
     }
+}
+
+/// Whether `h` is the header of the block right after `parent`.
+fn check_extends(parent: &Header, h: &Header) -> Result<(), BlockError> {
+    if h.height != parent.height + 1 {
+        return Err(BlockError::Height {
+            expected: parent.height + 1,
+            got: h.height,
+        });
+    }
+    if h.parent != parent.digest() {
+        return Err(BlockError::Parent {
+            expected: parent.digest(),
+            got: h.parent,
+        });
+    }
+    Ok(())
 }

@@ -5,8 +5,8 @@
 
 use crate::{
     ExecError,
-    block::{BlockStats, supply_err},
-    exec::{Executor, Handled, Pending, Session, status_of},
+    block::{BlockStats, session_receipt},
+    exec::{Executor, Handled, Pending, Session},
     fees::Bid,
 };
 use cowboy_types::{MailboxMessage, Receipt, codec::decode_strict, receipt::failure, state::key};
@@ -106,23 +106,7 @@ pub(crate) fn run_deferred(
             cycles = cycles.saturating_add(s.cycles_used);
             cells = cells.saturating_add(s.cells_used);
             stats.deferred_delivered += 1;
-            receipts.push((
-                Receipt {
-                    tx_hash: id,
-                    status: status_of(&handled),
-                    cycles_used: s.cycles_used,
-                    cells_used: s.cells_used,
-                    fee: u64::try_from(fee).map_err(|_| supply_err("fee"))?,
-                    return_data: match &handled {
-                        Handled::Delivered(r) => r.clone(),
-                        _ => Vec::new(),
-                    },
-                    events: s.events,
-                    created: None,
-                    deliveries: s.deliveries,
-                },
-                None,
-            ));
+            receipts.push((session_receipt(id, &handled, s, fee, None)?, None));
         }
     }
     Ok((cycles, cells))

@@ -5,8 +5,8 @@
 
 use crate::{
     ExecError,
-    block::{BlockStats, supply_err},
-    exec::{Executor, Handled, Pending, Session, status_of},
+    block::{BlockStats, session_receipt},
+    exec::{Executor, Pending, Session},
     fees::{self, Basefees, Bid},
     intrinsic,
     world::World,
@@ -352,23 +352,7 @@ pub(crate) fn run_timers(
             x.world.record_fire(&t.actor, height)?;
             tips.push(priority);
         }
-        receipts.push((
-            Receipt {
-                tx_hash: fire_id,
-                status: status_of(&handled),
-                cycles_used: s.cycles_used,
-                cells_used: s.cells_used,
-                fee: u64::try_from(fee).map_err(|_| supply_err("fee"))?,
-                return_data: match &handled {
-                    Handled::Delivered(r) => r.clone(),
-                    _ => Vec::new(),
-                },
-                events: s.events,
-                created: None,
-                deliveries: s.deliveries,
-            },
-            None,
-        ));
+        receipts.push((session_receipt(fire_id, &handled, s, fee, None)?, None));
     }
     if let TimerMode::Auction { .. } = mode {
         let cfg = x.env.params.timer.clone();

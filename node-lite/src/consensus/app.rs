@@ -301,25 +301,18 @@ impl<E: Clock + Send + 'static> Application<E> for App {
         let params = self.core.chain().params().ok()?;
         let (_, prices) = self.core.user_prices().ok()?;
         let (cycles, cells) = lanes::user_room(&params.lanes, &lanes::Reserved::default());
-        let candidates = self.core.candidates(MAX_BLOCK_TRANSACTIONS * 4, &used);
-        let core = self.core.clone();
-        let mut chosen = tx::select(
-            candidates,
-            |a| {
-                let mut acc = core.account(a)?;
-                if let Some(n) = used.get(a) {
-                    acc.nonce = acc.nonce.max(n + 1);
-                }
-                Ok(acc)
-            },
-            &prices,
-            tx::Room {
-                cycles,
-                cells,
-                count: MAX_BLOCK_TRANSACTIONS,
-            },
-        )
-        .ok()?;
+        let mut chosen = self
+            .core
+            .select_for_block(
+                &used,
+                &prices,
+                tx::Room {
+                    cycles,
+                    cells,
+                    count: MAX_BLOCK_TRANSACTIONS,
+                },
+            )
+            .ok()?;
         tx::canonical_order(&mut chosen, &beacon);
         let hashes: Vec<_> = chosen.iter().map(|t| t.hash).collect();
         let proposer = *self.proposers.get(&ctx.leader)?;
