@@ -6,7 +6,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
 use cowboy_crypto::PrivateKey;
 use cowboy_rpc::{CowboyApiClient, ReceiptView, jsonrpsee::http_client::HttpClient};
-use cowboy_types::{Address, Hash, Instruction, Transaction};
+use cowboy_types::{Address, Hash, Instruction};
 use std::time::Duration;
 
 /// The node to talk to.
@@ -92,37 +92,26 @@ impl Node {
         args: &TxArgs,
         default_limits: (u64, u64),
     ) -> Result<(Hash, Option<ReceiptView>)> {
-        let from = key.address();
-        let chain_id = self.call(async |c| c.chain_id().await)?;
-        let nonce = match args.nonce {
-            Some(n) => n,
-            None => self.call(async |c| c.nonce(from).await)?.pending,
-        };
-        let fees = self.call(async |c| c.fees().await)?;
-        let mut tx = Transaction {
-            chain_id,
-            nonce,
-            instruction,
+        let options = cowboy_rpc::TxOptions {
+            nonce: args.nonce,
             cycles_limit: args.cycles_limit.unwrap_or(default_limits.0),
             cells_limit: args.cells_limit.unwrap_or(default_limits.1),
-            max_fee_per_cycle: args
-                .max_fee_per_cycle
-                .unwrap_or(fees.suggested_max_fee_per_cycle),
-            max_fee_per_cell: args
-                .max_fee_per_cell
-                .unwrap_or(fees.suggested_max_fee_per_cell),
-            max_priority_fee_per_cycle: args
-                .priority_fee
-                .unwrap_or(fees.suggested_priority_fee_per_cycle),
-            max_priority_fee_per_cell: 0,
-            from,
-            access_list: None,
-            metadata: vec![],
-            origin: None,
-            signature: Default::default(),
-            additional_signers: vec![],
+            max_fee_per_cycle: args.max_fee_per_cycle,
+            max_fee_per_cell: args.max_fee_per_cell,
+            priority_fee_per_cycle: args.priority_fee,
         };
-        cowboy_crypto::sign_transaction(&mut tx, key)?;
+        let tx = self
+            .runtime
+            .block_on(cowboy_rpc::signed_transaction(
+                &self.client,
+                key,
+                instruction,
+                &options,
+            ))
+            .map_err(|e| match e {
+                cowboy_rpc::PrepareError::Rpc(e) => rpc_error(e, &self.url),
+                other => other.into(),
+            })?;
         self.send_raw(&tx.to_bytes(), args.no_wait, args.timeout)
     }
 

@@ -18,6 +18,9 @@ use serde::{Deserialize, Serialize};
 
 pub use jsonrpsee;
 
+pub mod prepare;
+pub use prepare::{PrepareError, TxOptions, signed_transaction};
+
 /// Longest a long poll may wait, in milliseconds.
 pub const MAX_WAIT_MS: u64 = 60_000;
 /// Largest request body the server accepts, in bytes (a maximal transaction is 128 KiB,

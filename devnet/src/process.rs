@@ -1,0 +1,97 @@
+//! Node and faucet processes: spawned detached (their own process group, output to a log
+//! file) so they outlive `cowboy devnet up --detach`; found again by pid, and confirmed to be
+//! ours by their command line so a recycled pid is never signalled.
+
+use std::{
+    fs::OpenOptions,
+    io::{Read as _, Seek as _, SeekFrom},
+    os::unix::process::CommandExt as _,
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+/// Starts `binary args…` with `env`, appending its output to `log`.
+pub fn spawn(
+    binary: &Path,
+    args: &[String],
+    env: &[(&str, String)],
+    log: &Path,
+) -> std::io::Result<Child> {
+    let out = OpenOptions::new().create(true).append(true).open(log)?;
+    let err = out.try_clone()?;
+    let mut command = Command::new(binary);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err)
+        // Own process group: a Ctrl-C in the terminal that ran `devnet up` does not reach the
+        // nodes; `devnet down` (or the foreground `up`'s own handler) stops them.
+        .process_group(0);
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.spawn()
+}
+
+/// Whether `pid` is alive and one of its arguments is exactly `marker` (the node home or the
+/// faucet's log path).
+pub fn alive(pid: u32, marker: &str) -> bool {
+    let proc = Path::new("/proc");
+    if proc.join("self").exists() {
+        // A zombie has an empty command line: it counts as gone.
+        return std::fs::read(proc.join(pid.to_string()).join("cmdline"))
+            .map(|c| c.split(|b| *b == 0).any(|arg| arg == marker.as_bytes()))
+            .unwrap_or(false);
+    }
+    // No procfs: fall back to "some process has this pid".
+    // SAFETY: kill with signal 0 only checks for existence and permission.
+    unsafe { libc::kill(pid as libc::pid_t, 0) == 0 }
+}
+
+/// Asks `pid` to stop (SIGTERM), waits up to `grace`, then kills it. Returns whether it had to
+/// be killed.
+pub fn terminate(pid: u32, marker: &str, grace: Duration) -> bool {
+    if !alive(pid, marker) {
+        return false;
+    }
+    // SAFETY: pid was just confirmed to be our process; sending a signal has no memory effects.
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        reap(pid);
+        if !alive(pid, marker) {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: as above.
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    while alive(pid, marker) {
+        reap(pid);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    true
+}
+
+/// Collects `pid`'s exit status if it is our child (no-op otherwise), so it does not linger
+/// as a zombie.
+fn reap(pid: u32) {
+    let mut status = 0;
+    // SAFETY: WNOHANG never blocks; a pid that is not our child just returns an error.
+    unsafe { libc::waitpid(pid as libc::pid_t, &mut status, libc::WNOHANG) };
+}
+
+/// The last `lines` lines of a log file (for error messages).
+pub fn tail(log: &Path, lines: usize) -> String {
+    let Ok(mut f) = std::fs::File::open(log) else {
+        return String::from("(no log)");
+    };
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(16 * 1024)));
+    let mut text = String::new();
+    let _ = f.read_to_string(&mut text);
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}

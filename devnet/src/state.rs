@@ -1,0 +1,123 @@
+//! `devnet.json`: what a devnet is made of (nodes, ports, faucet, dev accounts) and which
+//! processes run it, written atomically after every change so any `cowboy devnet` command can
+//! pick up where another left off.
+
+use crate::{DevnetError, accounts::DevAccount, process};
+use cowboy_types::Address;
+use serde::{Deserialize, Serialize};
+use std::{
+    net::SocketAddr,
+    path::{Path, PathBuf},
+};
+
+/// The state file's name inside the devnet directory.
+pub const FILE: &str = "devnet.json";
+
+/// A devnet as saved on disk.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DevnetState {
+    pub name: String,
+    pub chain_id: u64,
+    pub block_time_ms: u64,
+    pub nodes: Vec<NodeState>,
+    pub faucet: FaucetState,
+    pub accounts: Vec<DevAccount>,
+}
+
+/// One validator.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeState {
+    /// `node-0`, `node-1`, …
+    pub name: String,
+    pub home: PathBuf,
+    pub rpc_addr: SocketAddr,
+    pub p2p_addr: SocketAddr,
+    /// The running process, if started.
+    pub pid: Option<u32>,
+}
+
+/// The faucet.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FaucetState {
+    pub addr: SocketAddr,
+    /// Its funded account.
+    pub address: Address,
+    pub pid: Option<u32>,
+}
+
+impl NodeState {
+    pub fn rpc_url(&self) -> String {
+        format!("http://{}", self.rpc_addr)
+    }
+
+    /// The argument that identifies this node's process (its home).
+    pub(crate) fn marker(&self) -> String {
+        self.home.display().to_string()
+    }
+}
+
+impl FaucetState {
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+}
+
+impl DevnetState {
+    pub(crate) fn load(dir: &Path) -> Result<Option<Self>, DevnetError> {
+        let path = dir.join(FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(DevnetError::Io { path, source }),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| DevnetError::State {
+                path,
+                reason: e.to_string(),
+            })
+    }
+
+    /// Writes the state atomically (temporary file, then rename).
+    pub(crate) fn save(&self, dir: &Path) -> Result<(), DevnetError> {
+        let path = dir.join(FILE);
+        let text = serde_json::to_string_pretty(self).map_err(|e| DevnetError::State {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        let tmp = dir.join(format!("{FILE}.tmp"));
+        std::fs::write(&tmp, text + "\n")
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|source| DevnetError::Io { path, source })
+    }
+
+    pub fn node_running(&self, i: usize) -> bool {
+        let n = &self.nodes[i];
+        n.pid.is_some_and(|pid| process::alive(pid, &n.marker()))
+    }
+
+    pub fn faucet_running(&self, dir: &Path) -> bool {
+        let marker = format!("devnet:{}", dir.display());
+        self.faucet
+            .pid
+            .is_some_and(|pid| process::alive(pid, &marker))
+    }
+
+    pub(crate) fn any_running(&self) -> bool {
+        (0..self.nodes.len()).any(|i| self.node_running(i))
+    }
+
+    /// Every port the devnet listens on, what uses it and the flag that moves it.
+    pub(crate) fn ports(&self) -> Vec<(u16, String, &'static str)> {
+        let mut ports = Vec::new();
+        for n in &self.nodes {
+            ports.push((n.rpc_addr.port(), format!("{} RPC", n.name), "--rpc-port"));
+            ports.push((n.p2p_addr.port(), format!("{} p2p", n.name), "--p2p-port"));
+        }
+        ports.push((self.faucet.addr.port(), "faucet".into(), "--faucet-port"));
+        ports
+    }
+}

@@ -1,0 +1,338 @@
+//! The faucet service: an axum HTTP server that checks each request against the per-address
+//! and per-IP limits, signs a transfer with its key (nonces and fees from the node), sends it
+//! through the node's JSON-RPC and answers once the transfer is finalized.
+
+use crate::{
+    Drip, DripRequest, ErrorBody, FaucetInfo,
+    limits::{Limit, Limiter},
+};
+use axum::{
+    Json, Router,
+    extract::{ConnectInfo, State, rejection::JsonRejection},
+    http::{HeaderValue, StatusCode, header::RETRY_AFTER},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use cowboy_crypto::PrivateKey;
+use cowboy_rpc::{CowboyApiClient, jsonrpsee::http_client::HttpClient};
+use cowboy_types::{Address, Instruction, SystemInstruction, json::HexBytes};
+use std::{
+    net::{IpAddr, SocketAddr},
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+/// Cycle limit of a faucet transfer: exactly the transfer intrinsic (§17.2).
+const TRANSFER_CYCLES: u64 = 21_000;
+
+/// How the faucet runs.
+#[derive(Clone)]
+pub struct Config {
+    /// JSON-RPC URL of the node it sends through.
+    pub rpc_url: String,
+    /// The funded key it pays from.
+    pub key: PrivateKey,
+    /// Sent when a request names no amount, in base units.
+    pub default_amount: u64,
+    /// Largest amount one request may ask for.
+    pub max_amount: u64,
+    pub per_address: Limit,
+    pub per_ip: Limit,
+    /// How long to wait for a transfer to be finalized before answering 502.
+    pub receipt_timeout: Duration,
+}
+
+/// Why the faucet could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("cannot listen on {addr}: {source} (is another program using that port?)")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot reach the node at {url}: {reason}")]
+    Node { url: String, reason: String },
+    #[error("the faucet server failed: {0}")]
+    Serve(std::io::Error),
+    #[error(
+        "--default-amount ({default}) is above --max-amount ({max}); lower it or raise the maximum"
+    )]
+    Amounts { default: u64, max: u64 },
+}
+
+struct Shared {
+    config: Config,
+    address: Address,
+    chain_id: u64,
+    node: HttpClient,
+    limits: Mutex<(Limiter<Address>, Limiter<IpAddr>)>,
+    /// One transfer is signed and submitted at a time, so nonces never collide.
+    sending: tokio::sync::Mutex<()>,
+}
+
+/// A bound, not yet serving, faucet.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    shared: Arc<Shared>,
+}
+
+impl Server {
+    /// Checks the node answers and binds `addr`.
+    pub async fn bind(addr: SocketAddr, config: Config) -> Result<Self, ServerError> {
+        if config.default_amount > config.max_amount {
+            return Err(ServerError::Amounts {
+                default: config.default_amount,
+                max: config.max_amount,
+            });
+        }
+        let node_error = |reason: String| ServerError::Node {
+            url: config.rpc_url.clone(),
+            reason,
+        };
+        let node = cowboy_rpc::client(&config.rpc_url).map_err(|e| node_error(e.to_string()))?;
+        let chain_id = node
+            .chain_id()
+            .await
+            .map_err(|e| node_error(e.to_string()))?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| ServerError::Bind { addr, source })?;
+        let limits = Mutex::new((
+            Limiter::new(config.per_address),
+            Limiter::new(config.per_ip),
+        ));
+        Ok(Self {
+            listener,
+            shared: Arc::new(Shared {
+                address: config.key.address(),
+                chain_id,
+                node,
+                limits,
+                sending: tokio::sync::Mutex::new(()),
+                config,
+            }),
+        })
+    }
+
+    /// Where it listens (useful after binding port 0).
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.listener.local_addr().ok()
+    }
+
+    /// The faucet's account.
+    pub fn address(&self) -> Address {
+        self.shared.address
+    }
+
+    /// Serves until `shutdown` completes.
+    pub async fn run(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        let app = Router::new()
+            .route("/info", get(info))
+            .route("/drip", post(drip))
+            .with_state(self.shared);
+        axum::serve(
+            self.listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(ServerError::Serve)
+    }
+}
+
+/// An error response: status, message and, for 429, when to retry.
+struct Failure {
+    status: StatusCode,
+    message: String,
+    retry_after: Option<u64>,
+}
+
+impl Failure {
+    fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        let body = Json(ErrorBody {
+            error: self.message,
+            retry_after_s: self.retry_after,
+        });
+        let mut response = (self.status, body).into_response();
+        if let Some(s) = self.retry_after
+            && let Ok(v) = HeaderValue::from_str(&s.to_string())
+        {
+            response.headers_mut().insert(RETRY_AFTER, v);
+        }
+        response
+    }
+}
+
+async fn info(State(shared): State<Arc<Shared>>) -> Result<Json<FaucetInfo>, Failure> {
+    let balance = shared
+        .node
+        .balance(shared.address)
+        .await
+        .map_err(|e| Failure::new(StatusCode::BAD_GATEWAY, format!("the node failed: {e}")))?;
+    let limits = lock(&shared.limits);
+    Ok(Json(FaucetInfo {
+        address: shared.address,
+        balance: balance.0,
+        chain_id: shared.chain_id,
+        default_amount: shared.config.default_amount,
+        max_amount: shared.config.max_amount,
+        per_address: limits.0.limit(),
+        per_ip: limits.1.limit(),
+    }))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // The limiter is plain data: a panic elsewhere cannot leave it half-updated.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+async fn drip(
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Json<DripRequest>, JsonRejection>,
+) -> Result<Json<Drip>, Failure> {
+    let Json(request) = body.map_err(|e| {
+        Failure::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "{}; send {{\"address\": \"0x…\", \"amount\": BASE_UNITS}}",
+                e.body_text()
+            ),
+        )
+    })?;
+    let amount = request.amount.unwrap_or(shared.config.default_amount);
+    if amount == 0 || amount > shared.config.max_amount {
+        return Err(Failure::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "amount {amount} is out of range: ask for 1 to {} base units",
+                shared.config.max_amount
+            ),
+        ));
+    }
+    let ip = peer.ip();
+    grant(&shared, request.address, ip)?;
+    let result = transfer(&shared, request.address, amount).await;
+    if result.is_err() {
+        let mut limits = lock(&shared.limits);
+        limits.0.undo(&request.address);
+        limits.1.undo(&ip);
+    }
+    result.map(Json)
+}
+
+/// Checks both limits and records the grant, or says who must wait how long.
+fn grant(shared: &Shared, address: Address, ip: IpAddr) -> Result<(), Failure> {
+    let now = Instant::now();
+    let mut limits = lock(&shared.limits);
+    let limited = |wait: Duration, what: String, limit: Limit| {
+        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        Failure {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            message: format!("rate limited: {what} (limit {limit}); try again in {secs} s"),
+            retry_after: Some(secs),
+        }
+    };
+    let per_address = limits.0.limit();
+    limits.0.check(&address, now).map_err(|wait| {
+        limited(
+            wait,
+            format!("{address} was already funded"),
+            per_address,
+        )
+    })?;
+    let per_ip = limits.1.limit();
+    limits
+        .1
+        .check(&ip, now)
+        .map_err(|wait| limited(wait, format!("too many requests from {ip}"), per_ip))?;
+    limits.0.record(address, now);
+    limits.1.record(ip, now);
+    Ok(())
+}
+
+async fn transfer(shared: &Shared, to: Address, amount: u64) -> Result<Drip, Failure> {
+    let node_failed =
+        |e: &dyn std::fmt::Display| Failure::new(StatusCode::BAD_GATEWAY, format!("the node failed: {e}"));
+    let hash = {
+        let _turn = shared.sending.lock().await;
+        let balance = shared
+            .node
+            .balance(shared.address)
+            .await
+            .map_err(|e| node_failed(&e))?;
+        if balance.0 < amount {
+            return Err(Failure::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the faucet is dry: {} base units left at {}; fund it or ask for less",
+                    balance.0, shared.address
+                ),
+            ));
+        }
+        let options = cowboy_rpc::TxOptions {
+            cycles_limit: TRANSFER_CYCLES,
+            cells_limit: 0,
+            ..Default::default()
+        };
+        let tx = cowboy_rpc::signed_transaction(
+            &shared.node,
+            &shared.config.key,
+            Instruction::System(SystemInstruction::Transfer { to, amount }),
+            &options,
+        )
+        .await
+        .map_err(|e| node_failed(&e))?;
+        shared
+            .node
+            .send_raw_transaction(HexBytes(tx.to_bytes()))
+            .await
+            .map_err(|e| node_failed(&e))?
+    };
+    tracing::info!(%to, amount, %hash, "sent");
+    let deadline = Instant::now() + shared.config.receipt_timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Failure::new(
+                StatusCode::GATEWAY_TIMEOUT,
+                format!("transfer {hash} was sent but not finalized in time; look it up later"),
+            ));
+        }
+        let wait_ms = (left.as_millis() as u64).min(cowboy_rpc::MAX_WAIT_MS);
+        match shared.node.wait_for_receipt(hash, Some(wait_ms)).await {
+            Ok(Some(r)) if r.status == "success" => {
+                return Ok(Drip {
+                    address: to,
+                    amount,
+                    tx_hash: hash,
+                    block_height: r.block_height,
+                });
+            }
+            Ok(Some(r)) => {
+                return Err(Failure::new(
+                    StatusCode::BAD_GATEWAY,
+                    format!(
+                        "transfer {hash} failed: {}",
+                        r.error.or(r.failure).unwrap_or(r.status)
+                    ),
+                ));
+            }
+            Ok(None) => continue,
+            Err(e) => return Err(node_failed(&e)),
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Filling a transaction from a node and signing it: chain id, the sender's next nonce
+//! (counting its pending transactions) and the node's suggested fees, unless given. Shared by
+//! the CLI, the faucet and the devnet so every client builds transactions the same way.
+
+use crate::CowboyApiClient;
+use cowboy_crypto::PrivateKey;
+use cowboy_types::{Instruction, Transaction};
+
+/// What the caller fixes; everything left `None` is asked from the node.
+#[derive(Clone, Debug, Default)]
+pub struct TxOptions {
+    pub nonce: Option<u64>,
+    pub cycles_limit: u64,
+    pub cells_limit: u64,
+    pub max_fee_per_cycle: Option<u64>,
+    pub max_fee_per_cell: Option<u64>,
+    pub priority_fee_per_cycle: Option<u64>,
+}
+
+/// Why a transaction could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    #[error(transparent)]
+    Rpc(#[from] jsonrpsee::core::ClientError),
+    #[error("cannot sign the transaction: {0}")]
+    Sign(#[from] cowboy_crypto::SignError),
+}
+
+/// Builds and signs a transaction carrying `instruction` from `key`'s address.
+pub async fn signed_transaction<C: CowboyApiClient + Sync>(
+    client: &C,
+    key: &PrivateKey,
+    instruction: Instruction,
+    options: &TxOptions,
+) -> Result<Transaction, PrepareError> {
+    let from = key.address();
+    let chain_id = client.chain_id().await?;
+    let nonce = match options.nonce {
+        Some(n) => n,
+        None => client.nonce(from).await?.pending,
+    };
+    let fees = client.fees().await?;
+    let mut tx = Transaction {
+        chain_id,
+        nonce,
+        instruction,
+        cycles_limit: options.cycles_limit,
+        cells_limit: options.cells_limit,
+        max_fee_per_cycle: options
+            .max_fee_per_cycle
+            .unwrap_or(fees.suggested_max_fee_per_cycle),
+        max_fee_per_cell: options
+            .max_fee_per_cell
+            .unwrap_or(fees.suggested_max_fee_per_cell),
+        max_priority_fee_per_cycle: options
+            .priority_fee_per_cycle
+            .unwrap_or(fees.suggested_priority_fee_per_cycle),
+        max_priority_fee_per_cell: 0,
+        from,
+        access_list: None,
+        metadata: vec![],
+        origin: None,
+        signature: Default::default(),
+        additional_signers: vec![],
+    };
+    cowboy_crypto::sign_transaction(&mut tx, key)?;
+    Ok(tx)
+}
