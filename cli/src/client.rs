@@ -3,23 +3,38 @@
 //! a spinner (long polls, never a polling loop).
 
 use anyhow::{Context as _, Result, anyhow, bail};
+use crate::opts::GlobalArgs;
 use clap::Args;
 use cowboy_crypto::PrivateKey;
 use cowboy_rpc::{CowboyApiClient, ReceiptView, jsonrpsee::http_client::HttpClient};
 use cowboy_types::{Address, Hash, Instruction};
 use std::time::Duration;
 
+/// The RPC URL when neither a flag, the environment nor a profile gives one.
+pub const DEFAULT_RPC_URL: &str = "http://127.0.0.1:8545";
+
 /// The node to talk to.
 #[derive(Args, Debug, Clone)]
 pub struct RpcArgs {
-    /// JSON-RPC URL of a node.
-    #[arg(
-        long,
-        env = "COWBOY_RPC_URL",
-        default_value = "http://127.0.0.1:8545",
-        value_name = "URL"
-    )]
-    pub rpc_url: String,
+    /// JSON-RPC URL of a node [default: the profile's, else http://127.0.0.1:8545].
+    #[arg(long, env = "COWBOY_RPC_URL", value_name = "URL")]
+    pub rpc_url: Option<String>,
+}
+
+impl RpcArgs {
+    /// The URL to use and, when a profile supplied it, the chain id that profile expects.
+    pub fn resolve(&self, global: &GlobalArgs) -> Result<(String, Option<(String, u64)>)> {
+        if let Some(url) = &self.rpc_url {
+            return Ok((url.clone(), None));
+        }
+        match global.profile()? {
+            Some((name, p)) => match p.rpc_url {
+                Some(url) => Ok((url, p.chain_id.map(|c| (name, c)))),
+                None => Ok((DEFAULT_RPC_URL.into(), None)),
+            },
+            None => Ok((DEFAULT_RPC_URL.into(), None)),
+        }
+    }
 }
 
 /// Transaction options shared by commands that send one: everything is filled from the node
@@ -56,22 +71,44 @@ pub struct TxArgs {
 pub struct Node {
     pub client: HttpClient,
     pub url: String,
+    /// The profile that chose this node and the chain id it expects.
+    expected_chain: Option<(String, u64)>,
     runtime: tokio::runtime::Runtime,
 }
 
 impl Node {
-    pub fn connect(args: &RpcArgs) -> Result<Self> {
+    pub fn connect(args: &RpcArgs, global: &GlobalArgs) -> Result<Self> {
+        let (url, expected_chain) = args.resolve(global)?;
+        Self::connect_url(&url, expected_chain)
+    }
+
+    pub fn connect_url(url: &str, expected_chain: Option<(String, u64)>) -> Result<Self> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .context("cannot start the async runtime")?;
-        let client = cowboy_rpc::client(&args.rpc_url)
-            .with_context(|| format!("{} is not a usable RPC URL", args.rpc_url))?;
+        let client =
+            cowboy_rpc::client(url).with_context(|| format!("{url} is not a usable RPC URL"))?;
         Ok(Self {
             client,
-            url: args.rpc_url.clone(),
+            url: url.to_string(),
+            expected_chain,
             runtime,
         })
+    }
+
+    /// Refuses a node of another chain than the profile's.
+    fn check_chain(&self) -> Result<()> {
+        if let Some((profile, expected)) = &self.expected_chain {
+            let actual = self.call(async |c| c.chain_id().await)?;
+            if actual != *expected {
+                bail!(
+                    "profile {profile:?} expects chain {expected} but the node at {} is chain {actual}; fix the profile in config.toml or pass --rpc-url",
+                    self.url
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Runs one RPC call, turning a transport failure into an error that names the URL.
@@ -92,6 +129,7 @@ impl Node {
         args: &TxArgs,
         default_limits: (u64, u64),
     ) -> Result<(Hash, Option<ReceiptView>)> {
+        self.check_chain()?;
         let options = cowboy_rpc::TxOptions {
             nonce: args.nonce,
             cycles_limit: args.cycles_limit.unwrap_or(default_limits.0),
@@ -122,6 +160,7 @@ impl Node {
         no_wait: bool,
         timeout_s: u64,
     ) -> Result<(Hash, Option<ReceiptView>)> {
+        self.check_chain()?;
         let hex = cowboy_types::json::HexBytes(raw.to_vec());
         let hash = self.call(async |c| c.send_raw_transaction(hex).await)?;
         if no_wait {
@@ -173,7 +212,7 @@ pub fn rpc_error(e: cowboy_rpc::jsonrpsee::core::ClientError, url: &str) -> anyh
     match e {
         ClientError::Call(obj) => anyhow!("the node refused: {}", obj.message()),
         ClientError::Transport(t) => anyhow!(
-            "cannot reach a node at {url}: {t} (is it running? set --rpc-url or COWBOY_RPC_URL)"
+            "cannot reach a node at {url}: {t} (is it running? start one with `cowboy devnet up`, or set --rpc-url, COWBOY_RPC_URL or a profile)"
         ),
         ClientError::RequestTimeout => anyhow!("the node at {url} did not answer in time"),
         other => anyhow!("RPC to {url} failed: {other}"),

@@ -6,6 +6,7 @@
 //! one JSON document with `--json`.
 
 mod client;
+mod config;
 mod cmd;
 mod opts;
 mod output;
@@ -24,7 +25,7 @@ use std::process::ExitCode;
     propagate_version = true,
     after_help = "Run `cowboy <command> --help` for details and examples of each command."
 )]
-struct Cli {
+pub struct Cli {
     #[command(flatten)]
     global: opts::GlobalArgs,
     #[command(subcommand)]

@@ -23,6 +23,10 @@ pub struct GlobalArgs {
         hide_env_values = true
     )]
     pub home: Option<PathBuf>,
+
+    /// Use this profile from `$COWBOY_HOME/config.toml` (default: its `default_profile`).
+    #[arg(long, global = true, env = "COWBOY_PROFILE", value_name = "NAME")]
+    pub profile: Option<String>,
 }
 
 impl GlobalArgs {
@@ -34,6 +38,11 @@ impl GlobalArgs {
         std::env::home_dir()
             .map(|h| h.join(".cowboy"))
             .context("cannot find your home directory; set COWBOY_HOME or pass --home DIR")
+    }
+
+    /// The selected profile (`--profile`, else the config's default), with its name.
+    pub fn profile(&self) -> Result<Option<(String, crate::config::Profile)>> {
+        crate::config::ConfigFile::load(&self.home()?)?.select(self.profile.as_deref())
     }
 
     /// The keystore under the home directory.
@@ -54,7 +63,8 @@ pub struct PasswordArgs {
 /// How a command gets the key it signs with.
 #[derive(Args, Debug, Clone)]
 pub struct SignerArgs {
-    /// Sign with this key from the keystore (see `cowboy keys list`).
+    /// Sign with this key from the keystore (see `cowboy keys list`), or `dev:N` for dev
+    /// account N of the published dev mnemonic (devnets only: those keys are public).
     #[arg(long, short = 'a', env = "COWBOY_ACCOUNT", value_name = "NAME")]
     pub account: Option<String>,
 
@@ -75,7 +85,21 @@ pub struct SignerArgs {
 impl SignerArgs {
     /// Loads the signing key, decrypting the keystore if needed.
     pub fn key(&self, global: &GlobalArgs) -> Result<PrivateKey> {
-        match (&self.account, &self.private_key) {
+        let from_profile = match (&self.account, &self.private_key) {
+            (None, None) => global.profile()?.and_then(|(_, p)| p.account),
+            _ => None,
+        };
+        let account = self.account.as_ref().or(from_profile.as_ref());
+        if let Some(index) = account.and_then(|a| a.strip_prefix("dev:")) {
+            if self.private_key.is_some() {
+                anyhow::bail!("both --account and --private-key were given; choose one way to sign");
+            }
+            let index: u32 = index.parse().with_context(|| {
+                format!("--account dev:{index}: expected dev:N with N a dev account number")
+            })?;
+            return Ok(cowboy_devnet::dev_key(index)?);
+        }
+        match (account, &self.private_key) {
             (Some(_), Some(_)) => {
                 anyhow::bail!("both --account and --private-key were given; choose one way to sign")
             }
@@ -93,7 +117,7 @@ impl SignerArgs {
                 Ok(keystore.load(name, password.as_bytes())?)
             }
             (None, None) => anyhow::bail!(
-                "no signing key: pass --account NAME (see `cowboy keys list`) or --private-key HEX"
+                "no signing key: pass --account NAME (see `cowboy keys list`), --account dev:0 on a devnet, or --private-key HEX"
             ),
         }
     }

@@ -102,16 +102,16 @@ pub enum DevnetError {
         secs: u64,
         log: PathBuf,
     },
-    #[error("cannot start {process} ({binary}): {source}")]
+    #[error("cannot start {process} ({binary}): {error}")]
     Spawn {
         process: String,
         binary: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{path} is not a devnet state file this version understands: {reason}")]
     State { path: PathBuf, reason: String },
@@ -126,10 +126,7 @@ pub enum DevnetError {
 type Result<T, E = DevnetError> = std::result::Result<T, E>;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DevnetError + '_ {
-    move |source| DevnetError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |error| DevnetError::Io { path: path.to_path_buf(), error, }
 }
 
 /// How to create a devnet.
@@ -306,36 +303,39 @@ impl Devnet {
             }
         };
         let mut children = Vec::new();
-        let started = self.start_all(&mut state, &options.binary, &mut children, on);
-        let ready = started.and_then(|()| {
-            let deadline = Instant::now() + options.timeout;
-            let runtime = runtime()?;
-            for i in 0..state.nodes.len() {
-                let height = runtime.block_on(wait_node(
-                    &state.nodes[i],
-                    0,
+        let deadline = Instant::now() + options.timeout;
+        // Nodes first; the faucet needs node-0's RPC to start.
+        let ready = self
+            .start_nodes(&mut state, &options.binary, &mut children, on)
+            .and_then(|()| {
+                let runtime = runtime()?;
+                for i in 0..state.nodes.len() {
+                    let height = runtime.block_on(wait_node(
+                        &state.nodes[i],
+                        0,
+                        &mut children,
+                        deadline,
+                        options.timeout,
+                    ))?;
+                    on(Event::Ready {
+                        process: state.nodes[i].name.clone(),
+                        height: Some(height),
+                    });
+                }
+                self.start_faucet(&mut state, &options.binary, &mut children, on)?;
+                runtime.block_on(wait_faucet(
+                    &state.faucet,
                     &mut children,
+                    &self.dir,
                     deadline,
                     options.timeout,
                 ))?;
                 on(Event::Ready {
-                    process: state.nodes[i].name.clone(),
-                    height: Some(height),
+                    process: "faucet".into(),
+                    height: None,
                 });
-            }
-            runtime.block_on(wait_faucet(
-                &state.faucet,
-                &mut children,
-                &self.dir,
-                deadline,
-                options.timeout,
-            ))?;
-            on(Event::Ready {
-                process: "faucet".into(),
-                height: None,
+                Ok(())
             });
-            Ok(())
-        });
         if let Err(e) = ready {
             // Leave nothing half-running; the logs stay for diagnosis.
             self.stop_all(&mut state);
@@ -447,7 +447,7 @@ impl Devnet {
         state.save(&self.dir)
     }
 
-    fn start_all(
+    fn start_nodes(
         &self,
         state: &mut DevnetState,
         binary: &Path,
@@ -462,8 +462,17 @@ impl Devnet {
                 pid: child.id(),
             });
             children.push((state.nodes[i].name.clone(), child));
-            state.save(&self.dir)?;
         }
+        state.save(&self.dir)
+    }
+
+    fn start_faucet(
+        &self,
+        state: &mut DevnetState,
+        binary: &Path,
+        children: &mut Vec<(String, Child)>,
+        on: &mut dyn FnMut(Event),
+    ) -> Result<()> {
         let child = self.spawn_faucet(state, binary)?;
         state.faucet.pid = Some(child.id());
         on(Event::Started {
@@ -482,10 +491,10 @@ impl Devnet {
             "--home".to_string(),
             node.home.display().to_string(),
         ];
-        process::spawn(binary, &args, &[], &log).map_err(|source| DevnetError::Spawn {
+        process::spawn(binary, &args, &[], &log).map_err(|error| DevnetError::Spawn {
             process: node.name.clone(),
             binary: binary.to_path_buf(),
-            source,
+            error,
         })
     }
 
@@ -510,10 +519,10 @@ impl Devnet {
             "COWBOY_PRIVATE_KEY",
             format!("0x{}", hex::encode(*key.to_bytes())),
         )];
-        process::spawn(binary, &args, &env, &log).map_err(|source| DevnetError::Spawn {
+        process::spawn(binary, &args, &env, &log).map_err(|error| DevnetError::Spawn {
             process: "faucet".into(),
             binary: binary.to_path_buf(),
-            source,
+            error,
         })
     }
 

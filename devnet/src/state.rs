@@ -71,7 +71,7 @@ impl DevnetState {
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(DevnetError::Io { path, source }),
+            Err(error) => return Err(DevnetError::Io { path, error }),
         };
         serde_json::from_str(&text)
             .map(Some)
@@ -91,7 +91,7 @@ impl DevnetState {
         let tmp = dir.join(format!("{FILE}.tmp"));
         std::fs::write(&tmp, text + "\n")
             .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|source| DevnetError::Io { path, source })
+            .map_err(|error| DevnetError::Io { path, error })
     }
 
     pub fn node_running(&self, i: usize) -> bool {

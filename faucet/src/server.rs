@@ -45,10 +45,10 @@ pub struct Config {
 /// Why the faucet could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
-    #[error("cannot listen on {addr}: {source} (is another program using that port?)")]
+    #[error("cannot listen on {addr}: {error} (is another program using that port?)")]
     Bind {
         addr: SocketAddr,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("cannot reach the node at {url}: {reason}")]
     Node { url: String, reason: String },
@@ -96,7 +96,7 @@ impl Server {
             .map_err(|e| node_error(e.to_string()))?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|source| ServerError::Bind { addr, source })?;
+            .map_err(|error| ServerError::Bind { addr, error })?;
         let limits = Mutex::new((
             Limiter::new(config.per_address),
             Limiter::new(config.per_ip),

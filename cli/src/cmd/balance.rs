@@ -20,7 +20,7 @@ pub struct BalanceArgs {
 impl BalanceArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         let address = client::address(&self.address, "the address")?;
-        let node = Node::connect(&self.rpc)?;
+        let node = Node::connect(&self.rpc, global)?;
         let account = node.call(async |c| c.account(address).await)?;
         if global.json {
             output::json(&account);

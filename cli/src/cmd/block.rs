@@ -30,7 +30,7 @@ impl BlockArgs {
         } else {
             BlockId::Hash(client::hash(&self.id, "the block")?)
         };
-        let node = Node::connect(&self.rpc)?;
+        let node = Node::connect(&self.rpc, global)?;
         let full = self.full;
         let block = node
             .call(async |c| c.block(id, Some(full)).await)?

@@ -36,7 +36,7 @@ impl CallArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         let to = client::address(&self.to, "the actor")?;
         let args = client::encode_args(&client::parse_args(&self.args)?)?;
-        let node = Node::connect(&self.rpc)?;
+        let node = Node::connect(&self.rpc, global)?;
         let key = self.signer.key(global)?;
         let (hash, receipt) = node.send(
             &key,

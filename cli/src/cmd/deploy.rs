@@ -1,27 +1,43 @@
-//! `cowboy deploy`: deploy an actor from Python source and wait for it to be finalized.
+//! `cowboy deploy`: deploy an actor — from a project (built on the fly), a build artifact or
+//! a Python file — and wait for it to be finalized.
 
 use crate::{
     client::{self, Node, RpcArgs, TxArgs},
+    cmd::build::{project, report_problems},
     opts::{GlobalArgs, SignerArgs},
 };
 use anyhow::{Context as _, Result};
 use clap::Args;
+use cowboy_crypto::PrivateKey;
+use cowboy_rpc::ReceiptView;
 use cowboy_types::{ActorInstruction, Hash, Instruction};
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
-#[command(after_help = "Examples:\n  \
-cowboy deploy counter.py --account alice\n  \
+#[command(after_help = "Without SOURCE, deploys the actor of the project around the current \
+directory (checked as `cowboy build` does; --actor chooses when it has several).\n\n\
+Examples:\n  \
+cowboy deploy --args 10\n  \
+cowboy deploy --actor ponger\n  \
+cowboy deploy build/counter.json --account alice\n  \
 cowboy deploy counter.py --args 10 --salt 0x01 --json")]
 pub struct DeployArgs {
-    /// The actor's Python source file.
-    source: std::path::PathBuf,
+    /// A Python source file or a build artifact (`build/NAME.json`).
+    source: Option<PathBuf>,
+    /// The project actor to deploy (when SOURCE is not given).
+    #[arg(long)]
+    actor: Option<String>,
+    /// The project directory (when SOURCE is not given; default: around the current
+    /// directory).
+    #[arg(long)]
+    path: Option<PathBuf>,
     /// Arguments for `__init__`, each a JSON value.
-    #[arg(long = "args", num_args = 0.., value_name = "JSON")]
+    #[arg(long = "args", num_args = 0.., value_name = "JSON", allow_negative_numbers = true)]
     init_args: Vec<String>,
     /// Salt for the actor's address (CREATE2-style), a 32-byte hash; default zero.
     #[arg(long)]
     salt: Option<String>,
-    /// Value to transfer to the new actor, in base units.
+    /// Value to transfer to the new actor, in base units (it pays the actor's timers).
     #[arg(long, default_value_t = 0)]
     value: u64,
     #[command(flatten)]
@@ -32,33 +48,68 @@ pub struct DeployArgs {
     signer: SignerArgs,
 }
 
+/// The canonical code to deploy from a `.py` file or an artifact.
+pub fn code_from_file(path: &Path) -> Result<String> {
+    if path.extension().is_some_and(|e| e == "json") {
+        return Ok(cowboy_project::build::read_artifact(path)?.code);
+    }
+    let source = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(cowboy_types::actor::canonicalize_source(&source))
+}
+
+/// Sends a deploy and waits for its receipt (unless `--no-wait`).
+pub fn deploy_code(
+    node: &Node,
+    key: &PrivateKey,
+    code: String,
+    init_args: Vec<u8>,
+    salt: Hash,
+    value: u64,
+    tx: &TxArgs,
+) -> Result<(Hash, Option<ReceiptView>)> {
+    let limits = (
+        20_000_000,
+        (code.len() as u64 + init_args.len() as u64) * 2 + 1_000_000,
+    );
+    node.send(
+        key,
+        Instruction::Actor(ActorInstruction::Deploy {
+            code,
+            salt,
+            init_args,
+            value,
+        }),
+        tx,
+        limits,
+    )
+}
+
 impl DeployArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
-        let source = std::fs::read_to_string(&self.source)
-            .with_context(|| format!("cannot read {}", self.source.display()))?;
-        let code = cowboy_types::actor::canonicalize_source(&source);
+        let code = match &self.source {
+            Some(path) => code_from_file(path)?,
+            None => {
+                let project = project(self.path.as_ref())?;
+                let actor = project.actor(self.actor.as_deref())?.name.clone();
+                let artifacts = cowboy_project::build::check(&project)
+                    .map_err(|e| report_problems(e, global.json))?;
+                artifacts
+                    .into_iter()
+                    .find(|a| a.name == actor)
+                    .map(|a| a.code)
+                    .context("the build produced no artifact for the actor")?
+            }
+        };
         let salt = match &self.salt {
             Some(s) => client::hash(s, "--salt")?,
             None => Hash::ZERO,
         };
         let init_args = client::encode_args(&client::parse_args(&self.init_args)?)?;
-        let node = Node::connect(&self.rpc)?;
+        let node = Node::connect(&self.rpc, global)?;
         let key = self.signer.key(global)?;
-        let limits = (
-            20_000_000,
-            (code.len() as u64 + init_args.len() as u64) * 2 + 1_000_000,
-        );
-        let (hash, receipt) = node.send(
-            &key,
-            Instruction::Actor(ActorInstruction::Deploy {
-                code,
-                salt,
-                init_args,
-                value: self.value,
-            }),
-            &self.tx,
-            limits,
-        )?;
+        let (hash, receipt) =
+            deploy_code(&node, &key, code, init_args, salt, self.value, &self.tx)?;
         client::report(global.json, hash, receipt)
     }
 }

@@ -2,13 +2,20 @@
 
 mod balance;
 mod block;
+pub mod build;
 mod call;
+mod completions;
+mod config;
 mod deploy;
+mod devnet;
+mod faucet;
 mod keys;
-mod node;
+mod new;
+pub mod node;
 mod query;
 mod run;
 mod sign;
+mod test;
 mod timer;
 mod tx;
 
@@ -19,6 +26,12 @@ use std::io::Read as _;
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// Create an actor project from a template.
+    New(new::NewArgs),
+    /// Check a project's actors against the PVM rules and write deployable artifacts.
+    Build(build::BuildArgs),
+    /// Run a project's tests/*.toml scenarios on a local PVM.
+    Test(test::TestArgs),
     /// Create, import, list, export and delete encrypted keys.
     #[command(subcommand)]
     Keys(keys::KeysCommand),
@@ -44,11 +57,28 @@ pub enum Command {
     Block(block::BlockArgs),
     /// Create a node home and run a validator.
     Node(node::NodeArgs),
+    /// Run local multi-node devnets: up, status, logs, stop/start a node, down, reset.
+    #[command(subcommand)]
+    Devnet(devnet::DevnetCommand),
+    /// Ask a faucet for funds, or run one.
+    Faucet(faucet::FaucetArgs),
+    /// Show and edit connection profiles ($COWBOY_HOME/config.toml).
+    #[command(subcommand)]
+    Config(config::ConfigCommand),
+    /// Print a shell completion script.
+    Completions(completions::CompletionsArgs),
 }
 
 impl Command {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         match self {
+            Self::New(cmd) => cmd.run(global),
+            Self::Build(cmd) => cmd.run(global),
+            Self::Test(cmd) => cmd.run(global),
+            Self::Devnet(cmd) => cmd.run(global),
+            Self::Faucet(cmd) => cmd.run(global),
+            Self::Config(cmd) => cmd.run(global),
+            Self::Completions(cmd) => cmd.run(),
             Self::Keys(cmd) => cmd.run(global),
             Self::Sign(cmd) => cmd.run(global),
             Self::Run(cmd) => cmd.run(global),

@@ -224,7 +224,7 @@ fn node_home(global: &GlobalArgs) -> Result<PathBuf> {
     }
 }
 
-fn init_logs(filter: &str, json: bool) -> Result<()> {
+pub(crate) fn init_logs(filter: &str, json: bool) -> Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .with_context(|| format!("--log-level {filter:?} is not a log filter"))?;
     use std::io::IsTerminal;

@@ -42,7 +42,7 @@ impl QueryArgs {
             cycles_limit: None,
             cells_limit: None,
         };
-        let node = Node::connect(&self.rpc)?;
+        let node = Node::connect(&self.rpc, global)?;
         let view = node.call(async |c| c.query(request).await)?;
         if global.json {
             output::json(&view);

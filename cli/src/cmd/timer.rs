@@ -81,7 +81,7 @@ impl TimerCommand {
         match self {
             Self::List(a) => {
                 let address = client::address(&a.address, "the address")?;
-                let node = Node::connect(&a.rpc)?;
+                let node = Node::connect(&a.rpc, global)?;
                 let timers = node.call(async |c| c.timers(address).await)?;
                 if global.json {
                     output::json(&timers);
@@ -104,7 +104,7 @@ impl TimerCommand {
             Self::Set(a) => {
                 let actor = client::address(&a.actor, "the actor")?;
                 let args = client::encode_args(&client::parse_args(&a.args)?)?;
-                let node = Node::connect(&a.rpc)?;
+                let node = Node::connect(&a.rpc, global)?;
                 let height = match (a.at, a.in_blocks) {
                     (Some(h), _) => h,
                     (None, Some(n)) => node.call(async |c| c.status().await)?.height + n.max(1),
@@ -138,7 +138,7 @@ impl TimerCommand {
             }
             Self::Cancel(a) => {
                 let timer_id = client::hash(&a.id, "the timer id")?;
-                let node = Node::connect(&a.rpc)?;
+                let node = Node::connect(&a.rpc, global)?;
                 let key = a.signer.key(global)?;
                 let (hash, receipt) = node.send(
                     &key,

@@ -72,13 +72,13 @@ impl TxCommand {
                 let bytes = hex_argument(&args.raw, "the transaction")?;
                 Transaction::decode_strict(&bytes)
                     .map_err(|e| anyhow!("cannot decode the transaction: {e}"))?;
-                let node = Node::connect(&args.rpc)?;
+                let node = Node::connect(&args.rpc, global)?;
                 let (hash, receipt) = node.send_raw(&bytes, args.no_wait, args.timeout)?;
                 client::report(global.json, hash, receipt)?;
             }
             Self::Status(args) => {
                 let hash = client::hash(&args.hash, "the transaction hash")?;
-                let node = Node::connect(&args.rpc)?;
+                let node = Node::connect(&args.rpc, global)?;
                 if let Some(r) = node.call(async |c| c.receipt(hash).await)? {
                     if global.json {
                         output::json(&serde_json::json!({ "status": "finalized", "receipt": r }));

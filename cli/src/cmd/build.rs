@@ -1,0 +1,90 @@
+//! `cowboy build`: check a project's actors against the PVM rules and its manifest, and write
+//! the deployable artifacts (`build/NAME.json`). Problems show file:line:col, the rule and
+//! the fix; nothing is written unless every actor passes.
+
+use crate::{opts::GlobalArgs, output};
+use anyhow::Result;
+use clap::Args;
+use cowboy_project::{BuildError, Project};
+use std::path::PathBuf;
+
+#[derive(Args)]
+#[command(after_help = "Run inside a project (a directory with cowboy.toml, or below one).\n\n\
+Examples:\n  cowboy build\n  cowboy build --path ./my-counter --json")]
+pub struct BuildArgs {
+    /// The project directory (default: the current directory or its nearest parent with a
+    /// cowboy.toml).
+    #[arg(long)]
+    path: Option<PathBuf>,
+}
+
+/// Opens the project at `path`, or the one around the current directory.
+pub fn project(path: Option<&PathBuf>) -> Result<Project> {
+    Ok(match path {
+        Some(p) => Project::open(p)?,
+        None => Project::find(&std::env::current_dir()?)?,
+    })
+}
+
+/// Prints build problems (JSON on stdout with `--json`) and returns the error to exit with.
+pub fn report_problems(error: BuildError, json: bool) -> anyhow::Error {
+    match error {
+        BuildError::Problems(problems) => {
+            if json {
+                output::json(&serde_json::json!({
+                    "artifacts": null,
+                    "problems": problems,
+                }));
+            } else {
+                for p in &problems {
+                    eprintln!("{p}");
+                }
+                let n = problems.len();
+                eprintln!(
+                    "error: {n} problem{} found; nothing was written",
+                    if n == 1 { "" } else { "s" }
+                );
+            }
+            crate::output::Reported.into()
+        }
+        other => other.into(),
+    }
+}
+
+impl BuildArgs {
+    pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        let project = project(self.path.as_ref())?;
+        let built = cowboy_project::build(&project).map_err(|e| report_problems(e, global.json))?;
+        if global.json {
+            let artifacts: Vec<_> = built
+                .iter()
+                .map(|(a, path)| {
+                    serde_json::json!({
+                        "name": a.name,
+                        "path": path,
+                        "class": a.class,
+                        "code_hash": a.code_hash,
+                        "handlers": a.handlers,
+                        "entitlements": a.entitlements,
+                        "size": a.code.len(),
+                    })
+                })
+                .collect();
+            output::json(&serde_json::json!({ "artifacts": artifacts, "problems": [] }));
+        } else {
+            for (a, path) in &built {
+                let rel = path.strip_prefix(&project.dir).unwrap_or(path);
+                println!(
+                    "built {} → {} (class {}, handlers {}, {} bytes, code hash {})",
+                    a.name,
+                    rel.display(),
+                    a.class,
+                    a.handlers.join(", "),
+                    a.code.len(),
+                    a.code_hash
+                );
+            }
+        }
+        Ok(())
+    }
+}

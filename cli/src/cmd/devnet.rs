@@ -1,0 +1,755 @@
+//! `cowboy devnet`: local multi-node devnets — `up` (returns only once every node executed a
+//! block and the faucet answers), `status`, `logs`, `stop`/`start` one node (fault drills),
+//! `down`, `reset`, `list`. State lives under `$COWBOY_HOME/devnets/NAME`.
+
+use crate::{
+    client::{self, Node, TxArgs},
+    config::{ConfigFile, Profile},
+    opts::GlobalArgs,
+    output,
+};
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, Subcommand};
+use cowboy_devnet::{Devnet, DevnetState, Event, UpOptions};
+use cowboy_project::Project;
+use std::{
+    collections::BTreeMap,
+    io::IsTerminal as _,
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+#[derive(Subcommand)]
+pub enum DevnetCommand {
+    /// Create and start a devnet (or resume a stopped one); returns when it is ready.
+    Up(UpArgs),
+    /// Heights, finalized heights, peers and state roots of every node.
+    Status(NameArgs),
+    /// Print (and with --follow, keep printing) node and faucet logs.
+    Logs(LogsArgs),
+    /// Stop one node (a fault drill: the others keep finalizing).
+    Stop(ProcessArgs),
+    /// Start a stopped node; returns once it has caught up.
+    Start(ProcessArgs),
+    /// Stop every process; the chain data stays (`up` resumes it).
+    Down(NameArgs),
+    /// Stop everything and delete the devnet (chain data, keys, logs).
+    Reset(NameArgs),
+    /// The devnets under $COWBOY_HOME/devnets.
+    List,
+}
+
+#[derive(Args, Clone)]
+pub struct NameArgs {
+    /// Which devnet.
+    #[arg(long, default_value = "local", env = "COWBOY_DEVNET")]
+    name: String,
+}
+
+#[derive(Args)]
+#[command(after_help = "Examples:\n  \
+cowboy devnet up --example counter       # 1 validator, counter deployed; Ctrl-C stops it\n  \
+cowboy devnet up --validators 4 --detach # return once ready, keep running\n  \
+cowboy devnet up --name ci --rpc-port 18545 --p2p-port 30400 --faucet-port 18645 --detach\n\n\
+Dev accounts come from the published mnemonic \"test test test test test test test test \
+test test test junk\" (m/44'/60'/0'/0/i, anvil's addresses): sign with --account dev:N. \
+`up` writes a profile named after the devnet to $COWBOY_HOME/config.toml (the default \
+profile if there was none), so later commands need no --rpc-url.")]
+pub struct UpArgs {
+    #[command(flatten)]
+    name: NameArgs,
+    /// Number of validators.
+    #[arg(long, default_value_t = 1)]
+    validators: usize,
+    /// Milliseconds between blocks (at least 100).
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_BLOCK_TIME_MS)]
+    block_time: u64,
+    /// Prefunded dev accounts (10,000 CBY each).
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_ACCOUNTS)]
+    accounts: u32,
+    /// Chain id.
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_CHAIN_ID)]
+    chain_id: u64,
+    /// node-0's RPC port (node i uses PORT + i).
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_RPC_PORT)]
+    rpc_port: u16,
+    /// node-0's p2p port (node i uses PORT + i).
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_P2P_PORT)]
+    p2p_port: u16,
+    /// The faucet's port.
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_FAUCET_PORT)]
+    faucet_port: u16,
+    /// Deploy an example once ready: `counter`, `heartbeat`, `ping-pong`, or a project
+    /// directory.
+    #[arg(long, value_name = "NAME|DIR")]
+    example: Option<String>,
+    /// Return once ready and leave the devnet running (stop it with `cowboy devnet down`).
+    #[arg(long, short = 'd')]
+    detach: bool,
+    /// Seconds to wait for readiness.
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+}
+
+#[derive(Args)]
+pub struct LogsArgs {
+    /// `node-0`, `node-1`, …, or `faucet` (default: all, each line prefixed).
+    process: Option<String>,
+    /// Keep printing new lines until interrupted.
+    #[arg(long, short = 'f')]
+    follow: bool,
+    /// Lines of history to print first.
+    #[arg(long, short = 'n', default_value_t = 20)]
+    lines: usize,
+    #[command(flatten)]
+    name: NameArgs,
+}
+
+#[derive(Args)]
+pub struct ProcessArgs {
+    /// The node: `node-0`, `node-1`, …
+    node: String,
+    /// Seconds to wait for the node to catch up (start).
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+    #[command(flatten)]
+    name: NameArgs,
+}
+
+impl DevnetCommand {
+    pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        let home = global.home()?;
+        match self {
+            Self::Up(a) => a.run(global, &home),
+            Self::Status(a) => status(global, &Devnet::new(&home, &a.name)?),
+            Self::Logs(a) => logs(&Devnet::new(&home, &a.name.name)?, &a),
+            Self::Stop(a) => {
+                let devnet = Devnet::new(&home, &a.name.name)?;
+                devnet.check_process(&a.node)?;
+                let was_running = devnet.stop_node(&a.node)?;
+                if global.json {
+                    output::json(&serde_json::json!({ "node": a.node, "was_running": was_running }));
+                } else if was_running {
+                    println!("stopped {}", a.node);
+                } else {
+                    println!("{} was not running", a.node);
+                }
+                Ok(())
+            }
+            Self::Start(a) => {
+                let devnet = Devnet::new(&home, &a.name.name)?;
+                let binary = std::env::current_exe().context("cannot find the cowboy binary")?;
+                let progress = Progress::new(1);
+                let started = Instant::now();
+                let height = devnet.start_node(
+                    &a.node,
+                    &binary,
+                    Duration::from_secs(a.timeout),
+                    &mut |e| progress.event(&e),
+                );
+                progress.finish();
+                let height = height?;
+                if global.json {
+                    output::json(&serde_json::json!({
+                        "node": a.node,
+                        "height": height,
+                        "ready_ms": started.elapsed().as_millis() as u64,
+                    }));
+                } else {
+                    println!("started {}: caught up at height {height}", a.node);
+                }
+                Ok(())
+            }
+            Self::Down(a) => {
+                let devnet = Devnet::new(&home, &a.name)?;
+                let stopped = devnet.down()?;
+                if global.json {
+                    output::json(&serde_json::json!({ "stopped": stopped }));
+                } else if stopped.is_empty() {
+                    println!("devnet {} was not running", a.name);
+                } else {
+                    println!(
+                        "stopped {}; chain data kept in {} (`cowboy devnet up --name {}` resumes it, `cowboy devnet reset --name {}` deletes it)",
+                        stopped.join(", "),
+                        devnet.dir().display(),
+                        a.name,
+                        a.name
+                    );
+                }
+                Ok(())
+            }
+            Self::Reset(a) => {
+                let devnet = Devnet::new(&home, &a.name)?;
+                let stopped = devnet.reset()?;
+                remove_profile(&home, &a.name, devnet.dir())?;
+                if global.json {
+                    output::json(&serde_json::json!({
+                        "stopped": stopped,
+                        "deleted": devnet.dir(),
+                    }));
+                } else {
+                    println!("deleted devnet {} ({})", a.name, devnet.dir().display());
+                }
+                Ok(())
+            }
+            Self::List => {
+                let mut rows = Vec::new();
+                for name in cowboy_devnet::list(&home) {
+                    let devnet = Devnet::new(&home, &name)?;
+                    if let Some(state) = devnet.state()? {
+                        let running = (0..state.nodes.len())
+                            .filter(|i| state.node_running(*i))
+                            .count();
+                        rows.push(serde_json::json!({
+                            "name": name,
+                            "nodes": state.nodes.len(),
+                            "running": running,
+                            "rpc_url": state.nodes[0].rpc_url(),
+                        }));
+                    }
+                }
+                if global.json {
+                    output::json(&rows);
+                } else if rows.is_empty() {
+                    println!("no devnets; create one with `cowboy devnet up`");
+                } else {
+                    for r in &rows {
+                        println!(
+                            "{:<12} {}/{} nodes running  {}",
+                            r["name"].as_str().unwrap_or(""),
+                            r["running"],
+                            r["nodes"],
+                            r["rpc_url"].as_str().unwrap_or("")
+                        );
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A progress bar on a terminal; nothing otherwise (logs and CI output stay clean).
+struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    fn new(steps: u64) -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Self(None);
+        }
+        let bar = indicatif::ProgressBar::new(steps);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} [{pos}/{len}] {msg} ({elapsed})")
+        {
+            bar.set_style(style);
+        }
+        bar.enable_steady_tick(Duration::from_millis(100));
+        Self(Some(bar))
+    }
+
+    fn event(&self, e: &Event) {
+        let Some(bar) = &self.0 else { return };
+        match e {
+            Event::Created { validators } => {
+                bar.set_message(format!("genesis written for {validators} validator(s)"))
+            }
+            Event::Resuming { validators } => {
+                bar.set_message(format!("resuming {validators} validator(s)"))
+            }
+            Event::Started { process, pid } => {
+                bar.set_message(format!("started {process} (pid {pid}); waiting for readiness"))
+            }
+            Event::Ready { process, height } => {
+                bar.inc(1);
+                match height {
+                    Some(h) => bar.set_message(format!("{process} executed block {h}")),
+                    None => bar.set_message(format!("{process} answers")),
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl UpArgs {
+    fn run(self, global: &GlobalArgs, home: &Path) -> Result<()> {
+        let devnet = Devnet::new(home, &self.name.name)?;
+        // Resolve the example before starting anything: a typo should not cost a devnet start.
+        let example = self.example.as_deref().map(open_example).transpose()?;
+        let binary = std::env::current_exe().context("cannot find the cowboy binary")?;
+        let options = UpOptions {
+            validators: self.validators,
+            block_time_ms: self.block_time,
+            accounts: self.accounts,
+            account_balance: cowboy_devnet::DEFAULT_ACCOUNT_BALANCE,
+            chain_id: self.chain_id,
+            rpc_port: self.rpc_port,
+            p2p_port: self.p2p_port,
+            faucet_port: self.faucet_port,
+            binary,
+            timeout: Duration::from_secs(self.timeout),
+        };
+        let started = Instant::now();
+        let validators = devnet.state()?.map_or(self.validators, |s| s.nodes.len());
+        let progress = Progress::new(validators as u64 + 1);
+        let result = devnet.up(&options, &mut |e| progress.event(&e));
+        progress.finish();
+        let (state, resumed) = result?;
+        let ready_ms = started.elapsed().as_millis() as u64;
+        let profile = write_profile(home, &state)?;
+        let deployed = match &example {
+            Some((name, project)) => Some(deploy_example(&state, name, project).inspect_err(
+                |_| {
+                    if !self.detach {
+                        let _ = devnet.down();
+                    }
+                },
+            )?),
+            None => None,
+        };
+        print_up(
+            global, &devnet, &state, resumed, ready_ms, &profile, &deployed, self.detach,
+        );
+        if self.detach {
+            return Ok(());
+        }
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the async runtime")?;
+        runtime.block_on(crate::cmd::faucet::shutdown_signal());
+        let stopped = devnet.down()?;
+        if !global.json {
+            println!("\nstopped {}", stopped.join(", "));
+        }
+        Ok(())
+    }
+}
+
+/// The example project: an embedded example by name, or a project directory.
+fn open_example(name: &str) -> Result<(String, Project)> {
+    let path = Path::new(name);
+    if path.join(cowboy_project::MANIFEST).is_file() {
+        let project = Project::open(path)?;
+        return Ok((project.manifest.project.name.clone(), project));
+    }
+    let example = cowboy_project::templates::example(name)?;
+    // Embedded examples are written to a scratch directory to be built like any project.
+    let dir = std::env::temp_dir().join(format!("cowboy-example-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    example.write(&dir, name)?;
+    let project = Project::open(&dir);
+    let project = project.inspect_err(|_| {
+        let _ = std::fs::remove_dir_all(&dir);
+    })?;
+    Ok((name.to_string(), project))
+}
+
+/// What `--example` deployed and called.
+#[derive(serde::Serialize)]
+struct Deployed {
+    example: String,
+    actors: BTreeMap<String, cowboy_types::Address>,
+    calls: Vec<serde_json::Value>,
+    /// Commands to try next.
+    next: Vec<String>,
+}
+
+fn deploy_example(state: &DevnetState, name: &str, project: &Project) -> Result<Deployed> {
+    let artifacts = cowboy_project::build::check(project)
+        .map_err(|e| crate::cmd::build::report_problems(e, false))?;
+    let node = Node::connect_url(&state.nodes[0].rpc_url(), None)?;
+    let key = cowboy_devnet::dev_key(0)?;
+    let tx = TxArgs {
+        timeout: 60,
+        ..Default::default()
+    };
+    let mut actors = BTreeMap::new();
+    let substitute = |args: &[toml::Value],
+                      actors: &BTreeMap<String, cowboy_types::Address>|
+     -> Result<Vec<serde_json::Value>> {
+        args.iter()
+            .map(|a| match a.as_str().and_then(|s| s.strip_prefix('$')) {
+                Some(actor) => actors
+                    .get(actor)
+                    .map(|addr| serde_json::Value::String(addr.to_string()))
+                    .with_context(|| format!("${actor} is not an actor deployed before")),
+                None => serde_json::to_value(a).context("argument"),
+            })
+            .collect()
+    };
+    for entry in &project.manifest.actors {
+        let Some(artifact) = artifacts.iter().find(|a| a.name == entry.name) else {
+            continue;
+        };
+        let args = substitute(&entry.deploy_args, &actors)?;
+        let (_, receipt) = crate::cmd::deploy::deploy_code(
+            &node,
+            &key,
+            artifact.code.clone(),
+            client::encode_args(&args)?,
+            cowboy_types::Hash::ZERO,
+            entry.deploy_value,
+            &tx,
+        )
+        .with_context(|| format!("cannot deploy example actor {}", entry.name))?;
+        let receipt = receipt.context("no receipt")?;
+        let Some(address) = receipt.created.filter(|_| receipt.status == "success") else {
+            bail!(
+                "deploying example actor {} failed: {}",
+                entry.name,
+                receipt.error.unwrap_or(receipt.status)
+            );
+        };
+        actors.insert(entry.name.clone(), address);
+    }
+    let mut calls = Vec::new();
+    for demo in &project.manifest.demo {
+        let to = actors[&demo.actor];
+        let args = substitute(&demo.args, &actors)?;
+        let (_, receipt) = node.send(
+            &key,
+            cowboy_types::Instruction::Actor(cowboy_types::ActorInstruction::Message {
+                to,
+                method: demo.call.clone(),
+                args: client::encode_args(&args)?,
+                value: 0,
+            }),
+            &tx,
+            (5_000_000, 1_000_000),
+        )?;
+        let receipt = receipt.context("no receipt")?;
+        if receipt.status != "success" {
+            bail!(
+                "example call {}.{} failed: {}",
+                demo.actor,
+                demo.call,
+                receipt.error.unwrap_or(receipt.status)
+            );
+        }
+        calls.push(serde_json::json!({
+            "actor": demo.actor,
+            "call": demo.call,
+            "args": args,
+            "returned": receipt.return_value,
+            "block": receipt.block_height,
+        }));
+    }
+    let next = example_next(name, &actors);
+    Ok(Deployed {
+        example: name.to_string(),
+        actors,
+        calls,
+        next,
+    })
+}
+
+/// Commands worth trying after `--example NAME`.
+fn example_next(name: &str, actors: &BTreeMap<String, cowboy_types::Address>) -> Vec<String> {
+    let a = |n: &str| actors.get(n).map(|a| a.to_string()).unwrap_or_default();
+    match name {
+        "counter" => vec![
+            format!("cowboy call {} increment 5", a("counter")),
+            format!("cowboy query {} get", a("counter")),
+            "cowboy devnet status".into(),
+        ],
+        "heartbeat" => vec![
+            format!("cowboy query {} status", a("heartbeat")),
+            format!("cowboy timer list {}", a("heartbeat")),
+            format!("cowboy call {} pause", a("heartbeat")),
+        ],
+        "ping-pong" => vec![
+            format!("cowboy query {} request 1", a("pinger")),
+            format!("cowboy call {} ping {} '\"again\"'", a("pinger"), a("ponger")),
+            format!("cowboy query {} stats", a("pinger")),
+        ],
+        _ => actors
+            .values()
+            .map(|addr| format!("cowboy balance {addr}"))
+            .collect(),
+    }
+}
+
+/// Records the devnet as a profile (and the default profile when there is none).
+fn write_profile(home: &Path, state: &DevnetState) -> Result<(String, bool)> {
+    let mut config = ConfigFile::load(home)?;
+    config.profiles.insert(
+        state.name.clone(),
+        Profile {
+            rpc_url: Some(state.nodes[0].rpc_url()),
+            account: Some("dev:0".into()),
+            chain_id: Some(state.chain_id),
+            faucet_url: Some(state.faucet.url()),
+        },
+    );
+    let is_default = match &config.default_profile {
+        None => {
+            config.default_profile = Some(state.name.clone());
+            true
+        }
+        Some(d) => *d == state.name,
+    };
+    config.save(home)?;
+    Ok((state.name.clone(), is_default))
+}
+
+/// Removes the profile `devnet up` wrote for a deleted devnet.
+fn remove_profile(home: &Path, name: &str, _dir: &Path) -> Result<()> {
+    let mut config = ConfigFile::load(home)?;
+    let ours = config
+        .profiles
+        .get(name)
+        .is_some_and(|p| p.account.as_deref() == Some("dev:0"));
+    if ours {
+        config.profiles.remove(name);
+        if config.default_profile.as_deref() == Some(name) {
+            config.default_profile = None;
+        }
+        config.save(home)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print_up(
+    global: &GlobalArgs,
+    devnet: &Devnet,
+    state: &DevnetState,
+    resumed: bool,
+    ready_ms: u64,
+    profile: &(String, bool),
+    deployed: &Option<Deployed>,
+    detach: bool,
+) {
+    if global.json {
+        let nodes: Vec<_> = state
+            .nodes
+            .iter()
+            .map(|n| {
+                serde_json::json!({
+                    "name": n.name,
+                    "rpc_url": n.rpc_url(),
+                    "p2p_addr": n.p2p_addr,
+                    "pid": n.pid,
+                    "log": devnet.log(&n.name),
+                })
+            })
+            .collect();
+        let accounts: Vec<_> = state
+            .accounts
+            .iter()
+            .map(|a| {
+                serde_json::json!({
+                    "account": format!("dev:{}", a.index),
+                    "address": a.address,
+                    "private_key": a.private_key,
+                })
+            })
+            .collect();
+        output::json(&serde_json::json!({
+            "name": state.name,
+            "chain_id": state.chain_id,
+            "resumed": resumed,
+            "ready_ms": ready_ms,
+            "dir": devnet.dir(),
+            "nodes": nodes,
+            "faucet": {
+                "url": state.faucet.url(),
+                "address": state.faucet.address,
+                "log": devnet.log("faucet"),
+            },
+            "accounts": accounts,
+            "profile": profile.0,
+            "example": deployed,
+        }));
+        return;
+    }
+    let n = state.nodes.len();
+    println!(
+        "devnet {} {} in {:.1} s: {n} validator{}, chain {}, {} ms blocks",
+        state.name,
+        if resumed { "resumed" } else { "ready" },
+        ready_ms as f64 / 1000.0,
+        if n == 1 { "" } else { "s" },
+        state.chain_id,
+        state.block_time_ms,
+    );
+    println!();
+    for node in &state.nodes {
+        println!("  {:<7} rpc {}", node.name, node.rpc_url());
+    }
+    println!("  faucet  {}", state.faucet.url());
+    println!("  logs    {}/*.log", devnet.dir().display());
+    println!();
+    println!(
+        "dev accounts (10,000 CBY each; mnemonic \"{}\"; public keys, devnets only):",
+        cowboy_devnet::DEV_MNEMONIC
+    );
+    for a in &state.accounts {
+        println!("  dev:{:<3} {}  {}", a.index, a.address, a.private_key);
+    }
+    println!();
+    println!(
+        "profile {:?} written to config.toml{}: commands below need no --rpc-url or --account",
+        profile.0,
+        if profile.1 {
+            " (the default profile)"
+        } else {
+            "; select it with --profile"
+        }
+    );
+    let mut next = vec![
+        format!("cowboy balance {}", state.accounts.first().map(|a| a.address.to_string()).unwrap_or_default()),
+        "cowboy faucet 0xYOURADDRESS".to_string(),
+    ];
+    if let Some(d) = deployed {
+        println!();
+        println!("example {} deployed:", d.example);
+        for (name, addr) in &d.actors {
+            println!("  {name:<10} {addr}");
+        }
+        for c in &d.calls {
+            println!(
+                "  called {}.{} → {} (block {})",
+                c["actor"].as_str().unwrap_or(""),
+                c["call"].as_str().unwrap_or(""),
+                c["returned"],
+                c["block"]
+            );
+        }
+        next = d.next.clone();
+    }
+    println!();
+    println!("try:");
+    for cmd in &next {
+        println!("  {cmd}");
+    }
+    println!("  cowboy devnet status");
+    println!();
+    if detach {
+        println!("running in the background; stop it with `cowboy devnet down --name {}`", state.name);
+    } else {
+        println!("press Ctrl-C to stop the devnet (or start it with --detach)");
+    }
+}
+
+fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
+    let s = devnet.status()?;
+    if global.json {
+        output::json(&s);
+    } else {
+        match (s.common_height, s.roots_agree) {
+            (Some(h), Some(true)) => println!(
+                "devnet {} (chain {}): state roots agree at height {h}",
+                s.name, s.chain_id
+            ),
+            (Some(h), _) => println!(
+                "devnet {} (chain {}): STATE ROOTS DIFFER at height {h}",
+                s.name, s.chain_id
+            ),
+            (None, _) => println!("devnet {} (chain {}): no node answers", s.name, s.chain_id),
+        }
+        println!();
+        println!(
+            "  {:<7} {:<8} {:>7} {:>9} {:>5}  {:<66}  RPC",
+            "NODE", "STATE", "HEIGHT", "FINALIZED", "PEERS", "STATE ROOT"
+        );
+        let dash = || "-".to_string();
+        for n in &s.nodes {
+            let state = match (n.running, &n.error, n.halted) {
+                (false, _, _) => "stopped",
+                (true, Some(_), _) => "silent",
+                (true, None, Some(true)) => "HALTED",
+                (true, None, _) => "running",
+            };
+            println!(
+                "  {:<7} {:<8} {:>7} {:>9} {:>5}  {:<66}  {}",
+                n.name,
+                state,
+                n.height.map_or_else(dash, |h| h.to_string()),
+                n.finalized_height.map_or_else(dash, |h| h.to_string()),
+                n.peers.map_or_else(dash, |p| p.to_string()),
+                n.state_root.map_or_else(dash, |r| r.to_string()),
+                n.rpc_url
+            );
+        }
+        println!(
+            "  faucet  {:<8} {}",
+            if s.faucet_running { "running" } else { "stopped" },
+            s.faucet_url
+        );
+    }
+    if s.roots_agree == Some(false) {
+        bail!(output::Reported);
+    }
+    Ok(())
+}
+
+fn logs(devnet: &Devnet, args: &LogsArgs) -> Result<()> {
+    let all = devnet.logs()?;
+    let selected: Vec<(String, PathBuf)> = match &args.process {
+        Some(p) => {
+            devnet.check_process(p)?;
+            all.into_iter().filter(|(n, _)| n == p).collect()
+        }
+        None => all,
+    };
+    let prefix = selected.len() > 1;
+    let print = |name: &str, line: &str| {
+        if prefix {
+            println!("{name:<7} | {line}");
+        } else {
+            println!("{line}");
+        }
+    };
+    let mut offsets = Vec::new();
+    for (name, path) in &selected {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        for line in &lines[lines.len().saturating_sub(args.lines)..] {
+            print(name, line);
+        }
+        offsets.push(text.len() as u64);
+    }
+    if !args.follow {
+        return Ok(());
+    }
+    use notify::Watcher as _;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut watcher = notify::recommended_watcher(tx).context("cannot watch the log files")?;
+    watcher
+        .watch(devnet.dir(), notify::RecursiveMode::NonRecursive)
+        .with_context(|| format!("cannot watch {}", devnet.dir().display()))?;
+    loop {
+        // Wake on a change, or every second in case an event was coalesced away.
+        let _ = rx.recv_timeout(Duration::from_secs(1));
+        while rx.try_recv().is_ok() {}
+        for (i, (name, path)) in selected.iter().enumerate() {
+            let Ok(mut f) = std::fs::File::open(path) else {
+                continue;
+            };
+            let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+            if len < offsets[i] {
+                offsets[i] = 0; // truncated (devnet reset): start over
+            }
+            if len == offsets[i] {
+                continue;
+            }
+            use std::io::{Read as _, Seek as _};
+            let _ = f.seek(std::io::SeekFrom::Start(offsets[i]));
+            let mut chunk = String::new();
+            let _ = f.read_to_string(&mut chunk);
+            // Print only whole lines; keep a partial last line for the next round.
+            let complete = chunk.rfind('\n').map_or(0, |p| p + 1);
+            for line in chunk[..complete].lines() {
+                print(name, line);
+            }
+            offsets[i] += complete as u64;
+        }
+    }
+}

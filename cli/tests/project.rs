@@ -1,0 +1,231 @@
+//! Transcripts of the project workflow, flag-driven as a script would run it: `cowboy new`
+//! from every template, `cowboy test` and `cowboy build` on the result, `build` errors with
+//! file:line:col, rule and fix (and nothing written), and the examples' own tests.
+
+use snapbox::{cmd::Command, str};
+use std::path::Path;
+
+fn cowboy(cwd: &Path, home: &Path) -> Command {
+    Command::new(snapbox::cmd::cargo_bin!("cowboy"))
+        .current_dir(cwd)
+        .env("COWBOY_HOME", home)
+        .env("NO_COLOR", "1")
+}
+
+#[test]
+fn new_counter_then_test_and_build() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    cowboy(dir.path(), &home)
+        .args(["new", "demo", "--template", "counter", "--yes"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+created demo from template counter (5 files):
+  .gitignore
+  README.md
+  cowboy.toml
+  src/counter.py
+  tests/counter.toml
+
+next:
+  cd demo
+  cowboy test
+  cowboy build
+
+"#]]);
+    let project = dir.path().join("demo");
+    let manifest = std::fs::read_to_string(project.join("cowboy.toml")).expect("manifest");
+    assert!(manifest.contains("name = \"demo\""), "{manifest}");
+    cowboy(&project, &home)
+        .arg("test")
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+ok    tests/counter.toml (4 steps)
+
+1 passed, 0 failed
+
+"#]]);
+    cowboy(&project, &home)
+        .arg("build")
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+built counter → build/counter.json (class Counter, handlers increment, get, [..] bytes, code hash 0x[..])
+
+"#]]);
+    let artifact: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join("build/counter.json")).expect("artifact"),
+    )
+    .expect("json");
+    assert_eq!(artifact["handlers"], serde_json::json!(["increment", "get"]));
+    // A second project of the same name is refused, not merged.
+    cowboy(dir.path(), &home)
+        .args(["new", "demo", "--yes"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: demo already exists and is not empty; choose another name or --path
+
+"#]]);
+}
+
+#[test]
+fn every_template_passes_its_own_tests() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    for (template, expected) in [
+        (
+            "interval",
+            str![[r#"
+ok    tests/job.toml (5 steps)
+
+1 passed, 0 failed
+
+"#]],
+        ),
+        (
+            "pair",
+            str![[r#"
+ok    tests/requester.toml (4 steps)
+ok    tests/responder.toml (1 step)
+
+2 passed, 0 failed
+
+"#]],
+        ),
+    ] {
+        let name = format!("my-{template}");
+        cowboy(dir.path(), &home)
+            .args(["new", &name, "-t", template, "-y", "--json"])
+            .assert()
+            .success();
+        cowboy(dir.path(), &home)
+            .args(["test", "--path", &name])
+            .assert()
+            .success()
+            .stdout_eq(expected);
+        cowboy(dir.path(), &home)
+            .args(["build", "--path", &name])
+            .assert()
+            .success();
+    }
+    cowboy(dir.path(), &home)
+        .args(["new", "x", "--template", "nope", "--yes"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: unknown template "nope"; choose one of: counter, interval, pair
+
+"#]]);
+    cowboy(dir.path(), &home)
+        .args(["new", "9lives", "--yes"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: invalid project name "9lives": start with a letter, then letters, digits, '-' or '_' (at most 64)
+
+"#]]);
+}
+
+/// Copies a fixture project so a failed build could not touch the source tree.
+fn fixture(name: &str, into: &Path) -> std::path::PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/project").join(name);
+    let dst = into.join(name);
+    for entry in ["cowboy.toml", "src"] {
+        let from = src.join(entry);
+        if from.is_dir() {
+            std::fs::create_dir_all(dst.join(entry)).expect("mkdir");
+            for f in std::fs::read_dir(&from).expect("read_dir").flatten() {
+                std::fs::copy(f.path(), dst.join(entry).join(f.file_name())).expect("copy");
+            }
+        } else {
+            std::fs::create_dir_all(&dst).expect("mkdir");
+            std::fs::copy(&from, dst.join(entry)).expect("copy");
+        }
+    }
+    dst
+}
+
+#[test]
+fn build_errors_name_file_line_column_rule_and_fix() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let rules = fixture("rules", dir.path());
+    cowboy(&rules, &home)
+        .arg("build")
+        .assert()
+        .failure()
+        .stdout_eq(str![""])
+        .stderr_eq(str![[r#"
+src/bad.py:1:8: import-not-allowed: module `os` is not available in the PVM
+  hint: import only: abc, collections, collections.abc, cowboy_sdk, dataclasses, decimal, enum, functools, hashlib, itertools, json, math, pvm_host, re, struct, typing
+src/bad.py:8:16: forbidden-builtin: `eval` is not available in the PVM
+  hint: dynamic code execution is not allowed
+error: 2 problems found; nothing was written
+
+"#]]);
+    assert!(!rules.join("build").exists(), "a failed build writes nothing");
+
+    let manifest = fixture("manifest", dir.path());
+    cowboy(&manifest, &home)
+        .arg("build")
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+cowboy.toml:5:8: handlers: actor mismatch declares handler "missing", but class Mismatch in src/mismatch.py has no public method "missing"
+  hint: add `def missing(self, ...)` to the class, or remove "missing" from handlers
+src/mismatch.py:9:9: handlers: public method "extra" of class Mismatch is not among actor mismatch's handlers in cowboy.toml
+  hint: add "extra" to handlers in cowboy.toml, or rename it `_extra` to keep it private
+cowboy.toml:5:8: entitlements: actor mismatch: unknown entitlement "teleport"
+  hint: use one of http.fetch, llm.infer, mcp.invoke, container.run, volume.mount, bridge.asset, bridge.subscribe_event
+error: 3 problems found; nothing was written
+
+"#]]);
+    cowboy(&manifest, &home)
+        .args(["build", "--json"])
+        .assert()
+        .failure()
+        .stdout_eq(str![[r#"
+{"artifacts":null,"problems":[{"file":"cowboy.toml","line":5,"column":8,"rule":"handlers",[..]},{"file":"src/mismatch.py","line":9,"column":9,"rule":"handlers",[..]},{"file":"cowboy.toml","line":5,"column":8,"rule":"entitlements",[..]}]}
+
+"#]]);
+    cowboy(dir.path(), &home)
+        .arg("build")
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: no cowboy.toml in [..] or any parent directory; run this inside a project (create one with `cowboy new NAME`)
+
+"#]]);
+}
+
+#[test]
+fn examples_pass_their_tests_and_build() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    for name in ["counter", "heartbeat", "ping-pong"] {
+        // Built from a copy: the checkout stays clean.
+        let copy = dir.path().join(name);
+        for sub in ["src", "tests"] {
+            std::fs::create_dir_all(copy.join(sub)).expect("mkdir");
+            for f in std::fs::read_dir(examples.join(name).join(sub)).expect("dir").flatten() {
+                std::fs::copy(f.path(), copy.join(sub).join(f.file_name())).expect("copy");
+            }
+        }
+        std::fs::copy(examples.join(name).join("cowboy.toml"), copy.join("cowboy.toml"))
+            .expect("copy");
+        cowboy(&copy, &home)
+            .arg("test")
+            .assert()
+            .success()
+            .stdout_eq(str![[r#"
+...
+[..] passed, 0 failed
+
+"#]]);
+        cowboy(&copy, &home).arg("build").assert().success();
+    }
+}

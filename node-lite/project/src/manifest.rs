@@ -1,0 +1,206 @@
+//! `cowboy.toml`: the project's name and its actors.
+//!
+//! ```toml
+//! [project]
+//! name = "counter"
+//!
+//! [[actors]]
+//! name = "counter"
+//! source = "src/counter.py"
+//! handlers = ["increment", "get"]
+//! entitlements = []
+//! ```
+
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The manifest's file name.
+pub const MANIFEST: &str = "cowboy.toml";
+
+/// The parsed manifest.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub project: ProjectMeta,
+    #[serde(default)]
+    pub actors: Vec<ActorEntry>,
+    /// Calls `cowboy devnet up --example` makes after deploying, in order.
+    #[serde(default)]
+    pub demo: Vec<DemoCall>,
+}
+
+/// One call of the demo: `actor.call(*args)`; an argument `"$NAME"` stands for the address of
+/// actor NAME once deployed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DemoCall {
+    pub actor: String,
+    pub call: String,
+    #[serde(default)]
+    pub args: Vec<toml::Value>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectMeta {
+    pub name: String,
+}
+
+/// One actor of the project.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActorEntry {
+    /// Name used by `--actor` and for `build/NAME.json`.
+    pub name: String,
+    /// Python source, relative to the project directory.
+    pub source: PathBuf,
+    /// The public methods callable in transactions; the class must define exactly these.
+    pub handlers: Vec<String>,
+    /// Capabilities the actor requires (whitepaper §15), e.g. `http.fetch`.
+    #[serde(default)]
+    pub entitlements: Vec<String>,
+    /// `__init__` arguments `cowboy devnet up --example` deploys with (`"$NAME"`: the address
+    /// of an actor deployed before this one).
+    #[serde(default)]
+    pub deploy_args: Vec<toml::Value>,
+    /// Base units sent with that deploy (pays the actor's timers).
+    #[serde(default)]
+    pub deploy_value: u64,
+}
+
+/// Why a project could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error(
+        "no {MANIFEST} in {dir} or any parent directory; run this inside a project (create one with `cowboy new NAME`)"
+    )]
+    NotFound { dir: PathBuf },
+    #[error("cannot read {path}: {error}")]
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// A project on disk.
+#[derive(Clone, Debug)]
+pub struct Project {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    /// The manifest's text (for error positions).
+    pub text: String,
+}
+
+impl Project {
+    /// Opens the project whose manifest is in `start` or its nearest ancestor.
+    pub fn find(start: &Path) -> Result<Self, ManifestError> {
+        let mut dir = Some(start);
+        while let Some(d) = dir {
+            if d.join(MANIFEST).is_file() {
+                return Self::open(d);
+            }
+            dir = d.parent();
+        }
+        Err(ManifestError::NotFound {
+            dir: start.to_path_buf(),
+        })
+    }
+
+    /// Opens the project in `dir`.
+    pub fn open(dir: &Path) -> Result<Self, ManifestError> {
+        let path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&path).map_err(|error| ManifestError::Io { path: path.clone(), error, })?;
+        let manifest: Manifest = toml::from_str(&text).map_err(|e| ManifestError::Invalid {
+            path: path.clone(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        let invalid = |message: String| ManifestError::Invalid {
+            path: path.clone(),
+            message,
+        };
+        if manifest.actors.is_empty() {
+            return Err(invalid(
+                "no [[actors]]: add one with name, source and handlers".into(),
+            ));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for a in &manifest.actors {
+            let valid = !a.name.is_empty()
+                && a.name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !valid {
+                return Err(invalid(format!(
+                    "actor name {:?}: use letters, digits, '-' and '_'",
+                    a.name
+                )));
+            }
+            if !seen.insert(a.name.clone()) {
+                return Err(invalid(format!("two actors are named {:?}", a.name)));
+            }
+        }
+        for d in &manifest.demo {
+            if !seen.contains(&d.actor) {
+                return Err(invalid(format!(
+                    "[[demo]] calls actor {:?}, which is not among the [[actors]]",
+                    d.actor
+                )));
+            }
+        }
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            manifest,
+            text,
+        })
+    }
+
+    /// The actor named `name`, or the only one when `name` is `None`.
+    pub fn actor(&self, name: Option<&str>) -> Result<&ActorEntry, ManifestError> {
+        let names = || {
+            self.manifest
+                .actors
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let invalid = |message: String| ManifestError::Invalid {
+            path: self.dir.join(MANIFEST),
+            message,
+        };
+        match name {
+            Some(n) => self
+                .manifest
+                .actors
+                .iter()
+                .find(|a| a.name == n)
+                .ok_or_else(|| invalid(format!("no actor {n:?}; the project has {}", names()))),
+            None if self.manifest.actors.len() == 1 => Ok(&self.manifest.actors[0]),
+            None => Err(invalid(format!(
+                "the project has several actors ({}); choose one with --actor NAME",
+                names()
+            ))),
+        }
+    }
+
+    /// Where `build` writes artifacts.
+    pub fn build_dir(&self) -> PathBuf {
+        self.dir.join("build")
+    }
+
+    /// 1-based line and column of the first occurrence of `needle` in the manifest, for error
+    /// positions.
+    pub fn position_of(&self, needle: &str) -> (usize, usize) {
+        match self.text.find(needle) {
+            Some(offset) => {
+                let before = &self.text[..offset];
+                let line = before.matches('\n').count() + 1;
+                let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                (line, col)
+            }
+            None => (1, 1),
+        }
+    }
+}
