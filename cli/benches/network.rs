@@ -10,7 +10,11 @@
 //!
 //! `cargo bench -p cowboy-cli --bench network -- [startup|latency|throughput] [--quick]`
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use cowboy_crypto::PrivateKey;
+use support::free_base;
 use cowboy_rpc::{CowboyApiClient, jsonrpsee::http_client::HttpClient};
 use cowboy_types::{Address, Instruction, SystemInstruction, Transaction, json::HexBytes};
 use std::{
@@ -39,19 +43,6 @@ fn sender(i: usize) -> PrivateKey {
     b[30] = (i >> 8) as u8;
     b[31] = i as u8 + 1;
     PrivateKey::from_bytes(&b).expect("key")
-}
-
-fn free_base(count: u16) -> u16 {
-    loop {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let base = l.local_addr().expect("addr").port();
-        drop(l);
-        if base < 60_000
-            && (0..count).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok())
-        {
-            return base;
-        }
-    }
 }
 
 struct Net {

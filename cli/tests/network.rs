@@ -9,6 +9,10 @@ use std::{
     process::{Child, Command, Stdio},
 };
 
+mod support;
+
+use support::free_base;
+
 const KEY: &str = "0x4242424242424242424242424242424242424242424242424242424242424242";
 
 fn cowboy() -> Command {
@@ -20,19 +24,6 @@ fn address_of_key() -> String {
     k.address().to_string()
 }
 
-/// A free port range: the OS picks one port; we use it and the few after it.
-fn free_base(count: u16) -> u16 {
-    loop {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let base = l.local_addr().expect("addr").port();
-        drop(l);
-        if base < 60_000
-            && (0..count).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok())
-        {
-            return base;
-        }
-    }
-}
 
 struct Net {
     dir: tempfile::TempDir,

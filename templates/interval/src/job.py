@@ -1,6 +1,6 @@
 """A scheduled job: a chain-native interval timer calls `tick` every `every` blocks, no keeper
 needed. Each firing is paid from the actor's own balance, so deploy it with some value
-(`cowboy deploy --value 1000000000`)."""
+(`cowboy deploy --value 100000000000`)."""
 
 from cowboy_sdk import (actor, emit, block_height, caller, self_address, set_interval,
                         cancel_timer)

@@ -1,0 +1,440 @@
+//! `cowboy devnet` end to end, with real processes on loopback: the README's main job and the
+//! next commands it prints; a 4-validator lifecycle with a fault drill (stop one node, the
+//! rest keep finalizing, start it, it catches up, roots agree), "already running" and "port in
+//! use"; the faucet's rate limit; every example deployed and exercised. Every wait is a long
+//! poll or a process exit, never a sleep. The tests share the machine's two cores, so they
+//! run one at a time.
+
+mod support;
+
+use cowboy_rpc::CowboyApiClient;
+use snapbox::{cmd::Command, str};
+use std::{
+    io::{BufRead as _, BufReader},
+    path::{Path, PathBuf},
+    process::Stdio,
+    sync::Mutex,
+    time::Duration,
+};
+use support::free_base;
+
+/// One devnet test at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_cowboy"))
+}
+
+fn cowboy(home: &Path) -> Command {
+    Command::new(bin())
+        .env("COWBOY_HOME", home)
+        .env("NO_COLOR", "1")
+        .env_remove("COWBOY_RPC_URL")
+        .env_remove("COWBOY_ACCOUNT")
+        .env_remove("COWBOY_PRIVATE_KEY")
+        .env_remove("COWBOY_PROFILE")
+        .timeout(Duration::from_secs(180))
+}
+
+/// Runs `cowboy ARGS --json` and parses its output.
+fn json(home: &Path, args: &[&str]) -> serde_json::Value {
+    let out = cowboy(home).args(args).arg("--json").output().expect("run");
+    assert!(
+        out.status.success(),
+        "cowboy {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    serde_json::from_slice(&out.stdout).expect("json output")
+}
+
+/// A devnet that is torn down (processes stopped, directory deleted) when dropped.
+struct Devnet {
+    home: tempfile::TempDir,
+    name: String,
+}
+
+impl Devnet {
+    /// `devnet up --detach` on free ports; returns its `--json` answer.
+    fn up(validators: usize, block_time: u64, extra: &[&str]) -> (Self, serde_json::Value) {
+        let home = tempfile::tempdir().expect("home");
+        let n = validators as u16;
+        let (rpc, p2p, faucet) = (free_base(n), free_base(n), free_base(1));
+        let mut args: Vec<String> = [
+            "devnet",
+            "up",
+            "--detach",
+            "--validators",
+            &validators.to_string(),
+            "--block-time",
+            &block_time.to_string(),
+            "--rpc-port",
+            &rpc.to_string(),
+            "--p2p-port",
+            &p2p.to_string(),
+            "--faucet-port",
+            &faucet.to_string(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let up = json(home.path(), &refs);
+        (
+            Self {
+                home,
+                name: "local".into(),
+            },
+            up,
+        )
+    }
+
+    fn home(&self) -> &Path {
+        self.home.path()
+    }
+}
+
+impl Drop for Devnet {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(bin())
+            .args(["devnet", "reset", "--name", &self.name])
+            .env("COWBOY_HOME", self.home.path())
+            .output();
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// Long-polls `url` until it has executed a block above `after`; returns that height.
+fn wait_above(url: &str, after: u64) -> u64 {
+    let client = cowboy_rpc::client(url).expect("client");
+    runtime().block_on(async {
+        for _ in 0..12 {
+            if let Ok(Some(b)) = client.wait_for_block(after, Some(10_000)).await {
+                return b.height;
+            }
+        }
+        panic!("{url} executed nothing above {after} in 120 s");
+    })
+}
+
+fn height(url: &str) -> u64 {
+    runtime()
+        .block_on(cowboy_rpc::client(url).expect("client").status())
+        .expect("status")
+        .height
+}
+
+#[test]
+fn four_validators_lifecycle_with_fault_drill() {
+    let _serial = serial();
+    let (devnet, up) = Devnet::up(4, 300, &[]);
+    let home = devnet.home();
+    assert_eq!(up["nodes"].as_array().map(Vec::len), Some(4));
+    assert_eq!(up["resumed"], false);
+    let url = |i: usize| up["nodes"][i]["rpc_url"].as_str().expect("url").to_string();
+    let rpc_port = url(0).rsplit(':').next().expect("port").to_string();
+
+    // A second `up` of the running devnet says so.
+    cowboy(home)
+        .args(["devnet", "up", "--detach"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: devnet "local" is already running (node-0 RPC http://127.0.0.1:[..]); see it with `cowboy devnet status --name local` or stop it with `cowboy devnet down --name local`
+
+"#]]);
+    // Another devnet on a port in use is refused before anything is written.
+    cowboy(home)
+        .args(["devnet", "up", "--name", "other", "--detach", "--rpc-port", &rpc_port])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: port [..] (node-0 RPC) is already in use by another program; pick free ports with --rpc-port PORT or stop whatever listens there
+
+"#]]);
+    assert!(!home.join("devnets/other").exists());
+
+    // Fault drill: stop one node; the other three keep finalizing.
+    cowboy(home)
+        .args(["devnet", "stop", "node-3"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+stopped node-3
+
+"#]]);
+    let before = height(&url(0));
+    let after = wait_above(&url(0), before + 2);
+    assert!(after > before + 2);
+    let status = json(home, &["devnet", "status"]);
+    assert_eq!(status["nodes"][3]["running"], false);
+    assert_eq!(status["roots_agree"], true, "{status}");
+
+    // Start it again: it returns once caught up, and every root agrees.
+    cowboy(home)
+        .args(["devnet", "start", "node-3"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+started node-3: caught up at height [..]
+
+"#]]);
+    wait_above(&url(3), after);
+    let status = json(home, &["devnet", "status"]);
+    let nodes = status["nodes"].as_array().expect("nodes");
+    assert!(nodes.iter().all(|n| n["running"] == true), "{status}");
+    assert!(nodes.iter().all(|n| n["height"].as_u64().is_some()));
+    assert!(status["common_height"].as_u64().expect("common") >= after, "{status}");
+    assert_eq!(status["roots_agree"], true, "{status}");
+
+    // Logs of one process, the last N lines.
+    let logs = cowboy(home)
+        .args(["devnet", "logs", "node-0", "-n", "3"])
+        .output()
+        .expect("logs");
+    assert_eq!(String::from_utf8_lossy(&logs.stdout).lines().count(), 3);
+    cowboy(home)
+        .args(["devnet", "logs", "node-9"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: devnet "local" has no process "node-9"; it has node-0, node-1, node-2, node-3, faucet
+
+"#]]);
+
+    // Down keeps the chain; up resumes it at or above the old height.
+    cowboy(home)
+        .args(["devnet", "down"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+stopped faucet, node-0, node-1, node-2, node-3; chain data kept in [..] (`cowboy devnet up --name local` resumes it, `cowboy devnet reset --name local` deletes it)
+
+"#]]);
+    let resumed = json(home, &["devnet", "up", "--detach"]);
+    assert_eq!(resumed["resumed"], true);
+    assert!(height(&url(0)) >= after);
+    cowboy(home)
+        .args(["devnet", "reset"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+deleted devnet local ([..])
+
+"#]]);
+    assert!(!home.join("devnets/local").exists());
+    cowboy(home)
+        .args(["devnet", "status"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: no devnet named "local" (looked in [..]); create it with `cowboy devnet up --name local`
+
+"#]]);
+}
+
+#[test]
+fn faucet_funds_once_then_rate_limits() {
+    let _serial = serial();
+    let (devnet, _) = Devnet::up(1, 200, &[]);
+    let home = devnet.home();
+    let who = "0x1234567890123456789012345678901234567890";
+    cowboy(home)
+        .args(["faucet", who])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+sent 100000000000 base units (100 CBY) to 0x1234567890123456789012345678901234567890 in block [..] (tx 0x[..])
+
+"#]]);
+    cowboy(home)
+        .args(["faucet", who])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: the faucet refused: rate limited: 0x1234567890123456789012345678901234567890 was already funded (limit 1 request per 60 s); try again in [..] s
+
+"#]]);
+    cowboy(home)
+        .args(["faucet", "0x2222222222222222222222222222222222222222", "--amount", "0"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: the faucet refused: amount 0 is out of range: ask for 1 to 1000000000000 base units
+
+"#]]);
+    let balance = json(home, &["balance", who]);
+    assert_eq!(balance["balance"], "100000000000");
+    let info = json(home, &["faucet", "info"]);
+    assert_eq!(info["per_address"]["count"], 1);
+    assert_eq!(info["per_ip"]["count"], 10);
+}
+
+/// The README's main job, run as written (default ports) in the foreground; then every
+/// command it prints under "try:", exactly as printed; then Ctrl-C stops the devnet.
+#[test]
+fn readme_main_job_and_its_next_commands() {
+    let _serial = serial();
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+        .expect("README");
+    let main_job = "cargo run --release -p cowboy-cli -- devnet up --example counter";
+    assert!(readme.contains(main_job), "the README's main job changed");
+    let args: Vec<&str> = main_job
+        .split_once(" -- ")
+        .expect("cargo run -- ARGS")
+        .1
+        .split_whitespace()
+        .collect();
+
+    let home = tempfile::tempdir().expect("home");
+    let mut up = std::process::Command::new(bin())
+        .args(&args)
+        .env("COWBOY_HOME", home.path())
+        .env_remove("COWBOY_RPC_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("devnet up");
+    let stdout = up.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let mut printed = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.expect("line");
+        let done = line.starts_with("press Ctrl-C");
+        printed.push(line);
+        if done {
+            break;
+        }
+    }
+    let text = printed.join("\n");
+    assert!(text.contains("example counter deployed:"), "{text}");
+    assert!(text.contains("called counter.increment → 11"), "{text}");
+    let try_at = printed.iter().position(|l| l == "try:").expect("try:");
+    let next: Vec<String> = printed[try_at + 1..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.trim().to_string())
+        .collect();
+    assert!(next.len() >= 3, "{text}");
+    for command in &next {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[0], "cowboy", "{command}");
+        cowboy(home.path()).args(&words[1..]).assert().success();
+    }
+    // `increment 5` ran once after the demo's increment: 10 + 1 + 5.
+    let counter = next[0].split_whitespace().nth(2).expect("address");
+    cowboy(home.path())
+        .args(["query", counter, "get"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+16
+
+"#]]);
+
+    // Ctrl-C in the terminal: the devnet stops and nothing keeps running.
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(up.id() as libc::pid_t, libc::SIGINT) };
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let status = up.wait().expect("wait");
+    assert!(status.success(), "{status:?}");
+    assert!(
+        rest.iter().any(|l| l.starts_with("stopped faucet, node-0")),
+        "{rest:?}"
+    );
+    let status = json(home.path(), &["devnet", "status"]);
+    assert_eq!(status["nodes"][0]["running"], false);
+    assert_eq!(status["faucet_running"], false);
+}
+
+/// Every example deployed to a devnet and exercised: the counter counts, the heartbeat beats
+/// on its own, the ping-pong pair answers with correlation ids and a silent ponger's request
+/// expires on its timeout timer.
+#[test]
+fn examples_deployed_and_exercised() {
+    let _serial = serial();
+    let (devnet, up) = Devnet::up(1, 200, &[]);
+    let home = devnet.home();
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let project = |name: &str| {
+        // A copy, so builds never write into the checkout.
+        let copy = home.join("projects").join(name);
+        for sub in ["src", "tests"] {
+            std::fs::create_dir_all(copy.join(sub)).expect("mkdir");
+            for f in std::fs::read_dir(examples.join(name).join(sub)).expect("dir").flatten() {
+                std::fs::copy(f.path(), copy.join(sub).join(f.file_name())).expect("copy");
+            }
+        }
+        std::fs::copy(examples.join(name).join("cowboy.toml"), copy.join("cowboy.toml"))
+            .expect("copy");
+        copy.display().to_string()
+    };
+    let deploy = |path: &str, actor: &str, extra: &[&str]| -> String {
+        let mut args = vec!["build", "--path", path];
+        json(home, &args);
+        args = vec!["deploy", "--path", path, "--actor", actor];
+        args.extend_from_slice(extra);
+        let receipt = json(home, &args);
+        assert_eq!(receipt["status"], "success", "{receipt}");
+        receipt["created"].as_str().expect("created").to_string()
+    };
+    let returned = |args: &[&str]| -> serde_json::Value {
+        let r = json(home, args);
+        r.get("return_value").cloned().unwrap_or(r)
+    };
+
+    // Counter.
+    let path = project("counter");
+    let counter = deploy(&path, "counter", &["--args", "10"]);
+    assert_eq!(returned(&["call", &counter, "increment", "5"]), 15);
+    assert_eq!(
+        returned(&["query", &counter, "count_of", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"]),
+        5
+    );
+
+    // Heartbeat: beats every 2 blocks with nobody calling it.
+    let path = project("heartbeat");
+    let heartbeat = deploy(&path, "heartbeat", &["--args", "2", "--value", "100000000000"]);
+    let start = height(&url);
+    wait_above(&url, start + 6);
+    let status = returned(&["query", &heartbeat, "status"]);
+    assert!(status["beats"].as_u64().expect("beats") >= 2, "{status}");
+    assert_eq!(status["running"], true);
+    assert_eq!(returned(&["call", &heartbeat, "pause"]), true);
+    let timers = json(home, &["timer", "list", &heartbeat]);
+    assert_eq!(timers.as_array().map(Vec::len), Some(0), "{timers}");
+
+    // Ping-pong: an answered request, then a silent ponger and an expired one.
+    let path = project("ping-pong");
+    let ponger = deploy(&path, "ponger", &[]);
+    let pinger = deploy(&path, "pinger", &["--args", "3", "--value", "100000000000"]);
+    assert_eq!(returned(&["call", &pinger, "ping", &ponger, "\"hi\""]), 1);
+    let request = returned(&["query", &pinger, "request", "1"]);
+    assert_eq!(request["state"], "answered", "{request}");
+    assert_eq!(request["reply"], "hi");
+    assert_eq!(returned(&["call", &ponger, "set_silent", "true"]), true);
+    assert_eq!(returned(&["call", &pinger, "ping", &ponger, "\"anyone?\""]), 2);
+    let request = returned(&["query", &pinger, "request", "2"]);
+    assert_eq!(request["state"], "pending", "{request}");
+    let deadline = request["deadline"].as_u64().expect("deadline");
+    wait_above(&url, deadline);
+    let request = returned(&["query", &pinger, "request", "2"]);
+    assert_eq!(request["state"], "expired", "{request}");
+    let stats = returned(&["query", &pinger, "stats"]);
+    assert_eq!(
+        stats,
+        serde_json::json!({"sent": 2, "answered": 1, "expired": 1, "ignored": 0})
+    );
+}
