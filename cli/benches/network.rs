@@ -8,7 +8,11 @@
 //!   1 s block) on a 4-validator network, with the node processes' CPU use, beside raw k256
 //!   public-key recovery measured in the same run.
 //!
-//! `cargo bench -p cowboy-cli --bench network -- [startup|latency|throughput] [--quick]`
+//! - `devnet`: `cowboy devnet up --validators 4 --detach` until it returns ready (every node
+//!   executed a block, faucet answering), beside `--validators 1` in the same run (goal: 4
+//!   validators ready in under 5 s).
+//!
+//! `cargo bench -p cowboy-cli --bench network -- [startup|latency|throughput|devnet] [--quick]`
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -201,6 +205,57 @@ fn startup(rt: &tokio::runtime::Runtime) {
     );
 }
 
+/// One `devnet up --detach` of `validators` nodes in a fresh home; its wall time.
+fn devnet_up(validators: usize, block_ms: u64) -> Duration {
+    let home = tempfile::tempdir().expect("home");
+    let n = validators as u16;
+    let (rpc, p2p, faucet) = (free_base(n), free_base(n), free_base(1));
+    let started = Instant::now();
+    let out = std::process::Command::new(bin())
+        .args(["devnet", "up", "--detach", "--json", "--validators"])
+        .arg(validators.to_string())
+        .args(["--block-time", &block_ms.to_string()])
+        .args(["--rpc-port", &rpc.to_string(), "--p2p-port", &p2p.to_string()])
+        .args(["--faucet-port", &faucet.to_string()])
+        .env("COWBOY_HOME", home.path())
+        .output()
+        .expect("devnet up");
+    let took = started.elapsed();
+    assert!(
+        out.status.success(),
+        "devnet up failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::process::Command::new(bin())
+        .args(["devnet", "reset"])
+        .env("COWBOY_HOME", home.path())
+        .output();
+    took
+}
+
+fn devnet(quick: bool) {
+    let runs = if quick { 2 } else { 5 };
+    for block_ms in [500u64, 1_000] {
+        let mut one = Vec::new();
+        let mut four = Vec::new();
+        for _ in 0..runs {
+            one.push(devnet_up(1, block_ms));
+            four.push(devnet_up(4, block_ms));
+        }
+        one.sort();
+        four.sort();
+        let median = |v: &[Duration]| v[v.len() / 2];
+        println!(
+            "devnet up ({block_ms} ms blocks, {runs} runs): 4 validators ready in median {:.2} s (min {:.2}, max {:.2}); 1 validator {:.2} s; ratio 4/1 = {:.2}×",
+            median(&four).as_secs_f64(),
+            four[0].as_secs_f64(),
+            four[four.len() - 1].as_secs_f64(),
+            median(&one).as_secs_f64(),
+            median(&four).as_secs_f64() / median(&one).as_secs_f64()
+        );
+    }
+}
+
 fn latency(rt: &tokio::runtime::Runtime, quick: bool) {
     for (block_ms, samples) in [
         (1_000u64, if quick { 8 } else { 30 }),
@@ -356,5 +411,8 @@ fn main() {
     }
     if all || which.contains(&"throughput") {
         throughput(&rt, quick);
+    }
+    if all || which.contains(&"devnet") {
+        devnet(quick);
     }
 }

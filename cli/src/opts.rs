@@ -25,7 +25,13 @@ pub struct GlobalArgs {
     pub home: Option<PathBuf>,
 
     /// Use this profile from `$COWBOY_HOME/config.toml` (default: its `default_profile`).
-    #[arg(long, global = true, env = "COWBOY_PROFILE", value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        env = "COWBOY_PROFILE",
+        value_name = "NAME",
+        hide_env_values = true
+    )]
     pub profile: Option<String>,
 }
 

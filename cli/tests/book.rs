@@ -2,14 +2,58 @@
 //! against the real `cowboy` binary, so the book cannot drift from the behaviour. Each chapter
 //! runs with its own empty `COWBOY_HOME`.
 
+/// Chapters start devnets on fixed ports: one chapter at a time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs a chapter from a scratch copy (the chapter and its `NAME.in` directory), so commands
+/// that write files (`cowboy new`, `cowboy build`) never touch the source tree.
 fn chapter(path: &str) {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let home = tempfile::tempdir().expect("temporary COWBOY_HOME");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let source = std::path::Path::new(path);
+    let name = source.file_name().expect("file name");
+    let copy = scratch.path().join(name);
+    std::fs::copy(source, &copy).expect("copy chapter");
+    let inputs = source.with_extension("in");
+    if inputs.is_dir() {
+        copy_dir(&inputs, &copy.with_extension("in"));
+    }
+    // Whatever happens, stop the devnets the chapter started.
+    let _devnets = StopDevnets(home.path().to_path_buf());
     trycmd::TestCases::new()
         .register_bin("cowboy", trycmd::cargo::cargo_bin("cowboy"))
         .env("COWBOY_HOME", home.path().display().to_string())
         .env("NO_COLOR", "1")
-        .case(path)
+        .case(copy)
         .run();
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
+
+struct StopDevnets(std::path::PathBuf);
+
+impl Drop for StopDevnets {
+    fn drop(&mut self) {
+        let devnets = self.0.join("devnets");
+        for entry in std::fs::read_dir(devnets).into_iter().flatten().flatten() {
+            let _ = std::process::Command::new(trycmd::cargo::cargo_bin("cowboy"))
+                .args(["devnet", "reset", "--name"])
+                .arg(entry.file_name())
+                .env("COWBOY_HOME", &self.0)
+                .output();
+        }
+    }
 }
 
 #[test]
@@ -30,6 +74,21 @@ fn signing_guide() {
 #[test]
 fn pvm_chapter() {
     chapter("../book/src/pvm.md");
+}
+
+#[test]
+fn concepts() {
+    chapter("../book/src/concepts.md");
+}
+
+#[test]
+fn projects_guide() {
+    chapter("../book/src/guide/projects.md");
+}
+
+#[test]
+fn devnet_guide() {
+    chapter("../book/src/guide/devnet.md");
 }
 
 #[test]
@@ -60,7 +119,10 @@ fn every_chapter_is_covered() {
     assert_eq!(
         chapters,
         [
+            "../book/src/concepts.md",
+            "../book/src/guide/devnet.md",
             "../book/src/guide/keys.md",
+            "../book/src/guide/projects.md",
             "../book/src/guide/signing.md",
             "../book/src/pvm.md",
             "../book/src/quickstart.md",

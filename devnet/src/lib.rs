@@ -312,7 +312,7 @@ impl Devnet {
                 for i in 0..state.nodes.len() {
                     let height = runtime.block_on(wait_node(
                         &state.nodes[i],
-                        0,
+                        None,
                         &mut children,
                         deadline,
                         options.timeout,
@@ -634,7 +634,7 @@ impl Devnet {
         let deadline = Instant::now() + timeout;
         let height = runtime.block_on(wait_node(
             &state.nodes[i],
-            target - 1,
+            Some(target - 1),
             &mut children,
             deadline,
             timeout,
@@ -817,11 +817,12 @@ fn check_children(children: &mut [(String, Child)], log_dir: &Path) -> Result<()
     Ok(())
 }
 
-/// Waits until `node` has executed a block above `after`; returns its height. Connection
-/// failures are retried (the node may not listen yet) while its process lives.
+/// Waits until `node` has executed a block above `after` (`None`: above whatever it had when
+/// its RPC first answered, so a resumed chain must make progress too); returns its height.
+/// Connection failures are retried (the node may not listen yet) while its process lives.
 async fn wait_node(
     node: &NodeState,
-    after: u64,
+    mut after: Option<u64>,
     children: &mut [(String, Child)],
     deadline: Instant,
     timeout: Duration,
@@ -840,10 +841,17 @@ async fn wait_node(
             return Err(timed_out());
         }
         let wait_ms = (left.as_millis() as u64).clamp(1, 1_000);
-        match client.wait_for_block(after, Some(wait_ms)).await {
+        let Some(above) = after else {
+            match client.status().await {
+                Ok(s) => after = Some(s.height),
+                // Not listening yet: retry shortly.
+                Err(_) => tokio::time::sleep(Duration::from_millis(25)).await,
+            }
+            continue;
+        };
+        match client.wait_for_block(above, Some(wait_ms)).await {
             Ok(Some(block)) => return Ok(block.height),
             Ok(None) => {}
-            // Not listening yet: retry shortly.
             Err(_) => tokio::time::sleep(Duration::from_millis(25)).await,
         }
     }

@@ -107,7 +107,7 @@ impl Core {
             chain,
             pool: Mutex::new(Pool::new(pool)),
             executor: Worker::spawn("cowboy-exec")?,
-            querier: Worker::spawn("cowboy-query")?,
+            querier: Worker::spawn_lazy("cowboy-query")?,
             executed,
             finalized: AtomicU64::new(height),
             peers: AtomicUsize::new(0),

@@ -406,6 +406,49 @@ pub struct Overrides {
     pub peers: Option<Vec<Peer>>,
 }
 
+/// Other validators a node must reach for a quorum (2f + 1 of n, itself included).
+fn quorum_peers(validators: usize) -> usize {
+    let f = validators.saturating_sub(1) / 3;
+    (validators - f).saturating_sub(1)
+}
+
+/// The longest a starting validator waits to reach a quorum of peers before starting consensus
+/// anyway (peers may be down; consensus copes, only more slowly).
+const PEER_WAIT: Duration = Duration::from_secs(5);
+
+/// Waits until `needed` peers are connected (probing on the hello channel), or [`PEER_WAIT`].
+/// Starting consensus before its first proposal can reach a quorum would only waste a leader
+/// timeout on view 1 — seconds, against the fraction of a second connections take.
+async fn wait_for_peers<S: commonware_p2p::Sender<PublicKey = ed25519::PublicKey>>(
+    context: &commonware_runtime::tokio::Context,
+    mut hello: S,
+    needed: usize,
+) {
+    use commonware_runtime::Clock as _;
+    if needed == 0 {
+        return;
+    }
+    let deadline = context.current() + PEER_WAIT;
+    loop {
+        let reached = hello
+            .send(Recipients::All, commonware_runtime::IoBuf::from(Vec::new()), false)
+            .len();
+        if reached >= needed {
+            tracing::info!(peers = reached, "quorum of peers connected");
+            return;
+        }
+        if context.current() >= deadline {
+            tracing::warn!(
+                peers = reached,
+                needed,
+                "starting consensus without a quorum of connected peers"
+            );
+            return;
+        }
+        context.sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Runs a validator until SIGINT/SIGTERM. Blocks the calling thread.
 pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
     let mut loaded = load(home)?;
@@ -468,6 +511,14 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             MAX_MESSAGE_SIZE,
             NZUsize!(4_096),
         );
+        // Validators are few and known: dial missing peers, and retry a lost simultaneous-open
+        // race, more often than the internet-tuned defaults, so a starting network connects in
+        // a fraction of a second.
+        let mut p2p_cfg = p2p_cfg;
+        p2p_cfg.dial_frequency = Duration::from_millis(100);
+        p2p_cfg.peer_connection_cooldown = Duration::from_millis(200);
+        // One peer set (the genesis committee) is ever tracked.
+        p2p_cfg.tracked_peer_sets = NZUsize!(1);
         let (mut network, mut oracle) = lookup::Network::new(context.child("network"), p2p_cfg);
         let mut book: Vec<(ed25519::PublicKey, commonware_p2p::Address)> =
             vec![(me.clone(), loaded.config.p2p_addr.into())];
@@ -479,16 +530,32 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             .map_err(|_| HomeError::Invalid("a peer is listed twice".into()))?;
         use commonware_p2p::AddressableManager as _;
         oracle.track(0, book);
-        let quota = Quota::per_second(NZU32!(10_000));
+        // Per-peer quotas. Each channel's inbound buffer holds one burst from every peer, so
+        // bursts are sized to the traffic (a handful of consensus messages per view; up to the
+        // 3,809-per-second transaction cap), not to a blanket maximum: 10,000-message bursts
+        // on every channel cost hundreds of megabytes of buffers and a slow start.
+        let consensus = Quota::per_second(NZU32!(1_000)).allow_burst(NZU32!(256));
+        let transactions = Quota::per_second(NZU32!(10_000)).allow_burst(NZU32!(4_096));
         let channels = Channels {
-            votes: network.register(channel::VOTES, quota),
-            certificates: network.register(channel::CERTIFICATES, quota),
-            resolver: network.register(channel::RESOLVER, quota),
-            blocks: network.register(channel::BLOCKS, quota),
-            backfill: network.register(channel::BACKFILL, quota),
+            votes: network.register(channel::VOTES, consensus),
+            certificates: network.register(channel::CERTIFICATES, consensus),
+            resolver: network.register(channel::RESOLVER, consensus),
+            blocks: network.register(channel::BLOCKS, consensus),
+            backfill: network.register(channel::BACKFILL, consensus),
         };
-        let (mut tx_sender, mut tx_receiver) = network.register(channel::TRANSACTIONS, quota);
+        let (mut tx_sender, mut tx_receiver) =
+            network.register(channel::TRANSACTIONS, transactions);
+        let (hello_sender, mut hello_receiver) = network.register(
+            channel::HELLO,
+            Quota::per_second(NZU32!(100)).allow_burst(NZU32!(16)),
+        );
         network.start();
+        context.child("hello").spawn(move |_| async move {
+            // Probes carry nothing: drain them.
+            while hello_receiver.recv().await.is_ok() {}
+        });
+        let quorum_peers = quorum_peers(loaded.proposers.len());
+        wait_for_peers(&context, hello_sender, quorum_peers).await;
 
         // Transaction gossip: what this node admits goes to every peer; what peers send is
         // admitted here (and not re-gossiped: every validator is connected to every other).

@@ -20,32 +20,49 @@ pub struct Worker {
 pub struct WorkerGone(pub &'static str);
 
 impl Worker {
-    /// Starts a thread named `name` with a fresh engine.
+    /// Starts a thread named `name` that builds a fresh engine at once and then runs jobs.
+    /// Building an interpreter takes a noticeable fraction of a second, so it happens in the
+    /// background: the node's RPC and consensus start meanwhile, and jobs queue until the
+    /// engine is ready. If the engine cannot be built, the failure is logged and every job
+    /// reports the worker gone.
     pub fn spawn(name: &'static str) -> Result<Self, cowboy_pvm::engine::InitError> {
+        Self::start(name, true)
+    }
+
+    /// As [`Self::spawn`], but the engine is built by the first job: for work that may never
+    /// come (read-only queries), so a starting node does not pay for it.
+    pub fn spawn_lazy(name: &'static str) -> Result<Self, cowboy_pvm::engine::InitError> {
+        Self::start(name, false)
+    }
+
+    fn start(name: &'static str, eager: bool) -> Result<Self, cowboy_pvm::engine::InitError> {
         let (jobs, rx) = mpsc::channel::<Job>();
-        let (ready_tx, ready_rx) = mpsc::channel();
         std::thread::Builder::new()
             .name(name.into())
             .stack_size(cowboy_pvm::thread::STACK_BYTES)
             .spawn(move || {
-                let mut engine = match Engine::new() {
-                    Ok(e) => {
-                        let _ = ready_tx.send(Ok(()));
-                        e
-                    }
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        return;
-                    }
+                let build = || {
+                    Engine::new()
+                        .inspect_err(|e| {
+                            tracing::error!(worker = name, error = %e, "cannot start the Python VM")
+                        })
+                        .ok()
                 };
+                let mut engine = if eager { build() } else { None };
+                if eager && engine.is_none() {
+                    return;
+                }
                 while let Ok(job) = rx.recv() {
-                    job(&mut engine);
+                    if engine.is_none() {
+                        engine = build();
+                    }
+                    let Some(engine) = engine.as_mut() else {
+                        return;
+                    };
+                    job(engine);
                 }
             })
             .map_err(|e| cowboy_pvm::engine::InitError(e.to_string()))?;
-        ready_rx
-            .recv()
-            .map_err(|_| cowboy_pvm::engine::InitError(format!("{name} thread exited")))??;
         Ok(Self { jobs })
     }
 

@@ -299,17 +299,24 @@ impl UpArgs {
         let progress = Progress::new(validators as u64 + 1);
         let result = devnet.up(&options, &mut |e| progress.event(&e));
         progress.finish();
+        if let (Err(_), Some((_, project, true))) = (&result, &example) {
+            let _ = std::fs::remove_dir_all(&project.dir);
+        }
         let (state, resumed) = result?;
         let ready_ms = started.elapsed().as_millis() as u64;
         let profile = write_profile(home, &state)?;
         let deployed = match &example {
-            Some((name, project)) => Some(deploy_example(&state, name, project).inspect_err(
-                |_| {
+            Some((name, project, scratch)) => {
+                let result = deploy_example(&state, name, project);
+                if *scratch {
+                    let _ = std::fs::remove_dir_all(&project.dir);
+                }
+                Some(result.inspect_err(|_| {
                     if !self.detach {
                         let _ = devnet.down();
                     }
-                },
-            )?),
+                })?)
+            }
             None => None,
         };
         print_up(
@@ -331,12 +338,13 @@ impl UpArgs {
     }
 }
 
-/// The example project: an embedded example by name, or a project directory.
-fn open_example(name: &str) -> Result<(String, Project)> {
+/// The example project: an embedded example by name (written to a scratch directory: the
+/// flag is true), or a project directory.
+fn open_example(name: &str) -> Result<(String, Project, bool)> {
     let path = Path::new(name);
     if path.join(cowboy_project::MANIFEST).is_file() {
         let project = Project::open(path)?;
-        return Ok((project.manifest.project.name.clone(), project));
+        return Ok((project.manifest.project.name.clone(), project, false));
     }
     let example = cowboy_project::templates::example(name)?;
     // Embedded examples are written to a scratch directory to be built like any project.
@@ -347,7 +355,7 @@ fn open_example(name: &str) -> Result<(String, Project)> {
     let project = project.inspect_err(|_| {
         let _ = std::fs::remove_dir_all(&dir);
     })?;
-    Ok((name.to_string(), project))
+    Ok((name.to_string(), project, true))
 }
 
 /// What `--example` deployed and called.
@@ -456,7 +464,6 @@ fn example_next(name: &str, actors: &BTreeMap<String, cowboy_types::Address>) ->
         "counter" => vec![
             format!("cowboy call {} increment 5", a("counter")),
             format!("cowboy query {} get", a("counter")),
-            "cowboy devnet status".into(),
         ],
         "heartbeat" => vec![
             format!("cowboy query {} status", a("heartbeat")),

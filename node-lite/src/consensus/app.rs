@@ -11,11 +11,11 @@ use super::block::{ChainBlock, to_digest, to_hash};
 use crate::core::Core;
 use commonware_actor::Feedback;
 use commonware_consensus::{
-    Application, Reporter,
+    Application, Reporter, Viewable,
     marshal::{Update, ancestry::Ancestry},
     simplex::{
         scheme::bls12381_threshold::vrf::{self, Seed, Seedable},
-        types::{Activity, Context},
+        types::{Activity, Attributable, Context},
     },
 };
 use commonware_cryptography::{
@@ -384,11 +384,50 @@ impl<E: Clock + Send + 'static> Application<E> for App {
     }
 }
 
-/// Takes the seeds out of consensus activity, then passes it on.
+/// Takes the seeds out of consensus activity, counts the validators heard from recently (the
+/// node's live peers), then passes it on.
 #[derive(Clone)]
 pub struct SeedTap<R> {
     pub seeds: Arc<Seeds>,
+    pub peers: Arc<LivePeers>,
     pub inner: R,
+}
+
+/// Validators whose votes this node verified within the last [`LivePeers::WINDOW`] views:
+/// what `status.peers` reports. A peer that is connected but silent does not count — for a
+/// validator, being heard is what matters.
+pub struct LivePeers {
+    core: Arc<Core>,
+    me: Option<commonware_utils::Participant>,
+    last_vote: std::sync::Mutex<std::collections::BTreeMap<commonware_utils::Participant, u64>>,
+}
+
+impl LivePeers {
+    /// How many views back a vote still counts.
+    const WINDOW: u64 = 10;
+
+    pub fn new(core: Arc<Core>, me: Option<commonware_utils::Participant>) -> Self {
+        Self {
+            core,
+            me,
+            last_vote: Default::default(),
+        }
+    }
+
+    fn heard(&self, signer: commonware_utils::Participant, view: u64) {
+        if Some(signer) == self.me {
+            return;
+        }
+        let mut last = self.last_vote.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = last.entry(signer).or_insert(view);
+        *entry = (*entry).max(view);
+        let newest = last.values().copied().max().unwrap_or(view);
+        let live = last
+            .values()
+            .filter(|v| **v + Self::WINDOW >= newest)
+            .count();
+        self.core.set_peers(live);
+    }
 }
 
 impl<R: Reporter<Activity = Activity<Scheme, Digest>>> Reporter for SeedTap<R> {
@@ -403,6 +442,9 @@ impl<R: Reporter<Activity = Activity<Scheme, Digest>>> Reporter for SeedTap<R> {
                     self.seeds.insert(&Seed::new(n.round, sig.seed_signature));
                 }
             }
+            Activity::Notarize(v) => self.peers.heard(v.signer(), v.view().get()),
+            Activity::Finalize(v) => self.peers.heard(v.signer(), v.view().get()),
+            Activity::Nullify(v) => self.peers.heard(v.signer(), v.view().get()),
             _ => {}
         }
         self.inner.report(activity)

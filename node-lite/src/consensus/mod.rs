@@ -10,7 +10,7 @@ pub mod block;
 pub mod keys;
 
 use crate::core::Core;
-use app::{App, Finalized, SeedTap, Seeds};
+use app::{App, Finalized, LivePeers, SeedTap, Seeds};
 use block::{ChainBlock, to_digest};
 use commonware_broadcast::buffered;
 use commonware_consensus::{
@@ -51,6 +51,8 @@ pub mod channel {
     pub const BLOCKS: u64 = 3;
     pub const BACKFILL: u64 = 4;
     pub const TRANSACTIONS: u64 = 5;
+    /// Empty probes a starting validator sends to learn which peers it is connected to.
+    pub const HELLO: u64 = 6;
 }
 
 /// Timing of one validator.
@@ -232,6 +234,10 @@ where
     let marshal_handle = marshal_actor.start(finalized, buffer, resolver);
 
     let seeds = Arc::new(Seeds::default());
+    let live_peers = Arc::new(LivePeers::new(
+        core.clone(),
+        commonware_cryptography::certificate::Scheme::me(&validator.scheme).map(|m| m.index()),
+    ));
     let application = App::new(
         core,
         seeds.clone(),
@@ -256,6 +262,7 @@ where
             relay: inline.clone(),
             reporter: SeedTap {
                 seeds,
+                peers: live_peers,
                 inner: inline,
             },
             strategy: Sequential,
