@@ -18,7 +18,6 @@
 mod support;
 
 use cowboy_crypto::PrivateKey;
-use support::free_base;
 use cowboy_rpc::{CowboyApiClient, jsonrpsee::http_client::HttpClient};
 use cowboy_types::{Address, Instruction, SystemInstruction, Transaction, json::HexBytes};
 use std::{
@@ -26,6 +25,7 @@ use std::{
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
+use support::free_base;
 
 const CHAIN_ID: u64 = 31_337;
 const SENDERS: usize = 96;
@@ -215,7 +215,12 @@ fn devnet_up(validators: usize, block_ms: u64) -> Duration {
         .args(["devnet", "up", "--detach", "--json", "--validators"])
         .arg(validators.to_string())
         .args(["--block-time", &block_ms.to_string()])
-        .args(["--rpc-port", &rpc.to_string(), "--p2p-port", &p2p.to_string()])
+        .args([
+            "--rpc-port",
+            &rpc.to_string(),
+            "--p2p-port",
+            &p2p.to_string(),
+        ])
         .args(["--faucet-port", &faucet.to_string()])
         .env("COWBOY_HOME", home.path())
         .output()

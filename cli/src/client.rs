@@ -2,8 +2,8 @@
 //! nonce and fees from the node, sending a signed transaction and waiting for its receipt with
 //! a spinner (long polls, never a polling loop).
 
-use anyhow::{Context as _, Result, anyhow, bail};
 use crate::opts::GlobalArgs;
+use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
 use cowboy_crypto::PrivateKey;
 use cowboy_rpc::{CowboyApiClient, ReceiptView, jsonrpsee::http_client::HttpClient};

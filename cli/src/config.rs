@@ -123,7 +123,10 @@ mod tests {
         c.default_profile = Some("local".into());
         c.save(dir.path()).expect("save");
         let back = ConfigFile::load(dir.path()).expect("load");
-        assert_eq!(back.select(None).expect("select").map(|p| p.0), Some("local".into()));
+        assert_eq!(
+            back.select(None).expect("select").map(|p| p.0),
+            Some("local".into())
+        );
         assert!(back.select(Some("prod")).is_err());
     }
 }

@@ -6,8 +6,8 @@
 //! one JSON document with `--json`.
 
 mod client;
-mod config;
 mod cmd;
+mod config;
 mod opts;
 mod output;
 mod password;

@@ -98,7 +98,9 @@ impl SignerArgs {
         let account = self.account.as_ref().or(from_profile.as_ref());
         if let Some(index) = account.and_then(|a| a.strip_prefix("dev:")) {
             if self.private_key.is_some() {
-                anyhow::bail!("both --account and --private-key were given; choose one way to sign");
+                anyhow::bail!(
+                    "both --account and --private-key were given; choose one way to sign"
+                );
             }
             let index: u32 = index.parse().with_context(|| {
                 format!("--account dev:{index}: expected dev:N with N a dev account number")

@@ -195,7 +195,10 @@ started node-3: caught up at height [..]
     let nodes = status["nodes"].as_array().expect("nodes");
     assert!(nodes.iter().all(|n| n["running"] == true), "{status}");
     assert!(nodes.iter().all(|n| n["height"].as_u64().is_some()));
-    assert!(status["common_height"].as_u64().expect("common") >= after, "{status}");
+    assert!(
+        status["common_height"].as_u64().expect("common") >= after,
+        "{status}"
+    );
     assert_eq!(status["roots_agree"], true, "{status}");
 
     // Logs of one process, the last N lines.
@@ -267,7 +270,12 @@ error: the faucet refused: rate limited: 0x1234567890123456789012345678901234567
 
 "#]]);
     cowboy(home)
-        .args(["faucet", "0x2222222222222222222222222222222222222222", "--amount", "0"])
+        .args([
+            "faucet",
+            "0x2222222222222222222222222222222222222222",
+            "--amount",
+            "0",
+        ])
         .assert()
         .failure()
         .stderr_eq(str![[r#"
@@ -286,8 +294,9 @@ error: the faucet refused: amount 0 is out of range: ask for 1 to 1000000000000 
 #[test]
 fn readme_main_job_and_its_next_commands() {
     let _serial = serial();
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-        .expect("README");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+            .expect("README");
     let main_job = "cargo run --release -p cowboy-cli -- devnet up --example counter";
     assert!(readme.contains(main_job), "the README's main job changed");
     let args: Vec<&str> = main_job
@@ -373,12 +382,18 @@ fn examples_deployed_and_exercised() {
         let copy = home.join("projects").join(name);
         for sub in ["src", "tests"] {
             std::fs::create_dir_all(copy.join(sub)).expect("mkdir");
-            for f in std::fs::read_dir(examples.join(name).join(sub)).expect("dir").flatten() {
+            for f in std::fs::read_dir(examples.join(name).join(sub))
+                .expect("dir")
+                .flatten()
+            {
                 std::fs::copy(f.path(), copy.join(sub).join(f.file_name())).expect("copy");
             }
         }
-        std::fs::copy(examples.join(name).join("cowboy.toml"), copy.join("cowboy.toml"))
-            .expect("copy");
+        std::fs::copy(
+            examples.join(name).join("cowboy.toml"),
+            copy.join("cowboy.toml"),
+        )
+        .expect("copy");
         copy.display().to_string()
     };
     let deploy = |path: &str, actor: &str, extra: &[&str]| -> String {
@@ -400,13 +415,22 @@ fn examples_deployed_and_exercised() {
     let counter = deploy(&path, "counter", &["--args", "10"]);
     assert_eq!(returned(&["call", &counter, "increment", "5"]), 15);
     assert_eq!(
-        returned(&["query", &counter, "count_of", "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"]),
+        returned(&[
+            "query",
+            &counter,
+            "count_of",
+            "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+        ]),
         5
     );
 
     // Heartbeat: beats every 2 blocks with nobody calling it.
     let path = project("heartbeat");
-    let heartbeat = deploy(&path, "heartbeat", &["--args", "2", "--value", "100000000000"]);
+    let heartbeat = deploy(
+        &path,
+        "heartbeat",
+        &["--args", "2", "--value", "100000000000"],
+    );
     let start = height(&url);
     wait_above(&url, start + 6);
     let status = returned(&["query", &heartbeat, "status"]);
@@ -425,7 +449,10 @@ fn examples_deployed_and_exercised() {
     assert_eq!(request["state"], "answered", "{request}");
     assert_eq!(request["reply"], "hi");
     assert_eq!(returned(&["call", &ponger, "set_silent", "true"]), true);
-    assert_eq!(returned(&["call", &pinger, "ping", &ponger, "\"anyone?\""]), 2);
+    assert_eq!(
+        returned(&["call", &pinger, "ping", &ponger, "\"anyone?\""]),
+        2
+    );
     let request = returned(&["query", &pinger, "request", "2"]);
     assert_eq!(request["state"], "pending", "{request}");
     let deadline = request["deadline"].as_u64().expect("deadline");

@@ -24,7 +24,6 @@ fn address_of_key() -> String {
     k.address().to_string()
 }
 
-
 struct Net {
     dir: tempfile::TempDir,
     nodes: Vec<Option<Child>>,

@@ -59,7 +59,10 @@ built counter → build/counter.json (class Counter, handlers increment, get, [.
         &std::fs::read_to_string(project.join("build/counter.json")).expect("artifact"),
     )
     .expect("json");
-    assert_eq!(artifact["handlers"], serde_json::json!(["increment", "get"]));
+    assert_eq!(
+        artifact["handlers"],
+        serde_json::json!(["increment", "get"])
+    );
     // A second project of the same name is refused, not merged.
     cowboy(dir.path(), &home)
         .args(["new", "demo", "--yes"])
@@ -131,7 +134,9 @@ error: invalid project name "9lives": start with a letter, then letters, digits,
 
 /// Copies a fixture project so a failed build could not touch the source tree.
 fn fixture(name: &str, into: &Path) -> std::path::PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/project").join(name);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/project")
+        .join(name);
     let dst = into.join(name);
     for entry in ["cowboy.toml", "src"] {
         let from = src.join(entry);
@@ -166,7 +171,10 @@ src/bad.py:8:16: forbidden-builtin: `eval` is not available in the PVM
 error: 2 problems found; nothing was written
 
 "#]]);
-    assert!(!rules.join("build").exists(), "a failed build writes nothing");
+    assert!(
+        !rules.join("build").exists(),
+        "a failed build writes nothing"
+    );
 
     let manifest = fixture("manifest", dir.path());
     cowboy(&manifest, &home)
@@ -211,12 +219,18 @@ fn examples_pass_their_tests_and_build() {
         let copy = dir.path().join(name);
         for sub in ["src", "tests"] {
             std::fs::create_dir_all(copy.join(sub)).expect("mkdir");
-            for f in std::fs::read_dir(examples.join(name).join(sub)).expect("dir").flatten() {
+            for f in std::fs::read_dir(examples.join(name).join(sub))
+                .expect("dir")
+                .flatten()
+            {
                 std::fs::copy(f.path(), copy.join(sub).join(f.file_name())).expect("copy");
             }
         }
-        std::fs::copy(examples.join(name).join("cowboy.toml"), copy.join("cowboy.toml"))
-            .expect("copy");
+        std::fs::copy(
+            examples.join(name).join("cowboy.toml"),
+            copy.join("cowboy.toml"),
+        )
+        .expect("copy");
         cowboy(&copy, &home)
             .arg("test")
             .assert()
@@ -228,4 +242,82 @@ fn examples_pass_their_tests_and_build() {
 "#]]);
         cowboy(&copy, &home).arg("build").assert().success();
     }
+}
+
+#[test]
+fn config_profiles_and_completions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    cowboy(dir.path(), &home)
+        .args(["config", "show"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+no profiles in [..]config.toml (`cowboy devnet up` writes one)
+
+"#]]);
+    for (key, value) in [
+        ("rpc_url", "http://127.0.0.1:9"),
+        ("chain_id", "7"),
+        ("account", "dev:1"),
+    ] {
+        cowboy(dir.path(), &home)
+            .args(["config", "set", "staging", key, value])
+            .assert()
+            .success();
+    }
+    cowboy(dir.path(), &home)
+        .args(["config", "show"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+* staging
+    rpc_url    http://127.0.0.1:9
+    account    dev:1
+    chain_id   7
+    faucet_url -
+
+"#]]);
+    // The profile supplies the URL; a flag or the environment overrides it.
+    cowboy(dir.path(), &home)
+        .args(["balance", "0x2222222222222222222222222222222222222222"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: cannot reach a node at http://127.0.0.1:9: [..]
+
+"#]]);
+    cowboy(dir.path(), &home)
+        .args(["balance", "0x2222222222222222222222222222222222222222"])
+        .env("COWBOY_RPC_URL", "http://127.0.0.1:10")
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: cannot reach a node at http://127.0.0.1:10: [..]
+
+"#]]);
+    cowboy(dir.path(), &home)
+        .args(["--profile", "prod", "balance", "0x2222222222222222222222222222222222222222"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: no profile "prod" in the config (profiles: staging); create it with `cowboy config set prod rpc_url URL`
+
+"#]]);
+    cowboy(dir.path(), &home)
+        .args(["config", "set", "staging", "colour", "blue"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: unknown profile key "colour"; use rpc_url, account, chain_id or faucet_url
+
+"#]]);
+    cowboy(dir.path(), &home)
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+_cowboy() {
+...
+"#]]);
 }

@@ -39,7 +39,8 @@ pub struct DeriveError {
 /// The key of dev account `index`.
 pub fn dev_key(index: u32) -> Result<PrivateKey, DeriveError> {
     let fail = |reason: String| DeriveError { index, reason };
-    let mnemonic = bip39::Mnemonic::parse_normalized(DEV_MNEMONIC).map_err(|e| fail(e.to_string()))?;
+    let mnemonic =
+        bip39::Mnemonic::parse_normalized(DEV_MNEMONIC).map_err(|e| fail(e.to_string()))?;
     let seed = mnemonic.to_seed("");
     let path: bip32::DerivationPath = path(index).parse().map_err(|e| fail(format!("{e}")))?;
     let xprv = bip32::XPrv::derive_from_path(&seed, &path).map_err(|e| fail(format!("{e}")))?;

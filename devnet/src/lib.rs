@@ -126,7 +126,10 @@ pub enum DevnetError {
 type Result<T, E = DevnetError> = std::result::Result<T, E>;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DevnetError + '_ {
-    move |error| DevnetError::Io { path: path.to_path_buf(), error, }
+    move |error| DevnetError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
 }
 
 /// How to create a devnet.

@@ -247,13 +247,10 @@ fn grant(shared: &Shared, address: Address, ip: IpAddr) -> Result<(), Failure> {
         }
     };
     let per_address = limits.0.limit();
-    limits.0.check(&address, now).map_err(|wait| {
-        limited(
-            wait,
-            format!("{address} was already funded"),
-            per_address,
-        )
-    })?;
+    limits
+        .0
+        .check(&address, now)
+        .map_err(|wait| limited(wait, format!("{address} was already funded"), per_address))?;
     let per_ip = limits.1.limit();
     limits
         .1
@@ -265,8 +262,9 @@ fn grant(shared: &Shared, address: Address, ip: IpAddr) -> Result<(), Failure> {
 }
 
 async fn transfer(shared: &Shared, to: Address, amount: u64) -> Result<Drip, Failure> {
-    let node_failed =
-        |e: &dyn std::fmt::Display| Failure::new(StatusCode::BAD_GATEWAY, format!("the node failed: {e}"));
+    let node_failed = |e: &dyn std::fmt::Display| {
+        Failure::new(StatusCode::BAD_GATEWAY, format!("the node failed: {e}"))
+    };
     let hash = {
         let _turn = shared.sending.lock().await;
         let balance = shared

@@ -431,7 +431,11 @@ async fn wait_for_peers<S: commonware_p2p::Sender<PublicKey = ed25519::PublicKey
     let deadline = context.current() + PEER_WAIT;
     loop {
         let reached = hello
-            .send(Recipients::All, commonware_runtime::IoBuf::from(Vec::new()), false)
+            .send(
+                Recipients::All,
+                commonware_runtime::IoBuf::from(Vec::new()),
+                false,
+            )
             .len();
         if reached >= needed {
             tracing::info!(peers = reached, "quorum of peers connected");

@@ -9,8 +9,10 @@ use cowboy_project::{BuildError, Project};
 use std::path::PathBuf;
 
 #[derive(Args)]
-#[command(after_help = "Run inside a project (a directory with cowboy.toml, or below one).\n\n\
-Examples:\n  cowboy build\n  cowboy build --path ./my-counter --json")]
+#[command(
+    after_help = "Run inside a project (a directory with cowboy.toml, or below one).\n\n\
+Examples:\n  cowboy build\n  cowboy build --path ./my-counter --json"
+)]
 pub struct BuildArgs {
     /// The project directory (default: the current directory or its nearest parent with a
     /// cowboy.toml).

@@ -9,14 +9,16 @@ use anyhow::{Result, bail};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
-#[command(after_help = "A profile holds rpc_url, account (a keystore name or dev:N), chain_id \
+#[command(
+    after_help = "A profile holds rpc_url, account (a keystore name or dev:N), chain_id \
 and faucet_url. Precedence: flag, then environment (COWBOY_RPC_URL, COWBOY_ACCOUNT, \
 COWBOY_FAUCET_URL), then the profile (--profile / COWBOY_PROFILE, else default_profile), then \
 the built-in default.\n\nExamples:\n  \
 cowboy config set testnet rpc_url https://rpc.testnet.example\n  \
 cowboy config set testnet account alice\n  \
 cowboy config use testnet\n  \
-cowboy config show")]
+cowboy config show"
+)]
 pub enum ConfigCommand {
     /// Print the config file's profiles and which one is selected.
     Show,
@@ -54,7 +56,11 @@ impl ConfigCommand {
                     );
                 } else {
                     for (name, p) in &config.profiles {
-                        let mark = if selected.as_deref() == Some(name) { "*" } else { " " };
+                        let mark = if selected.as_deref() == Some(name) {
+                            "*"
+                        } else {
+                            " "
+                        };
                         println!("{mark} {name}");
                         let none = || "-".to_string();
                         println!("    rpc_url    {}", p.rpc_url.clone().unwrap_or_else(none));
@@ -63,7 +69,10 @@ impl ConfigCommand {
                             "    chain_id   {}",
                             p.chain_id.map_or_else(none, |c| c.to_string())
                         );
-                        println!("    faucet_url {}", p.faucet_url.clone().unwrap_or_else(none));
+                        println!(
+                            "    faucet_url {}",
+                            p.faucet_url.clone().unwrap_or_else(none)
+                        );
                     }
                 }
                 return Ok(());
@@ -79,9 +88,10 @@ impl ConfigCommand {
                     "account" => p.account = Some(value),
                     "faucet_url" => p.faucet_url = Some(value),
                     "chain_id" => {
-                        p.chain_id = Some(value.parse().map_err(|_| {
-                            anyhow::anyhow!("chain_id {value:?} is not a number")
-                        })?)
+                        p.chain_id =
+                            Some(value.parse().map_err(|_| {
+                                anyhow::anyhow!("chain_id {value:?} is not a number")
+                            })?)
                     }
                     other => bail!(
                         "unknown profile key {other:?}; use rpc_url, account, chain_id or faucet_url"

@@ -14,13 +14,15 @@ use cowboy_types::{ActorInstruction, Hash, Instruction};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
-#[command(after_help = "Without SOURCE, deploys the actor of the project around the current \
+#[command(
+    after_help = "Without SOURCE, deploys the actor of the project around the current \
 directory (checked as `cowboy build` does; --actor chooses when it has several).\n\n\
 Examples:\n  \
 cowboy deploy --args 10\n  \
 cowboy deploy --actor ponger\n  \
 cowboy deploy build/counter.json --account alice\n  \
-cowboy deploy counter.py --args 10 --salt 0x01 --json")]
+cowboy deploy counter.py --args 10 --salt 0x01 --json"
+)]
 pub struct DeployArgs {
     /// A Python source file or a build artifact (`build/NAME.json`).
     source: Option<PathBuf>,
@@ -53,8 +55,8 @@ pub fn code_from_file(path: &Path) -> Result<String> {
     if path.extension().is_some_and(|e| e == "json") {
         return Ok(cowboy_project::build::read_artifact(path)?.code);
     }
-    let source = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+    let source =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     Ok(cowboy_types::actor::canonicalize_source(&source))
 }
 

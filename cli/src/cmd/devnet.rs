@@ -128,7 +128,9 @@ impl DevnetCommand {
                 devnet.check_process(&a.node)?;
                 let was_running = devnet.stop_node(&a.node)?;
                 if global.json {
-                    output::json(&serde_json::json!({ "node": a.node, "was_running": was_running }));
+                    output::json(
+                        &serde_json::json!({ "node": a.node, "was_running": was_running }),
+                    );
                 } else if was_running {
                     println!("stopped {}", a.node);
                 } else {
@@ -141,12 +143,10 @@ impl DevnetCommand {
                 let binary = std::env::current_exe().context("cannot find the cowboy binary")?;
                 let progress = Progress::new(1);
                 let started = Instant::now();
-                let height = devnet.start_node(
-                    &a.node,
-                    &binary,
-                    Duration::from_secs(a.timeout),
-                    &mut |e| progress.event(&e),
-                );
+                let height =
+                    devnet.start_node(&a.node, &binary, Duration::from_secs(a.timeout), &mut |e| {
+                        progress.event(&e)
+                    });
                 progress.finish();
                 let height = height?;
                 if global.json {
@@ -256,9 +256,9 @@ impl Progress {
             Event::Resuming { validators } => {
                 bar.set_message(format!("resuming {validators} validator(s)"))
             }
-            Event::Started { process, pid } => {
-                bar.set_message(format!("started {process} (pid {pid}); waiting for readiness"))
-            }
+            Event::Started { process, pid } => bar.set_message(format!(
+                "started {process} (pid {pid}); waiting for readiness"
+            )),
             Event::Ready { process, height } => {
                 bar.inc(1);
                 match height {
@@ -320,7 +320,14 @@ impl UpArgs {
             None => None,
         };
         print_up(
-            global, &devnet, &state, resumed, ready_ms, &profile, &deployed, self.detach,
+            global,
+            &devnet,
+            &state,
+            resumed,
+            ready_ms,
+            &profile,
+            &deployed,
+            self.detach,
         );
         if self.detach {
             return Ok(());
@@ -472,7 +479,11 @@ fn example_next(name: &str, actors: &BTreeMap<String, cowboy_types::Address>) ->
         ],
         "ping-pong" => vec![
             format!("cowboy query {} request 1", a("pinger")),
-            format!("cowboy call {} ping {} '\"again\"'", a("pinger"), a("ponger")),
+            format!(
+                "cowboy call {} ping {} '\"again\"'",
+                a("pinger"),
+                a("ponger")
+            ),
             format!("cowboy query {} stats", a("pinger")),
         ],
         _ => actors
@@ -611,7 +622,14 @@ fn print_up(
         }
     );
     let mut next = vec![
-        format!("cowboy balance {}", state.accounts.first().map(|a| a.address.to_string()).unwrap_or_default()),
+        format!(
+            "cowboy balance {}",
+            state
+                .accounts
+                .first()
+                .map(|a| a.address.to_string())
+                .unwrap_or_default()
+        ),
         "cowboy faucet 0xYOURADDRESS".to_string(),
     ];
     if let Some(d) = deployed {
@@ -639,7 +657,10 @@ fn print_up(
     println!("  cowboy devnet status");
     println!();
     if detach {
-        println!("running in the background; stop it with `cowboy devnet down --name {}`", state.name);
+        println!(
+            "running in the background; stop it with `cowboy devnet down --name {}`",
+            state.name
+        );
     } else {
         println!("press Ctrl-C to stop the devnet (or start it with --detach)");
     }
@@ -687,7 +708,11 @@ fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
         }
         println!(
             "  faucet  {:<8} {}",
-            if s.faucet_running { "running" } else { "stopped" },
+            if s.faucet_running {
+                "running"
+            } else {
+                "stopped"
+            },
             s.faucet_url
         );
     }

@@ -197,8 +197,7 @@ impl ServeArgs {
 
 /// Completes on SIGINT or SIGTERM.
 pub async fn shutdown_signal() {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-    {
+    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
         Ok(s) => s,
         Err(_) => {
             let _ = tokio::signal::ctrl_c().await;

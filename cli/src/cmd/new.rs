@@ -55,7 +55,10 @@ impl NewArgs {
             }
             (None, false) => templates::template("counter")?,
         };
-        let dest = self.path.clone().unwrap_or_else(|| PathBuf::from(&self.name));
+        let dest = self
+            .path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(&self.name));
         let files = template.write(&dest, &self.name)?;
         if global.json {
             output::json(&serde_json::json!({
@@ -74,7 +77,10 @@ impl NewArgs {
             for f in &files {
                 println!("  {}", f.display());
             }
-            println!("\nnext:\n  cd {}\n  cowboy test\n  cowboy build", dest.display());
+            println!(
+                "\nnext:\n  cd {}\n  cowboy test\n  cowboy build",
+                dest.display()
+            );
         }
         Ok(())
     }

@@ -6,7 +6,8 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args)]
-#[command(after_help = "Each tests/*.toml deploys one actor on a fresh local PVM and runs its \
+#[command(
+    after_help = "Each tests/*.toml deploys one actor on a fresh local PVM and runs its \
 steps in order:\n\n  \
 actor = \"counter\"          # which manifest actor (default: the only one)\n  \
 init_args = [0]            # __init__ arguments; init_timers = N checks timers it set\n\n  \
@@ -16,7 +17,8 @@ args = [5]                 # its arguments\n  \
 caller = \"0x22…22\"         # default the deployer 0x11…11; \"self\" is the actor itself\n  \
 returns = 5                # or returns_none = true, or fails = \"part of the message\"\n  \
 events = [\"Incremented\"]   # event names emitted; messages = [\"method\"]; timers = 1\n\n\
-Messages and timers are checked, not delivered: deploy to a devnet to see them run.")]
+Messages and timers are checked, not delivered: deploy to a devnet to see them run."
+)]
 pub struct TestArgs {
     /// Only run test files whose path contains this.
     filter: Option<String>,
@@ -40,7 +42,12 @@ impl TestArgs {
         } else {
             for r in &reports {
                 match &r.failure {
-                    None => println!("ok    {} ({} step{})", r.file, r.steps, if r.steps == 1 { "" } else { "s" }),
+                    None => println!(
+                        "ok    {} ({} step{})",
+                        r.file,
+                        r.steps,
+                        if r.steps == 1 { "" } else { "s" }
+                    ),
                     Some(f) if f.step == 0 => {
                         println!("FAIL  {}: deploy of {}: {}", r.file, r.actor, f.message)
                     }
@@ -50,10 +57,7 @@ impl TestArgs {
                     ),
                 }
             }
-            println!(
-                "\n{} passed, {failed} failed",
-                reports.len() - failed
-            );
+            println!("\n{} passed, {failed} failed", reports.len() - failed);
         }
         if failed > 0 {
             return Err(output::Reported.into());

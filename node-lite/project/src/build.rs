@@ -102,7 +102,10 @@ pub fn check(project: &Project) -> Result<Vec<Artifact>, BuildError> {
 pub fn build(project: &Project) -> Result<Vec<(Artifact, PathBuf)>, BuildError> {
     let artifacts = check(project)?;
     let dir = project.build_dir();
-    std::fs::create_dir_all(&dir).map_err(|error| BuildError::Write { path: dir.clone(), error, })?;
+    std::fs::create_dir_all(&dir).map_err(|error| BuildError::Write {
+        path: dir.clone(),
+        error,
+    })?;
     let mut written = Vec::new();
     for a in artifacts {
         let path = dir.join(format!("{}.json", a.name));
@@ -113,7 +116,10 @@ pub fn build(project: &Project) -> Result<Vec<(Artifact, PathBuf)>, BuildError> 
         let tmp = dir.join(format!(".{}.json.tmp", a.name));
         std::fs::write(&tmp, text + "\n")
             .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|error| BuildError::Write { path: path.clone(), error, })?;
+            .map_err(|error| BuildError::Write {
+                path: path.clone(),
+                error,
+            })?;
         written.push((a, path));
     }
     Ok(written)

@@ -111,7 +111,10 @@ impl Project {
     /// Opens the project in `dir`.
     pub fn open(dir: &Path) -> Result<Self, ManifestError> {
         let path = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(|error| ManifestError::Io { path: path.clone(), error, })?;
+        let text = std::fs::read_to_string(&path).map_err(|error| ManifestError::Io {
+            path: path.clone(),
+            error,
+        })?;
         let manifest: Manifest = toml::from_str(&text).map_err(|e| ManifestError::Invalid {
             path: path.clone(),
             message: e.to_string().trim_end().to_string(),

@@ -294,7 +294,10 @@ fn run_file(
             report.failure = Some(Failure {
                 step: 0,
                 call: "deploy".into(),
-                message: format!("{} does not validate:\n{diagnostics}", entry.source.display()),
+                message: format!(
+                    "{} does not validate:\n{diagnostics}",
+                    entry.source.display()
+                ),
             });
             return Ok(report);
         }
@@ -335,12 +338,16 @@ fn run_file(
 fn check_step(step: &Step, outcome: &CallOutcome, path: &Path) -> Result<(), String> {
     match (&outcome.result, &step.fails) {
         (Ok(v), Some(text)) => {
-            return Err(format!("expected a failure containing {text:?}, but it returned {v}"));
+            return Err(format!(
+                "expected a failure containing {text:?}, but it returned {v}"
+            ));
         }
         (Err(e), Some(text)) => {
             let message = e.to_string();
             if !message.contains(text.as_str()) {
-                return Err(format!("failed with {message:?}, expected a message containing {text:?}"));
+                return Err(format!(
+                    "failed with {message:?}, expected a message containing {text:?}"
+                ));
             }
             return Ok(());
         }

@@ -19,7 +19,10 @@ pub struct Template {
 /// The `cowboy new` templates, the default first.
 pub fn templates() -> Vec<Template> {
     [
-        ("counter", "a counter: storage, a handler that changes it, events"),
+        (
+            "counter",
+            "a counter: storage, a handler that changes it, events",
+        ),
         (
             "interval",
             "a scheduled job: a chain-native interval timer calls a handler every N blocks",
@@ -43,7 +46,10 @@ pub fn templates() -> Vec<Template> {
 /// The complete example projects.
 pub fn examples() -> Vec<Template> {
     [
-        ("counter", "a counter with per-caller counts and an owner reset"),
+        (
+            "counter",
+            "a counter with per-caller counts and an owner reset",
+        ),
         (
             "heartbeat",
             "a cron-like job on an interval timer, with pause/resume and late-beat counting",
@@ -140,10 +146,7 @@ impl Template {
             move |error| ScaffoldError::Io { path, error }
         };
         if dest.exists() {
-            let empty = std::fs::read_dir(dest)
-                .map_err(io(dest))?
-                .next()
-                .is_none();
+            let empty = std::fs::read_dir(dest).map_err(io(dest))?.next().is_none();
             if !empty {
                 return Err(ScaffoldError::Exists(dest.to_path_buf()));
             }
