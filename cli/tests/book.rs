@@ -2,6 +2,8 @@
 //! against the real `cowboy` binary, so the book cannot drift from the behaviour. Each chapter
 //! runs with its own empty `COWBOY_HOME`.
 
+mod support;
+
 /// Chapters start devnets on fixed ports: one chapter at a time.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
@@ -17,7 +19,7 @@ fn chapter(path: &str) {
     std::fs::copy(source, &copy).expect("copy chapter");
     let inputs = source.with_extension("in");
     if inputs.is_dir() {
-        copy_dir(&inputs, &copy.with_extension("in"));
+        support::copy_tree(&inputs, &copy.with_extension("in"));
     }
     // Whatever happens, stop the devnets the chapter started.
     let _devnets = StopDevnets(home.path().to_path_buf());
@@ -27,18 +29,6 @@ fn chapter(path: &str) {
         .env("NO_COLOR", "1")
         .case(copy)
         .run();
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
 }
 
 struct StopDevnets(std::path::PathBuf);

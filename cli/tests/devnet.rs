@@ -376,25 +376,11 @@ fn examples_deployed_and_exercised() {
     let (devnet, up) = Devnet::up(1, 200, &[]);
     let home = devnet.home();
     let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    // Scratch copies, so builds never write into the checkout.
     let project = |name: &str| {
-        // A copy, so builds never write into the checkout.
-        let copy = home.join("projects").join(name);
-        for sub in ["src", "tests"] {
-            std::fs::create_dir_all(copy.join(sub)).expect("mkdir");
-            for f in std::fs::read_dir(examples.join(name).join(sub))
-                .expect("dir")
-                .flatten()
-            {
-                std::fs::copy(f.path(), copy.join(sub).join(f.file_name())).expect("copy");
-            }
-        }
-        std::fs::copy(
-            examples.join(name).join("cowboy.toml"),
-            copy.join("cowboy.toml"),
-        )
-        .expect("copy");
-        copy.display().to_string()
+        support::example(name, &home.join("projects"))
+            .display()
+            .to_string()
     };
     let deploy = |path: &str, actor: &str, extra: &[&str]| -> String {
         let mut args = vec!["build", "--path", path];

@@ -2,6 +2,8 @@
 //! from every template, `cowboy test` and `cowboy build` on the result, `build` errors with
 //! file:line:col, rule and fix (and nothing written), and the examples' own tests.
 
+mod support;
+
 use snapbox::{cmd::Command, str};
 use std::path::Path;
 
@@ -134,22 +136,13 @@ error: invalid project name "9lives": start with a letter, then letters, digits,
 
 /// Copies a fixture project so a failed build could not touch the source tree.
 fn fixture(name: &str, into: &Path) -> std::path::PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/project")
-        .join(name);
     let dst = into.join(name);
-    for entry in ["cowboy.toml", "src"] {
-        let from = src.join(entry);
-        if from.is_dir() {
-            std::fs::create_dir_all(dst.join(entry)).expect("mkdir");
-            for f in std::fs::read_dir(&from).expect("read_dir").flatten() {
-                std::fs::copy(f.path(), dst.join(entry).join(f.file_name())).expect("copy");
-            }
-        } else {
-            std::fs::create_dir_all(&dst).expect("mkdir");
-            std::fs::copy(&from, dst.join(entry)).expect("copy");
-        }
-    }
+    support::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/project")
+            .join(name),
+        &dst,
+    );
     dst
 }
 
@@ -213,24 +206,9 @@ error: no cowboy.toml in [..] or any parent directory; run this inside a project
 fn examples_pass_their_tests_and_build() {
     let dir = tempfile::tempdir().expect("tempdir");
     let home = dir.path().join("home");
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
     for name in ["counter", "heartbeat", "ping-pong"] {
         // Built from a copy: the checkout stays clean.
-        let copy = dir.path().join(name);
-        for sub in ["src", "tests"] {
-            std::fs::create_dir_all(copy.join(sub)).expect("mkdir");
-            for f in std::fs::read_dir(examples.join(name).join(sub))
-                .expect("dir")
-                .flatten()
-            {
-                std::fs::copy(f.path(), copy.join(sub).join(f.file_name())).expect("copy");
-            }
-        }
-        std::fs::copy(
-            examples.join(name).join("cowboy.toml"),
-            copy.join("cowboy.toml"),
-        )
-        .expect("copy");
+        let copy = support::example(name, dir.path());
         cowboy(&copy, &home)
             .arg("test")
             .assert()

@@ -5,7 +5,7 @@ use crate::{cmd::read_input, opts::GlobalArgs, output};
 use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
 use cowboy_pvm::{
-    BlockInfo, CallContext, CallOutcome, Limits, MemoryHost, PvmThread, Value,
+    CallContext, CallOutcome, Limits, MemoryHost, PvmThread, Value,
     host::{EmittedEvent, OutgoingMessage, TimerRequest},
 };
 use serde_json::{Value as Json, json};
@@ -132,22 +132,7 @@ impl RunArgs {
                         &code_hash,
                     )
                     .0;
-                    let ctx = |value: u64| CallContext {
-                        actor,
-                        caller,
-                        value,
-                        block: BlockInfo {
-                            height,
-                            epoch: 0,
-                            view: height,
-                            timestamp_ms: 0,
-                            chain_id: 0,
-                            beacon: vec![0; 48],
-                        },
-                        nonce: 0,
-                        depth: 0,
-                        limits: Default::default(),
-                    };
+                    let ctx = |value: u64| CallContext::local(actor, caller, value, height);
                     let mut host = MemoryHost::default();
                     let deploy = engine.deploy(&code, &mut host, ctx(0), &init_args, limits);
                     let call = match (&deploy.result, method) {

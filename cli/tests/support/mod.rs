@@ -24,3 +24,29 @@ pub fn free_base(count: u16) -> u16 {
         }
     }
 }
+
+/// Copies the directory `from` to `to` (recursively, leaving out `build/` output), so tests
+/// build and write in a scratch copy and never in the checkout.
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            if entry.file_name() != "build" {
+                copy_tree(&entry.path(), &target);
+            }
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
+
+/// A scratch copy of `examples/NAME` under `into`.
+pub fn example(name: &str, into: &std::path::Path) -> std::path::PathBuf {
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(name);
+    let copy = into.join(name);
+    copy_tree(&source, &copy);
+    copy
+}

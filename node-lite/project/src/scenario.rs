@@ -22,7 +22,7 @@
 //! ```
 
 use crate::manifest::Project;
-use cowboy_pvm::{BlockInfo, CallContext, CallOutcome, Limits, MemoryHost, PvmThread, Value};
+use cowboy_pvm::{CallContext, CallOutcome, Limits, MemoryHost, PvmThread, Value};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -224,22 +224,7 @@ fn run_file(
                 &code_hash,
             )
             .0;
-            let ctx = |caller: [u8; 20], value: u64| CallContext {
-                actor,
-                caller,
-                value,
-                block: BlockInfo {
-                    height: 1,
-                    epoch: 0,
-                    view: 1,
-                    timestamp_ms: 0,
-                    chain_id: 0,
-                    beacon: vec![0; 48],
-                },
-                nonce: 0,
-                depth: 0,
-                limits: Default::default(),
-            };
+            let ctx = |caller: [u8; 20], value: u64| CallContext::local(actor, caller, value, 1);
             let mut host = MemoryHost::default();
             host.balances.insert(actor, u64::MAX / 4);
             let deploy = engine.deploy(

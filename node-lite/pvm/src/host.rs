@@ -64,6 +64,30 @@ pub struct CallContext {
     pub limits: CallLimits,
 }
 
+impl CallContext {
+    /// A call outside any chain (`cowboy run`, `cowboy test`): block `height` (view = height,
+    /// epoch 0, time 0, chain id 0, an all-zero beacon), actor nonce 0, depth 0, the genesis
+    /// limits.
+    pub fn local(actor: Address, caller: Address, value: u64, height: u64) -> Self {
+        Self {
+            actor,
+            caller,
+            value,
+            block: BlockInfo {
+                height,
+                epoch: 0,
+                view: height,
+                timestamp_ms: 0,
+                chain_id: 0,
+                beacon: vec![0; 48],
+            },
+            nonce: 0,
+            depth: 0,
+            limits: CallLimits::default(),
+        }
+    }
+}
+
 /// Limits the chain sets for one call (governance parameters; defaults are the genesis values).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallLimits {
