@@ -225,6 +225,14 @@ error: devnet "local" has no process "node-9"; it has node-0, node-1, node-2, no
 stopped faucet, node-0, node-1, node-2, node-3; chain data kept in [..] (`cowboy devnet up --name local` resumes it, `cowboy devnet reset --name local` deletes it)
 
 "#]]);
+    cowboy(home)
+        .args(["devnet", "up", "--detach", "--validators", "2"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: devnet "local" already exists with 4 validator(s); `cowboy devnet up --name local` resumes it as it is, `cowboy devnet reset --name local` deletes it so it can be made with 2
+
+"#]]);
     let resumed = json(home, &["devnet", "up", "--detach"]);
     assert_eq!(resumed["resumed"], true);
     assert!(height(&url(0)) >= after);
@@ -284,6 +292,19 @@ error: the faucet refused: amount 0 is out of range: ask for 1 to 1000000000000 
 "#]]);
     let balance = json(home, &["balance", who]);
     assert_eq!(balance["balance"], "100000000000");
+
+    // `logs --follow` keeps printing as the node logs new blocks.
+    let mut follow = std::process::Command::new(bin())
+        .args(["devnet", "logs", "node-0", "--follow", "-n", "0"])
+        .env("COWBOY_HOME", home)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("logs --follow");
+    let mut lines = BufReader::new(follow.stdout.take().expect("stdout")).lines();
+    let line = lines.next().expect("a followed line").expect("utf-8");
+    assert!(line.contains("INFO"), "{line}");
+    let _ = follow.kill();
+    let _ = follow.wait();
     let info = json(home, &["faucet", "info"]);
     assert_eq!(info["per_address"]["count"], 1);
     assert_eq!(info["per_ip"]["count"], 10);

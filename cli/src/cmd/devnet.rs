@@ -58,9 +58,9 @@ profile if there was none), so later commands need no --rpc-url.")]
 pub struct UpArgs {
     #[command(flatten)]
     name: NameArgs,
-    /// Number of validators.
-    #[arg(long, default_value_t = 1)]
-    validators: usize,
+    /// Number of validators [default: 1].
+    #[arg(long)]
+    validators: Option<usize>,
     /// Milliseconds between blocks (at least 100).
     #[arg(long, default_value_t = cowboy_devnet::DEFAULT_BLOCK_TIME_MS)]
     block_time: u64,
@@ -282,8 +282,20 @@ impl UpArgs {
         // Resolve the example before starting anything: a typo should not cost a devnet start.
         let example = self.example.as_deref().map(open_example).transpose()?;
         let binary = std::env::current_exe().context("cannot find the cowboy binary")?;
+        let existing = devnet.state()?;
+        if let (Some(state), Some(asked)) = (&existing, self.validators)
+            && asked != state.nodes.len()
+        {
+            bail!(
+                "devnet {:?} already exists with {} validator(s); `cowboy devnet up --name {}` resumes it as it is, `cowboy devnet reset --name {}` deletes it so it can be made with {asked}",
+                state.name,
+                state.nodes.len(),
+                state.name,
+                state.name
+            );
+        }
         let options = UpOptions {
-            validators: self.validators,
+            validators: self.validators.unwrap_or(1),
             block_time_ms: self.block_time,
             accounts: self.accounts,
             account_balance: cowboy_devnet::DEFAULT_ACCOUNT_BALANCE,
@@ -295,7 +307,7 @@ impl UpArgs {
             timeout: Duration::from_secs(self.timeout),
         };
         let started = Instant::now();
-        let validators = devnet.state()?.map_or(self.validators, |s| s.nodes.len());
+        let validators = existing.map_or(options.validators, |s| s.nodes.len());
         let progress = Progress::new(validators as u64 + 1);
         let result = devnet.up(&options, &mut |e| progress.event(&e));
         progress.finish();
