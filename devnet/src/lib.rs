@@ -530,7 +530,7 @@ impl Devnet {
     }
 
     fn faucet_marker(&self) -> String {
-        format!("devnet:{}", self.dir.display())
+        state::faucet_marker(&self.dir)
     }
 
     /// The log file of `process` (`node-0`…, `faucet`).
@@ -766,10 +766,7 @@ impl Devnet {
                 common_state_root = roots.first().copied().flatten();
             }
         }
-        let faucet_running = state
-            .faucet
-            .pid
-            .is_some_and(|pid| process::alive(pid, &self.faucet_marker()));
+        let faucet_running = state.faucet_running(&self.dir);
         Ok(Status {
             name: self.name.clone(),
             chain_id: state.chain_id,

@@ -65,6 +65,11 @@ impl FaucetState {
     }
 }
 
+/// The argument that identifies the faucet of the devnet in `dir` among all processes.
+pub(crate) fn faucet_marker(dir: &Path) -> String {
+    format!("devnet:{}", dir.display())
+}
+
 impl DevnetState {
     pub(crate) fn load(dir: &Path) -> Result<Option<Self>, DevnetError> {
         let path = dir.join(FILE);
@@ -99,11 +104,11 @@ impl DevnetState {
         n.pid.is_some_and(|pid| process::alive(pid, &n.marker()))
     }
 
+    /// Whether the faucet started for the devnet in `dir` is running.
     pub fn faucet_running(&self, dir: &Path) -> bool {
-        let marker = format!("devnet:{}", dir.display());
         self.faucet
             .pid
-            .is_some_and(|pid| process::alive(pid, &marker))
+            .is_some_and(|pid| process::alive(pid, &faucet_marker(dir)))
     }
 
     pub(crate) fn any_running(&self) -> bool {

@@ -181,7 +181,7 @@ impl DevnetCommand {
             Self::Reset(a) => {
                 let devnet = Devnet::new(&home, &a.name)?;
                 let stopped = devnet.reset()?;
-                remove_profile(&home, &a.name, devnet.dir())?;
+                remove_profile(&home, &a.name)?;
                 if global.json {
                     output::json(&serde_json::json!({
                         "stopped": stopped,
@@ -529,7 +529,7 @@ fn write_profile(home: &Path, state: &DevnetState) -> Result<(String, bool)> {
 }
 
 /// Removes the profile `devnet up` wrote for a deleted devnet.
-fn remove_profile(home: &Path, name: &str, _dir: &Path) -> Result<()> {
+fn remove_profile(home: &Path, name: &str) -> Result<()> {
     let mut config = ConfigFile::load(home)?;
     let ours = config
         .profiles
