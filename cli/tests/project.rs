@@ -65,6 +65,29 @@ built counter → build/counter.json (class Counter, handlers increment, get, [.
         artifact["handlers"],
         serde_json::json!(["increment", "get"])
     );
+    // A wrong expectation names the file, the step, the call and both values; exit 1.
+    let scenario = project.join("tests/counter.toml");
+    let text = std::fs::read_to_string(&scenario).expect("scenario");
+    std::fs::write(&scenario, text.replace("returns = 6", "returns = 7")).expect("edit");
+    cowboy(&project, &home)
+        .arg("test")
+        .assert()
+        .failure()
+        .stdout_eq(str![[r#"
+FAIL  tests/counter.toml: step 2 (increment): returned 6, expected 7
+
+0 passed, 1 failed
+
+"#]]);
+    std::fs::write(project.join("tests/bad.toml"), "[[steps]]\ncal = \"get\"\n").expect("write");
+    cowboy(&project, &home)
+        .args(["test", "bad"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: [..]tests/bad.toml: TOML parse error at line 2, column 1
+...
+"#]]);
     // A second project of the same name is refused, not merged.
     cowboy(dir.path(), &home)
         .args(["new", "demo", "--yes"])

@@ -207,3 +207,60 @@ impl Project {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(manifest: &str) -> Result<Project, ManifestError> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join(MANIFEST), manifest).expect("write");
+        Project::open(dir.path())
+    }
+
+    fn message(r: Result<Project, ManifestError>) -> String {
+        match r {
+            Ok(_) => panic!("accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn bad_manifests_say_what_is_wrong() {
+        let m = message(open("[project]\nname = \"x\"\n"));
+        assert!(
+            m.ends_with("no [[actors]]: add one with name, source and handlers"),
+            "{m}"
+        );
+
+        let two = "[project]\nname = \"x\"\n[[actors]]\nname = \"a\"\nsource = \"a.py\"\nhandlers = []\n[[actors]]\nname = \"a\"\nsource = \"b.py\"\nhandlers = []\n";
+        assert!(message(open(two)).ends_with("two actors are named \"a\""));
+
+        let demo = "[project]\nname = \"x\"\n[[actors]]\nname = \"a\"\nsource = \"a.py\"\nhandlers = []\n[[demo]]\nactor = \"b\"\ncall = \"go\"\n";
+        assert!(
+            message(open(demo))
+                .ends_with("[[demo]] calls actor \"b\", which is not among the [[actors]]")
+        );
+
+        // TOML errors keep the parser's line and column; unknown keys are refused.
+        let m = message(open("[project]\nname = \"x\"\ncolour = 1\n"));
+        assert!(
+            m.contains("line 3") && m.contains("unknown field `colour`"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn actor_selection_names_the_choices() {
+        let p = open("[project]\nname = \"x\"\n[[actors]]\nname = \"a\"\nsource = \"a.py\"\nhandlers = []\n[[actors]]\nname = \"b\"\nsource = \"b.py\"\nhandlers = []\n")
+            .expect("valid");
+        assert_eq!(p.actor(Some("b")).expect("b").name, "b");
+        let m = p.actor(None).expect_err("ambiguous").to_string();
+        assert!(
+            m.ends_with("the project has several actors (a, b); choose one with --actor NAME"),
+            "{m}"
+        );
+        let m = p.actor(Some("c")).expect_err("unknown").to_string();
+        assert!(m.ends_with("no actor \"c\"; the project has a, b"), "{m}");
+    }
+}
