@@ -27,13 +27,17 @@ impl RpcArgs {
         if let Some(url) = &self.rpc_url {
             return Ok((url.clone(), None));
         }
-        match global.profile()? {
-            Some((name, p)) => match p.rpc_url {
-                Some(url) => Ok((url, p.chain_id.map(|c| (name, c)))),
-                None => Ok((DEFAULT_RPC_URL.into(), None)),
-            },
-            None => Ok((DEFAULT_RPC_URL.into(), None)),
-        }
+        Ok(match global.profile()? {
+            Some((
+                name,
+                crate::config::Profile {
+                    rpc_url: Some(url),
+                    chain_id,
+                    ..
+                },
+            )) => (url, chain_id.map(|c| (name, c))),
+            _ => (DEFAULT_RPC_URL.into(), None),
+        })
     }
 }
 
@@ -129,7 +133,6 @@ impl Node {
         args: &TxArgs,
         default_limits: (u64, u64),
     ) -> Result<(Hash, Option<ReceiptView>)> {
-        self.check_chain()?;
         let options = cowboy_rpc::TxOptions {
             nonce: args.nonce,
             cycles_limit: args.cycles_limit.unwrap_or(default_limits.0),
@@ -172,21 +175,21 @@ impl Node {
     /// Waits for `hash`'s receipt, showing a spinner on a terminal.
     pub fn wait_receipt(&self, hash: Hash, timeout_s: u64) -> Result<ReceiptView> {
         let spinner = spinner(&format!("waiting for {hash} to be finalized"));
-        let deadline = std::time::Instant::now() + Duration::from_secs(timeout_s);
-        let result = loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            if left.is_zero() {
-                break Err(anyhow!(
-                    "{hash} was not finalized within {timeout_s} s; check it later with `cowboy tx status {hash}`"
-                ));
-            }
-            let wait_ms = left.as_millis().min(cowboy_rpc::MAX_WAIT_MS as u128) as u64;
-            match self.call(async |c| c.wait_for_receipt(hash, Some(wait_ms)).await) {
-                Ok(Some(r)) => break Ok(r),
-                Ok(None) => continue,
-                Err(e) => break Err(e),
-            }
-        };
+        let result = self
+            .runtime
+            .block_on(cowboy_rpc::receipt_within(
+                &self.client,
+                hash,
+                Duration::from_secs(timeout_s),
+            ))
+            .map_err(|e| rpc_error(e, &self.url))
+            .and_then(|r| {
+                r.ok_or_else(|| {
+                    anyhow!(
+                        "{hash} was not finalized within {timeout_s} s; check it later with `cowboy tx status {hash}`"
+                    )
+                })
+            });
         if let Some(s) = spinner {
             s.finish_and_clear();
         }

@@ -301,36 +301,26 @@ async fn transfer(shared: &Shared, to: Address, amount: u64) -> Result<Drip, Fai
             .map_err(|e| node_failed(&e))?
     };
     tracing::info!(%to, amount, %hash, "sent");
-    let deadline = Instant::now() + shared.config.receipt_timeout;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(Failure::new(
-                StatusCode::GATEWAY_TIMEOUT,
-                format!("transfer {hash} was sent but not finalized in time; look it up later"),
-            ));
-        }
-        let wait_ms = (left.as_millis() as u64).min(cowboy_rpc::MAX_WAIT_MS);
-        match shared.node.wait_for_receipt(hash, Some(wait_ms)).await {
-            Ok(Some(r)) if r.status == "success" => {
-                return Ok(Drip {
-                    address: to,
-                    amount,
-                    tx_hash: hash,
-                    block_height: r.block_height,
-                });
-            }
-            Ok(Some(r)) => {
-                return Err(Failure::new(
-                    StatusCode::BAD_GATEWAY,
-                    format!(
-                        "transfer {hash} failed: {}",
-                        r.error.or(r.failure).unwrap_or(r.status)
-                    ),
-                ));
-            }
-            Ok(None) => continue,
-            Err(e) => return Err(node_failed(&e)),
-        }
+    let receipt = cowboy_rpc::receipt_within(&shared.node, hash, shared.config.receipt_timeout)
+        .await
+        .map_err(|e| node_failed(&e))?;
+    match receipt {
+        Some(r) if r.status == "success" => Ok(Drip {
+            address: to,
+            amount,
+            tx_hash: hash,
+            block_height: r.block_height,
+        }),
+        Some(r) => Err(Failure::new(
+            StatusCode::BAD_GATEWAY,
+            format!(
+                "transfer {hash} failed: {}",
+                r.error.or(r.failure).unwrap_or(r.status)
+            ),
+        )),
+        None => Err(Failure::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            format!("transfer {hash} was sent but not finalized in time; look it up later"),
+        )),
     }
 }

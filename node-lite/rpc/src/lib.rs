@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 pub use jsonrpsee;
 
 pub mod prepare;
-pub use prepare::{PrepareError, TxOptions, signed_transaction};
+pub use prepare::{PrepareError, TxOptions, receipt_within, signed_transaction};
 
 /// Longest a long poll may wait, in milliseconds.
 pub const MAX_WAIT_MS: u64 = 60_000;

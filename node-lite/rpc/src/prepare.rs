@@ -1,10 +1,12 @@
-//! Filling a transaction from a node and signing it: chain id, the sender's next nonce
-//! (counting its pending transactions) and the node's suggested fees, unless given. Shared by
-//! the CLI, the faucet and the devnet so every client builds transactions the same way.
+//! Filling a transaction from a node and signing it — chain id, the sender's next nonce
+//! (counting its pending transactions) and the node's suggested fees, unless given — and
+//! waiting for its receipt. Shared by the CLI, the faucet and the devnet so every client builds
+//! and follows transactions the same way.
 
-use crate::CowboyApiClient;
+use crate::{CowboyApiClient, MAX_WAIT_MS, ReceiptView};
 use cowboy_crypto::PrivateKey;
-use cowboy_types::{Instruction, Transaction};
+use cowboy_types::{Hash, Instruction, Transaction};
+use std::time::{Duration, Instant};
 
 /// What the caller fixes; everything left `None` is asked from the node.
 #[derive(Clone, Debug, Default)]
@@ -65,4 +67,24 @@ pub async fn signed_transaction<C: CowboyApiClient + Sync>(
     };
     cowboy_crypto::sign_transaction(&mut tx, key)?;
     Ok(tx)
+}
+
+/// Long-polls `waitForReceipt` (in steps of at most [`MAX_WAIT_MS`]) until `hash`'s receipt
+/// exists, or `None` once `timeout` has passed.
+pub async fn receipt_within<C: CowboyApiClient + Sync>(
+    client: &C,
+    hash: Hash,
+    timeout: Duration,
+) -> Result<Option<ReceiptView>, jsonrpsee::core::ClientError> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(None);
+        }
+        let wait_ms = (left.as_millis() as u64).min(MAX_WAIT_MS);
+        if let Some(receipt) = client.wait_for_receipt(hash, Some(wait_ms)).await? {
+            return Ok(Some(receipt));
+        }
+    }
 }
