@@ -95,21 +95,19 @@ impl SignerArgs {
             (None, None) => global.profile()?.and_then(|(_, p)| p.account),
             _ => None,
         };
-        let account = self.account.as_ref().or(from_profile.as_ref());
-        if let Some(index) = account.and_then(|a| a.strip_prefix("dev:")) {
-            if self.private_key.is_some() {
-                anyhow::bail!(
-                    "both --account and --private-key were given; choose one way to sign"
-                );
-            }
-            let index: u32 = index.parse().with_context(|| {
-                format!("--account dev:{index}: expected dev:N with N a dev account number")
-            })?;
-            return Ok(cowboy_devnet::dev_key(index)?);
-        }
-        match (account, &self.private_key) {
+        match (
+            self.account.as_ref().or(from_profile.as_ref()),
+            &self.private_key,
+        ) {
             (Some(_), Some(_)) => {
                 anyhow::bail!("both --account and --private-key were given; choose one way to sign")
+            }
+            (Some(name), None) if name.starts_with("dev:") => {
+                let index = &name["dev:".len()..];
+                let index: u32 = index.parse().with_context(|| {
+                    format!("--account dev:{index}: expected dev:N with N a dev account number")
+                })?;
+                Ok(cowboy_devnet::dev_key(index)?)
             }
             (None, Some(hex)) => {
                 PrivateKey::from_hex(hex).context("--private-key is not a valid private key")

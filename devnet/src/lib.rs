@@ -618,10 +618,7 @@ impl Devnet {
         for (j, other) in state.nodes.iter().enumerate() {
             if j != i
                 && state.node_running(j)
-                && let Ok(s) = runtime.block_on(async {
-                    let client = cowboy_rpc::client(&other.rpc_url())?;
-                    client.status().await
-                })
+                && let Ok(s) = runtime.block_on(node_status(other))
             {
                 target = target.max(s.height);
             }
@@ -675,22 +672,17 @@ impl Devnet {
             }
             process::terminate(pid, &marker, STOP_GRACE);
         }
-        // Signal every node first, then wait: shutdowns overlap.
-        let mut waiting = Vec::new();
+        let mut nodes = Vec::new();
         for n in &mut state.nodes {
             if let Some(pid) = n.pid.take() {
                 let marker = n.marker();
                 if process::alive(pid, &marker) {
                     stopped.push(n.name.clone());
-                    // SAFETY: pid is confirmed to be this node's process.
-                    unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
-                    waiting.push((pid, marker));
                 }
+                nodes.push((pid, marker));
             }
         }
-        for (pid, marker) in waiting {
-            process::terminate(pid, &marker, STOP_GRACE);
-        }
+        process::terminate_all(&nodes, STOP_GRACE);
         let _ = state.save(&self.dir);
         stopped
     }
@@ -731,10 +723,7 @@ impl Devnet {
                 error: None,
             };
             if running {
-                let answer = runtime.block_on(async {
-                    let client = cowboy_rpc::client(&n.rpc_url())?;
-                    client.status().await
-                });
+                let answer = runtime.block_on(node_status(n));
                 match answer {
                     Ok(s) => {
                         report.height = Some(s.height);
@@ -778,6 +767,13 @@ impl Devnet {
             faucet_running,
         })
     }
+}
+
+/// A node's `status` over RPC.
+async fn node_status(
+    node: &NodeState,
+) -> Result<cowboy_rpc::NodeStatus, cowboy_rpc::jsonrpsee::core::ClientError> {
+    cowboy_rpc::client(&node.rpc_url())?.status().await
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {

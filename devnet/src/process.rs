@@ -50,29 +50,35 @@ pub fn alive(pid: u32, marker: &str) -> bool {
     unsafe { libc::kill(pid as libc::pid_t, 0) == 0 }
 }
 
-/// Asks `pid` to stop (SIGTERM), waits up to `grace`, then kills it. Returns whether it had to
-/// be killed.
-pub fn terminate(pid: u32, marker: &str, grace: Duration) -> bool {
-    if !alive(pid, marker) {
-        return false;
+/// Asks `pid` to stop (SIGTERM), waits up to `grace`, then kills it.
+pub fn terminate(pid: u32, marker: &str, grace: Duration) {
+    terminate_all(&[(pid, marker.to_string())], grace);
+}
+
+/// Asks every `(pid, marker)` process to stop at once (SIGTERM), so their shutdowns overlap,
+/// waits up to `grace` for each, then kills what is left.
+pub fn terminate_all(targets: &[(u32, String)], grace: Duration) {
+    let live: Vec<&(u32, String)> = targets.iter().filter(|(p, m)| alive(*p, m)).collect();
+    for (pid, _) in &live {
+        // SAFETY: the pid was just confirmed to be our process; sending a signal has no memory
+        // effects.
+        unsafe { libc::kill(*pid as libc::pid_t, libc::SIGTERM) };
     }
-    // SAFETY: pid was just confirmed to be our process; sending a signal has no memory effects.
-    unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
     let deadline = Instant::now() + grace;
-    while Instant::now() < deadline {
-        reap(pid);
-        if !alive(pid, marker) {
-            return false;
+    for (pid, marker) in live {
+        while Instant::now() < deadline && alive(*pid, marker) {
+            reap(*pid);
+            std::thread::sleep(Duration::from_millis(20));
         }
-        std::thread::sleep(Duration::from_millis(20));
+        if alive(*pid, marker) {
+            // SAFETY: as above.
+            unsafe { libc::kill(*pid as libc::pid_t, libc::SIGKILL) };
+        }
+        while alive(*pid, marker) {
+            reap(*pid);
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
-    // SAFETY: as above.
-    unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
-    while alive(pid, marker) {
-        reap(pid);
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    true
 }
 
 /// Collects `pid`'s exit status if it is our child (no-op otherwise), so it does not linger

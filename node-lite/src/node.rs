@@ -406,10 +406,13 @@ pub struct Overrides {
     pub peers: Option<Vec<Peer>>,
 }
 
-/// Other validators a node must reach for a quorum (2f + 1 of n, itself included).
+/// Other validators a node must reach for a quorum (n − f of n, itself included).
 fn quorum_peers(validators: usize) -> usize {
-    let f = validators.saturating_sub(1) / 3;
-    (validators - f).saturating_sub(1)
+    use commonware_utils::Faults as _;
+    if validators == 0 {
+        return 0;
+    }
+    (commonware_utils::N3f1::quorum(validators) as usize).saturating_sub(1)
 }
 
 /// The longest a starting validator waits to reach a quorum of peers before starting consensus

@@ -14,6 +14,19 @@ pub struct Worker {
     jobs: mpsc::Sender<Job>,
 }
 
+/// The engine in `slot`, built first if there is none yet (a failure is logged: the worker then
+/// ends and its jobs report it gone).
+fn ready<'a>(slot: &'a mut Option<Engine>, name: &'static str) -> Option<&'a mut Engine> {
+    if slot.is_none() {
+        *slot = Engine::new()
+            .inspect_err(
+                |e| tracing::error!(worker = name, error = %e, "cannot start the Python VM"),
+            )
+            .ok();
+    }
+    slot.as_mut()
+}
+
 /// The worker thread is gone (its engine failed to start, or it panicked).
 #[derive(Debug, thiserror::Error)]
 #[error("the {0} engine thread is not running")]
@@ -41,22 +54,12 @@ impl Worker {
             .name(name.into())
             .stack_size(cowboy_pvm::thread::STACK_BYTES)
             .spawn(move || {
-                let build = || {
-                    Engine::new()
-                        .inspect_err(|e| {
-                            tracing::error!(worker = name, error = %e, "cannot start the Python VM")
-                        })
-                        .ok()
-                };
-                let mut engine = if eager { build() } else { None };
-                if eager && engine.is_none() {
+                let mut engine = None;
+                if eager && ready(&mut engine, name).is_none() {
                     return;
                 }
                 while let Ok(job) = rx.recv() {
-                    if engine.is_none() {
-                        engine = build();
-                    }
-                    let Some(engine) = engine.as_mut() else {
+                    let Some(engine) = ready(&mut engine, name) else {
                         return;
                     };
                     job(engine);

@@ -294,36 +294,29 @@ impl UpArgs {
                 state.name
             );
         }
+        let defaults = UpOptions::new(binary);
         let options = UpOptions {
-            validators: self.validators.unwrap_or(1),
+            validators: self.validators.unwrap_or(defaults.validators),
             block_time_ms: self.block_time,
             accounts: self.accounts,
-            account_balance: cowboy_devnet::DEFAULT_ACCOUNT_BALANCE,
             chain_id: self.chain_id,
             rpc_port: self.rpc_port,
             p2p_port: self.p2p_port,
             faucet_port: self.faucet_port,
-            binary,
             timeout: Duration::from_secs(self.timeout),
+            ..defaults
         };
         let started = Instant::now();
         let validators = existing.map_or(options.validators, |s| s.nodes.len());
         let progress = Progress::new(validators as u64 + 1);
         let result = devnet.up(&options, &mut |e| progress.event(&e));
         progress.finish();
-        if let (Err(_), Some((_, project, true))) = (&result, &example) {
-            let _ = std::fs::remove_dir_all(&project.dir);
-        }
         let (state, resumed) = result?;
         let ready_ms = started.elapsed().as_millis() as u64;
         let profile = write_profile(home, &state)?;
         let deployed = match &example {
-            Some((name, project, scratch)) => {
-                let result = deploy_example(&state, name, project);
-                if *scratch {
-                    let _ = std::fs::remove_dir_all(&project.dir);
-                }
-                Some(result.inspect_err(|_| {
+            Some((name, project, _scratch)) => {
+                Some(deploy_example(&state, name, project).inspect_err(|_| {
                     if !self.detach {
                         let _ = devnet.down();
                     }
@@ -331,6 +324,7 @@ impl UpArgs {
             }
             None => None,
         };
+        drop(example); // the scratch copy of an embedded example is not needed any more
         print_up(
             global,
             &devnet,
@@ -357,24 +351,30 @@ impl UpArgs {
     }
 }
 
-/// The example project: an embedded example by name (written to a scratch directory: the
-/// flag is true), or a project directory.
-fn open_example(name: &str) -> Result<(String, Project, bool)> {
+/// A scratch directory, deleted when dropped (whichever way the command ends).
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The example project: an embedded example by name (written to a scratch directory that lives
+/// as long as the returned guard), or a project directory.
+fn open_example(name: &str) -> Result<(String, Project, Option<Scratch>)> {
     let path = Path::new(name);
     if path.join(cowboy_project::MANIFEST).is_file() {
         let project = Project::open(path)?;
-        return Ok((project.manifest.project.name.clone(), project, false));
+        return Ok((project.manifest.project.name.clone(), project, None));
     }
     let example = cowboy_project::templates::example(name)?;
-    // Embedded examples are written to a scratch directory to be built like any project.
-    let dir = std::env::temp_dir().join(format!("cowboy-example-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    example.write(&dir, name)?;
-    let project = Project::open(&dir);
-    let project = project.inspect_err(|_| {
-        let _ = std::fs::remove_dir_all(&dir);
-    })?;
-    Ok((name.to_string(), project, true))
+    let scratch =
+        Scratch(std::env::temp_dir().join(format!("cowboy-example-{name}-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&scratch.0);
+    example.write(&scratch.0, name)?;
+    let project = Project::open(&scratch.0)?;
+    Ok((name.to_string(), project, Some(scratch)))
 }
 
 /// What `--example` deployed and called.
@@ -410,10 +410,8 @@ fn deploy_example(state: &DevnetState, name: &str, project: &Project) -> Result<
             })
             .collect()
     };
-    for entry in &project.manifest.actors {
-        let Some(artifact) = artifacts.iter().find(|a| a.name == entry.name) else {
-            continue;
-        };
+    // `check` returns one artifact per actor, in manifest order.
+    for (entry, artifact) in project.manifest.actors.iter().zip(&artifacts) {
         let args = substitute(&entry.deploy_args, &actors)?;
         let (_, receipt) = crate::cmd::deploy::deploy_code(
             &node,
@@ -437,7 +435,10 @@ fn deploy_example(state: &DevnetState, name: &str, project: &Project) -> Result<
     }
     let mut calls = Vec::new();
     for demo in &project.manifest.demo {
-        let to = actors[&demo.actor];
+        // The manifest refuses a demo call to an actor it does not list.
+        let to = *actors
+            .get(&demo.actor)
+            .with_context(|| format!("[[demo]] calls {:?}, which was not deployed", demo.actor))?;
         let args = substitute(&demo.args, &actors)?;
         let (_, receipt) = node.send(
             &key,
@@ -448,7 +449,7 @@ fn deploy_example(state: &DevnetState, name: &str, project: &Project) -> Result<
                 value: 0,
             }),
             &tx,
-            (5_000_000, 1_000_000),
+            crate::cmd::call::CALL_LIMITS,
         )?;
         let receipt = receipt.context("no receipt")?;
         if receipt.status != "success" {

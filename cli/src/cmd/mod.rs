@@ -3,7 +3,7 @@
 mod balance;
 mod block;
 pub mod build;
-mod call;
+pub mod call;
 mod completions;
 mod config;
 mod deploy;

@@ -81,7 +81,8 @@ pub enum BuildError {
     Artifact { path: PathBuf, reason: String },
 }
 
-/// Checks every actor; returns the artifacts without writing them.
+/// Checks every actor; returns their artifacts (one per actor, in manifest order) without
+/// writing them.
 pub fn check(project: &Project) -> Result<Vec<Artifact>, BuildError> {
     let mut artifacts = Vec::new();
     let mut problems = Vec::new();

@@ -26,8 +26,8 @@ use cowboy_pvm::{CallContext, CallOutcome, Limits, MemoryHost, PvmThread, Value}
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-/// The deployer and default caller.
-pub const DEFAULT_CALLER: &str = "0x1111111111111111111111111111111111111111";
+/// The deployer and default caller: `0x1111…1111`.
+pub const DEPLOYER: [u8; 20] = [0x11; 20];
 /// Cycle and cell budget of each deploy and call.
 const LIMITS: Limits = Limits {
     cycles: 10_000_000,
@@ -153,21 +153,28 @@ fn encode(args: &[toml::Value], path: &Path) -> Result<Vec<u8>, ScenarioError> {
         .map_err(|e| invalid(path, e.to_string()))
 }
 
-fn address(text: &str, actor: [u8; 20], path: &Path) -> Result<[u8; 20], ScenarioError> {
+/// Who sends a call: an account, or the actor itself (as a timer firing does).
+#[derive(Clone, Copy)]
+enum Caller {
+    Account([u8; 20]),
+    Actor,
+}
+
+fn caller(text: &str, path: &Path) -> Result<Caller, ScenarioError> {
     if text == "self" {
-        return Ok(actor);
+        return Ok(Caller::Actor);
     }
     let a: cowboy_types::Address = text
         .parse()
         .map_err(|e| invalid(path, format!("caller {text:?}: {e}")))?;
-    Ok(a.0)
+    Ok(Caller::Account(a.0))
 }
 
 /// A step's inputs, prepared before entering the PVM thread.
 struct Call {
     method: String,
     args: Vec<u8>,
-    caller: Option<String>,
+    caller: Caller,
     value: u64,
 }
 
@@ -188,6 +195,7 @@ fn run_file(
     let source =
         std::fs::read_to_string(&source_path).map_err(|e| invalid(&source_path, e.to_string()))?;
     let init_args = encode(&scenario.init_args, path)?;
+    let deployer = DEPLOYER;
     let calls = scenario
         .steps
         .iter()
@@ -195,18 +203,14 @@ fn run_file(
             Ok(Call {
                 method: s.call.clone(),
                 args: encode(&s.args, path)?,
-                caller: s.caller.clone(),
+                caller: match &s.caller {
+                    Some(text) => caller(text, path)?,
+                    None => Caller::Account(deployer),
+                },
                 value: s.value,
             })
         })
         .collect::<Result<Vec<_>, ScenarioError>>()?;
-    let deployer = address(DEFAULT_CALLER, [0; 20], path)?;
-    // Callers are resolved inside the thread ("self" needs the actor address).
-    for c in &calls {
-        if let Some(text) = &c.caller {
-            address(text, [0; 20], path)?;
-        }
-    }
     let init_value = scenario.init_value;
     let outcomes = pvm
         .run(move |engine| {
@@ -242,13 +246,9 @@ fn run_file(
                 if outcomes[0].result.is_err() {
                     break; // nothing to call
                 }
-                let caller = match &c.caller {
-                    Some(t) if t == "self" => actor,
-                    Some(t) => t
-                        .parse::<cowboy_types::Address>()
-                        .map(|a| a.0)
-                        .unwrap_or(deployer),
-                    None => deployer,
+                let caller = match c.caller {
+                    Caller::Account(a) => a,
+                    Caller::Actor => actor,
                 };
                 let o = engine.call(
                     &code,
