@@ -4,31 +4,99 @@
 
 mod support;
 
-/// Chapters start devnets on fixed ports: one chapter at a time.
+/// Chapters start devnets: one chapter at a time.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The default devnet ports (`devnet up` without port flags).
+const DEFAULT_PORTS: [(u16, u16); 3] = [(8545, 4), (30300, 4), (8645, 1)];
 
 /// Runs a chapter from a scratch copy (the chapter and its `NAME.in` directory), so commands
 /// that write files (`cowboy new`, `cowboy build`) never touch the source tree.
 fn chapter(path: &str) {
+    run_chapter(path, None);
+}
+
+/// Like [`chapter`], for a chapter that starts devnets. The ports the chapter shows — the
+/// defaults and the `(base, count)` blocks in `shown` — are moved to free ones: the scratch
+/// copy has them replaced, and `COWBOY_DEVNET_*_PORT` point the defaults there. So a chapter
+/// never fails because another program on a shared machine holds 8545, while readers see the
+/// ports they will get.
+fn devnet_chapter(path: &str, shown: &[(u16, u16)]) {
+    run_chapter(path, Some(shown));
+}
+
+fn run_chapter(path: &str, devnet_ports: Option<&[(u16, u16)]>) {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let home = tempfile::tempdir().expect("temporary COWBOY_HOME");
     let scratch = tempfile::tempdir().expect("scratch");
     let source = std::path::Path::new(path);
     let name = source.file_name().expect("file name");
     let copy = scratch.path().join(name);
-    std::fs::copy(source, &copy).expect("copy chapter");
+    let moves: Vec<(u16, u16, u16)> = devnet_ports
+        .map(|shown| {
+            DEFAULT_PORTS
+                .iter()
+                .chain(shown)
+                .map(|&(base, count)| (base, count, support::free_base(count)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let text = std::fs::read_to_string(source).expect("chapter");
+    std::fs::write(&copy, move_ports(&text, &moves)).expect("copy chapter");
     let inputs = source.with_extension("in");
     if inputs.is_dir() {
         support::copy_tree(&inputs, &copy.with_extension("in"));
     }
-    // Whatever happens, stop the devnets the chapter started.
+    // Whatever happens, stop the devnets the chapter started (and show their logs if it failed).
     let _devnets = StopDevnets(home.path().to_path_buf());
-    trycmd::TestCases::new()
+    let cases = trycmd::TestCases::new();
+    cases
         .register_bin("cowboy", trycmd::cargo::cargo_bin("cowboy"))
         .env("COWBOY_HOME", home.path().display().to_string())
-        .env("NO_COLOR", "1")
-        .case(copy)
-        .run();
+        .env("NO_COLOR", "1");
+    if !moves.is_empty() {
+        for (var, (_, _, port)) in [
+            "COWBOY_DEVNET_RPC_PORT",
+            "COWBOY_DEVNET_P2P_PORT",
+            "COWBOY_DEVNET_FAUCET_PORT",
+        ]
+        .iter()
+        .zip(&moves)
+        {
+            cases.env(*var, port.to_string());
+        }
+    }
+    cases.case(copy).run();
+}
+
+/// `text` with every whole number that falls in a moved block `(base, count, to)` replaced by
+/// its counterpart `to + (n - base)`.
+fn move_ports(text: &str, moves: &[(u16, u16, u16)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        let moved = digits.parse::<u16>().ok().and_then(|n| {
+            moves
+                .iter()
+                .find(|(base, count, _)| (*base..base + count).contains(&n))
+                .map(|(base, _, to)| to + (n - base))
+        });
+        match moved {
+            Some(port) => out.push_str(&port.to_string()),
+            None => out.push_str(digits),
+        }
+        digits.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
 }
 
 struct StopDevnets(std::path::PathBuf);
@@ -37,6 +105,9 @@ impl Drop for StopDevnets {
     fn drop(&mut self) {
         let devnets = self.0.join("devnets");
         for entry in std::fs::read_dir(devnets).into_iter().flatten().flatten() {
+            if std::thread::panicking() {
+                print_logs(&entry.path());
+            }
             let _ = std::process::Command::new(trycmd::cargo::cargo_bin("cowboy"))
                 .args(["devnet", "reset", "--name"])
                 .arg(entry.file_name())
@@ -46,9 +117,33 @@ impl Drop for StopDevnets {
     }
 }
 
+/// The end of every log of a devnet, into the failed test's output (where CI shows it).
+fn print_logs(devnet: &std::path::Path) {
+    for log in std::fs::read_dir(devnet).into_iter().flatten().flatten() {
+        let path = log.path();
+        if path.extension().is_some_and(|e| e == "log") {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            eprintln!("==== {} (last 40 lines)", path.display());
+            for line in &lines[lines.len().saturating_sub(40)..] {
+                eprintln!("{line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn ports_in_chapters_are_moved_as_whole_numbers() {
+    let moves = [(8545, 4, 20000), (8645, 1, 21000)];
+    assert_eq!(
+        move_ports("127.0.0.1:8545 8548 8549 18545 85450 8645\n", &moves),
+        "127.0.0.1:20000 20003 8549 18545 85450 21000\n"
+    );
+}
+
 #[test]
 fn quickstart() {
-    chapter("../book/src/quickstart.md");
+    devnet_chapter("../book/src/quickstart.md", &[]);
 }
 
 #[test]
@@ -78,7 +173,10 @@ fn projects_guide() {
 
 #[test]
 fn devnet_guide() {
-    chapter("../book/src/guide/devnet.md");
+    devnet_chapter(
+        "../book/src/guide/devnet.md",
+        &[(28545, 4), (28300, 4), (28645, 1)],
+    );
 }
 
 #[test]

@@ -310,8 +310,10 @@ error: the faucet refused: amount 0 is out of range: ask for 1 to 1000000000000 
     assert_eq!(info["per_ip"]["count"], 10);
 }
 
-/// The README's main job, run as written (default ports) in the foreground; then every
-/// command it prints under "try:", exactly as printed; then Ctrl-C stops the devnet.
+/// The README's main job, run as written in the foreground; then every command it prints
+/// under "try:", exactly as printed; then Ctrl-C stops the devnet. Its default ports are
+/// moved to free ones with `COWBOY_DEVNET_*_PORT`, so another program holding 8545 on a shared
+/// machine cannot fail it.
 #[test]
 fn readme_main_job_and_its_next_commands() {
     let _serial = serial();
@@ -332,6 +334,9 @@ fn readme_main_job_and_its_next_commands() {
         .args(&args)
         .env("COWBOY_HOME", home.path())
         .env_remove("COWBOY_RPC_URL")
+        .env("COWBOY_DEVNET_RPC_PORT", free_base(1).to_string())
+        .env("COWBOY_DEVNET_P2P_PORT", free_base(1).to_string())
+        .env("COWBOY_DEVNET_FAUCET_PORT", free_base(1).to_string())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

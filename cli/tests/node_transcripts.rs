@@ -2,6 +2,8 @@
 //! (deploy → call → query → timer, offline `sign` → `tx send` → `tx status`) against a
 //! single-validator chain this test starts and waits for (a long poll, not a sleep).
 
+mod support;
+
 use cowboy_rpc::CowboyApiClient;
 use std::process::{Command, Stdio};
 
@@ -15,11 +17,6 @@ impl Drop for Killed {
     }
 }
 
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    l.local_addr().expect("addr").port()
-}
-
 #[test]
 fn node_transcripts() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -27,7 +24,7 @@ fn node_transcripts() {
     let funded = cowboy_crypto::PrivateKey::from_hex(KEY)
         .expect("key")
         .address();
-    let (p2p, rpc) = (free_port(), free_port());
+    let (p2p, rpc) = (support::free_base(1), support::free_base(1));
     let init = Command::new(bin)
         .args(["node", "init", "--home"])
         .arg(dir.path().join("node"))
@@ -82,4 +79,36 @@ fn node_transcripts() {
         .env("COWBOY_PRIVATE_KEY", KEY)
         .env("NO_COLOR", "1")
         .case("tests/node/*.trycmd");
+}
+
+/// A p2p port another program holds is a one-line error naming it, not a panic in the p2p
+/// listener with a backtrace.
+#[test]
+fn node_run_refuses_a_taken_p2p_port() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bin = env!("CARGO_BIN_EXE_cowboy");
+    let (p2p, rpc) = (support::free_base(1), support::free_base(1));
+    let init = Command::new(bin)
+        .args(["node", "init", "--home"])
+        .arg(dir.path().join("node"))
+        .args(["--p2p-port", &p2p.to_string()])
+        .args(["--rpc-port", &rpc.to_string()])
+        .output()
+        .expect("init");
+    assert!(init.status.success());
+    let _holder = std::net::TcpListener::bind(("127.0.0.1", p2p)).expect("hold the p2p port");
+    let run = Command::new(bin)
+        .args(["node", "run", "--home"])
+        .arg(dir.path().join("node"))
+        .output()
+        .expect("node run");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: cannot listen for p2p on 127.0.0.1:{p2p}: Address already in use"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

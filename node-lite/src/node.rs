@@ -456,6 +456,14 @@ async fn wait_for_peers<S: commonware_p2p::Sender<PublicKey = ed25519::PublicKey
     }
 }
 
+/// A listening address the node cannot bind, with what to do about it.
+fn cannot_listen(what: &str, addr: SocketAddr, e: &std::io::Error, flag: &str) -> HomeError {
+    HomeError::Invalid(format!(
+        "cannot {what} on {addr}: {e}; is another program or node listening there? Stop it, \
+         or move this node with {flag}"
+    ))
+}
+
 /// Runs a validator until SIGINT/SIGTERM. Blocks the calling thread.
 pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
     let mut loaded = load(home)?;
@@ -498,8 +506,16 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
         let rpc_addr = loaded.config.rpc_addr;
         let (bound, rpc) = crate::rpc::serve(core.clone(), rpc_addr)
             .await
-            .map_err(|e| HomeError::Invalid(format!("cannot serve RPC on {rpc_addr}: {e}")))?;
-        tracing::info!(rpc = %bound, p2p = %loaded.config.p2p_addr, "node starting");
+            .map_err(|e| cannot_listen("serve RPC", rpc_addr, &e, "--rpc-addr"))?;
+        // commonware's listener binds the p2p address itself and panics when it cannot; probe it
+        // first (same SO_REUSEADDR semantics) so a taken port is a clear error, not a backtrace.
+        let p2p_addr = loaded.config.p2p_addr;
+        drop(
+            tokio::net::TcpListener::bind(p2p_addr)
+                .await
+                .map_err(|e| cannot_listen("listen for p2p", p2p_addr, &e, "--p2p-addr"))?,
+        );
+        tracing::info!(rpc = %bound, p2p = %p2p_addr, "node starting");
 
         let me = loaded.identity.public_key();
         let p2p_cfg = lookup::Config::local(

@@ -71,13 +71,13 @@ pub struct UpArgs {
     #[arg(long, default_value_t = cowboy_devnet::DEFAULT_CHAIN_ID)]
     chain_id: u64,
     /// node-0's RPC port (node i uses PORT + i).
-    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_RPC_PORT)]
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_RPC_PORT, env = "COWBOY_DEVNET_RPC_PORT")]
     rpc_port: u16,
     /// node-0's p2p port (node i uses PORT + i).
-    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_P2P_PORT)]
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_P2P_PORT, env = "COWBOY_DEVNET_P2P_PORT")]
     p2p_port: u16,
     /// The faucet's port.
-    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_FAUCET_PORT)]
+    #[arg(long, default_value_t = cowboy_devnet::DEFAULT_FAUCET_PORT, env = "COWBOY_DEVNET_FAUCET_PORT")]
     faucet_port: u16,
     /// Deploy an example once ready: `counter`, `heartbeat`, `ping-pong`, or a project
     /// directory.

@@ -1,26 +1,57 @@
-//! Helpers shared by the process-level tests and benchmarks: free loopback ports.
+//! Helpers shared by the process-level tests and benchmarks: free loopback ports, scratch
+//! copies of directories and examples.
 
 #![allow(dead_code)]
 
-/// A free port range: the OS picks one port; we use it and the `count - 1` after it. Ports
-/// handed out before in this process are never reused, so parallel callers do not collide.
+/// `count` consecutive free loopback ports. They are taken below the kernel's ephemeral range
+/// (`ip_local_port_range`), where outgoing connections — ours, or another job's on a shared CI
+/// machine — never land, so a port checked free stays free until the node binds it; the start
+/// is random, so concurrent test runs rarely probe the same ports. Ports handed out before in
+/// this process are never reused, so parallel callers do not collide.
 pub fn free_base(count: u16) -> u16 {
+    use std::hash::{BuildHasher as _, Hasher as _};
     use std::sync::Mutex;
     static TAKEN: Mutex<Vec<(u16, u16)>> = Mutex::new(Vec::new());
-    loop {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let base = l.local_addr().expect("addr").port();
-        drop(l);
+    let (low, high) = outside_ephemeral_range();
+    let span = u32::from(high - low - count);
+    let mut seed = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    for _ in 0..10_000 {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let base = low + ((seed >> 33) as u32 % span) as u16;
         let mut taken = TAKEN.lock().unwrap_or_else(|p| p.into_inner());
-        let overlaps = taken
-            .iter()
-            .any(|(b, n)| base < b + n && *b < base.saturating_add(count));
-        if base < 60_000
-            && !overlaps
+        let overlaps = taken.iter().any(|(b, n)| base < b + n && *b < base + count);
+        if !overlaps
             && (0..count).all(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).is_ok())
         {
             taken.push((base, count));
             return base;
+        }
+    }
+    panic!("no {count} consecutive free ports in {low}..{high}");
+}
+
+/// The widest port range outside the kernel's ephemeral one (Linux default 32768–60999).
+fn outside_ephemeral_range() -> (u16, u16) {
+    let ephemeral = std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|s| {
+            let mut it = s.split_whitespace().map(|w| w.parse::<u16>().ok());
+            Some((it.next()??, it.next()??))
+        });
+    match ephemeral {
+        None => (10_000, 32_768),
+        Some((lo, hi)) => {
+            let (below, above) = (lo.saturating_sub(10_000), 65_535u16.saturating_sub(hi));
+            if below.max(above) < 1_000 {
+                // Nearly every port is ephemeral: nothing better than anywhere.
+                (10_000, 65_000)
+            } else if below >= above {
+                (10_000, lo)
+            } else {
+                (hi + 1, 65_535)
+            }
         }
     }
 }
