@@ -259,28 +259,30 @@ pub fn hash(text: &str, what: &str) -> Result<Hash> {
 
 /// Prints a receipt for humans.
 pub fn print_receipt(r: &ReceiptView) {
-    println!("tx:       {}", r.tx_hash);
-    println!("block:    {} ({})", r.block_height, r.block_hash);
+    outln!("tx:       {}", r.tx_hash);
+    outln!("block:    {} ({})", r.block_height, r.block_hash);
     match &r.failure {
-        None => println!("status:   success"),
-        Some(kind) => println!(
+        None => outln!("status:   success"),
+        Some(kind) => outln!(
             "status:   FAILED ({kind}): {}",
             r.error.as_deref().unwrap_or("")
         ),
     }
     if let Some(a) = r.created {
-        println!("actor:    {a}");
+        outln!("actor:    {a}");
     }
-    println!(
+    outln!(
         "used:     {} cycles, {} cells; fee {} base units",
-        r.cycles_used, r.cells_used, r.fee.0
+        r.cycles_used,
+        r.cells_used,
+        r.fee.0
     );
     if let Some(v) = &r.return_value {
-        println!("returned: {v}");
+        outln!("returned: {v}");
     }
     for e in &r.events {
         let topics: Vec<String> = e.topics.iter().map(|t| t.to_string()).collect();
-        println!(
+        outln!(
             "event:    {} topics [{}] data 0x{}",
             e.emitter,
             topics.join(", "),
@@ -294,7 +296,7 @@ pub fn print_receipt(r: &ReceiptView) {
 pub fn report(json: bool, hash: Hash, receipt: Option<ReceiptView>) -> Result<()> {
     match receipt {
         None if json => crate::output::json(&serde_json::json!({ "tx_hash": hash })),
-        None => println!("{hash}"),
+        None => outln!("{hash}"),
         Some(r) => {
             if json {
                 crate::output::json(&r);

@@ -5,11 +5,12 @@
 //! once in `opts.rs`. Subcommands parse, call the libraries and print: human text by default,
 //! one JSON document with `--json`.
 
+#[macro_use]
+mod output;
 mod client;
 mod cmd;
 mod config;
 mod opts;
-mod output;
 mod password;
 
 use clap::Parser;
@@ -33,7 +34,6 @@ pub struct Cli {
 }
 
 fn main() -> ExitCode {
-    restore_default_sigpipe();
     let cli = Cli::parse();
     let json = cli.global.json;
     match cli.command.run(&cli.global) {
@@ -42,16 +42,5 @@ fn main() -> ExitCode {
             output::print_error(&error, json);
             ExitCode::FAILURE
         }
-    }
-}
-
-/// Rust ignores SIGPIPE, which turns `cowboy … | head` into a panic on the next print. A CLI
-/// should simply stop when its reader goes away, as every Unix tool does.
-fn restore_default_sigpipe() {
-    #[cfg(unix)]
-    // SAFETY: called once at start-up before any other thread exists; resetting a signal
-    // disposition to its default has no other preconditions.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

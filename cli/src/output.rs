@@ -1,11 +1,51 @@
 //! Printing results and errors: human text by default, one JSON document with `--json`.
 
 use serde::Serialize;
+use std::io::Write as _;
+
+/// `println!` for command output: a reader that went away (`cowboy … | head`) ends the command
+/// quietly, as it does any Unix tool, instead of a panic. SIGPIPE itself stays ignored (Rust's
+/// default): a node, a faucet or an RPC client writing to a socket its peer closed must get an
+/// error, not be killed by the signal.
+macro_rules! outln {
+    () => {
+        $crate::output::line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::line(format_args!($($arg)*))
+    };
+}
+
+/// Writes one line of command output (see [`outln!`]).
+pub fn line(args: std::fmt::Arguments<'_>) {
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|()| out.write_all(b"\n"));
+    stop_unless_written(written);
+}
+
+/// Writes `bytes` as they are to standard output, then flushes.
+pub fn raw(bytes: &[u8]) {
+    let mut out = std::io::stdout().lock();
+    let written = out.write_all(bytes).and_then(|()| out.flush());
+    stop_unless_written(written);
+}
+
+fn stop_unless_written(written: std::io::Result<()>) {
+    match written {
+        Ok(()) => {}
+        // The reader is gone: nobody is left to tell.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            std::process::exit(1);
+        }
+    }
+}
 
 /// Prints `value` as compact JSON on stdout.
 pub fn json<T: Serialize>(value: &T) {
     match serde_json::to_string(value) {
-        Ok(text) => println!("{text}"),
+        Ok(text) => outln!("{text}"),
         Err(e) => eprintln!("error: cannot serialise output: {e}"),
     }
 }
@@ -13,7 +53,7 @@ pub fn json<T: Serialize>(value: &T) {
 /// Prints `value` as indented JSON on stdout.
 pub fn json_pretty<T: Serialize>(value: &T) {
     match serde_json::to_string_pretty(value) {
-        Ok(text) => println!("{text}"),
+        Ok(text) => outln!("{text}"),
         Err(e) => eprintln!("error: cannot serialise output: {e}"),
     }
 }

@@ -1,6 +1,7 @@
 //! CLI transcripts against a running node: `tests/node/*.trycmd` run the real `cowboy` binary
 //! (deploy → call → query → timer, offline `sign` → `tx send` → `tx status`) against a
-//! single-validator chain this test starts and waits for (a long poll, not a sleep).
+//! single-validator chain this test starts and waits for (a long poll, not a sleep); the node
+//! survives SIGPIPE; a closed stdout ends a command quietly; a taken p2p port is one clear error.
 
 mod support;
 
@@ -44,7 +45,7 @@ fn node_transcripts() {
         String::from_utf8_lossy(&init.stderr)
     );
     let log = std::fs::File::create(dir.path().join("node.log")).expect("log");
-    let _node = Killed(
+    let mut node = Killed(
         Command::new(bin)
             .args(["node", "run", "--home"])
             .arg(dir.path().join("node"))
@@ -70,7 +71,22 @@ fn node_transcripts() {
                 Err(_) => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
             }
         }
+        // A peer or client that closes its socket while the node writes raises SIGPIPE in the
+        // node: it must get EPIPE and carry on, not be killed (the CLI once reset the signal
+        // to its default for `cowboy … | head`, and devnet nodes died of it).
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(node.0.id() as libc::pid_t, libc::SIGPIPE) };
+        let height = client.status().await.expect("status after SIGPIPE").height;
+        let next = client.wait_for_block(height, Some(10_000)).await;
+        assert!(
+            matches!(next, Ok(Some(_))),
+            "no block after SIGPIPE: {next:?}"
+        );
     });
+    assert!(
+        node.0.try_wait().expect("try_wait").is_none(),
+        "the node died of SIGPIPE"
+    );
     let home = dir.path().join("home");
     trycmd::TestCases::new()
         .register_bin("cowboy", trycmd::cargo::cargo_bin("cowboy"))
@@ -79,6 +95,26 @@ fn node_transcripts() {
         .env("COWBOY_PRIVATE_KEY", KEY)
         .env("NO_COLOR", "1")
         .case("tests/node/*.trycmd");
+}
+
+/// A reader that goes away (`cowboy … | head`) ends a command quietly: no panic, no error.
+#[test]
+fn closed_stdout_ends_a_command_quietly() {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    for args in [&["completions", "bash"][..], &["keys", "list"]] {
+        let home = tempfile::tempdir().expect("home");
+        let out = Command::new(env!("CARGO_BIN_EXE_cowboy"))
+            .args(args)
+            .env("COWBOY_HOME", home.path())
+            .stdout(writer.try_clone().expect("writer"))
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
 }
 
 /// A p2p port another program holds is a one-line error naming it, not a panic in the p2p

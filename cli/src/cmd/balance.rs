@@ -26,12 +26,15 @@ impl BalanceArgs {
             output::json(&account);
         } else {
             let cby = account.balance.0 as f64 / 1e9;
-            println!("{} base units ({cby} CBY)", account.balance.0);
-            println!("nonce {} at height {}", account.nonce, account.height);
+            outln!("{} base units ({cby} CBY)", account.balance.0);
+            outln!("nonce {} at height {}", account.nonce, account.height);
             if let Some(a) = &account.actor {
-                println!(
+                outln!(
                     "actor: code {}, storage {}/{} bytes, {} pending timers",
-                    a.code_hash, a.storage_used, a.storage_quota, a.pending_timers
+                    a.code_hash,
+                    a.storage_used,
+                    a.storage_quota,
+                    a.pending_timers
                 );
             }
         }

@@ -38,26 +38,27 @@ impl BlockArgs {
         if global.json {
             output::json(&block);
         } else {
-            println!("block {} {}", block.height, block.hash);
-            println!("parent      {}", block.parent);
-            println!("round       epoch {} view {}", block.epoch, block.view);
-            println!("time        {} ms", block.timestamp_ms);
-            println!("proposer    {}", block.proposer);
-            println!(
+            outln!("block {} {}", block.height, block.hash);
+            outln!("parent      {}", block.parent);
+            outln!("round       epoch {} view {}", block.epoch, block.view);
+            outln!("time        {} ms", block.timestamp_ms);
+            outln!("proposer    {}", block.proposer);
+            outln!(
                 "state root  {} (after this block)",
                 block.executed_state_root
             );
-            println!(
+            outln!(
                 "header      commits to the state after block {}",
                 block.state_height
             );
-            println!(
+            outln!(
                 "basefees    {} per cycle, {} per cell",
-                block.cycle_basefee, block.cell_basefee
+                block.cycle_basefee,
+                block.cell_basefee
             );
-            println!("txs         {}", block.transactions.len());
+            outln!("txs         {}", block.transactions.len());
             for t in &block.transactions {
-                println!("  {t}");
+                outln!("  {t}");
             }
         }
         Ok(())

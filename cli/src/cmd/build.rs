@@ -76,7 +76,7 @@ impl BuildArgs {
         } else {
             for (a, path) in &built {
                 let rel = path.strip_prefix(&project.dir).unwrap_or(path);
-                println!(
+                outln!(
                     "built {} → {} (class {}, handlers {}, {} bytes, code hash {})",
                     a.name,
                     rel.display(),

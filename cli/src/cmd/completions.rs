@@ -16,7 +16,10 @@ pub struct CompletionsArgs {
 impl CompletionsArgs {
     pub fn run(self) -> Result<()> {
         let mut command = crate::Cli::command();
-        clap_complete::generate(self.shell, &mut command, "cowboy", &mut std::io::stdout());
+        // Generated in memory: clap_complete panics when its writer fails (a closed pipe).
+        let mut script = Vec::new();
+        clap_complete::generate(self.shell, &mut command, "cowboy", &mut script);
+        crate::output::raw(&script);
         Ok(())
     }
 }

@@ -50,7 +50,7 @@ impl ConfigCommand {
                         "profiles": config.profiles,
                     }));
                 } else if config.profiles.is_empty() {
-                    println!(
+                    outln!(
                         "no profiles in {} (`cowboy devnet up` writes one)",
                         home.join(FILE).display()
                     );
@@ -61,15 +61,15 @@ impl ConfigCommand {
                         } else {
                             " "
                         };
-                        println!("{mark} {name}");
+                        outln!("{mark} {name}");
                         let none = || "-".to_string();
-                        println!("    rpc_url    {}", p.rpc_url.clone().unwrap_or_else(none));
-                        println!("    account    {}", p.account.clone().unwrap_or_else(none));
-                        println!(
+                        outln!("    rpc_url    {}", p.rpc_url.clone().unwrap_or_else(none));
+                        outln!("    account    {}", p.account.clone().unwrap_or_else(none));
+                        outln!(
                             "    chain_id   {}",
                             p.chain_id.map_or_else(none, |c| c.to_string())
                         );
-                        println!(
+                        outln!(
                             "    faucet_url {}",
                             p.faucet_url.clone().unwrap_or_else(none)
                         );
@@ -116,7 +116,7 @@ impl ConfigCommand {
         }
         config.save(&home)?;
         if !global.json {
-            println!("updated {}", home.join(FILE).display());
+            outln!("updated {}", home.join(FILE).display());
         }
         Ok(())
     }

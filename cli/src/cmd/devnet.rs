@@ -132,9 +132,9 @@ impl DevnetCommand {
                         &serde_json::json!({ "node": a.node, "was_running": was_running }),
                     );
                 } else if was_running {
-                    println!("stopped {}", a.node);
+                    outln!("stopped {}", a.node);
                 } else {
-                    println!("{} was not running", a.node);
+                    outln!("{} was not running", a.node);
                 }
                 Ok(())
             }
@@ -156,7 +156,7 @@ impl DevnetCommand {
                         "ready_ms": started.elapsed().as_millis() as u64,
                     }));
                 } else {
-                    println!("started {}: caught up at height {height}", a.node);
+                    outln!("started {}: caught up at height {height}", a.node);
                 }
                 Ok(())
             }
@@ -166,9 +166,9 @@ impl DevnetCommand {
                 if global.json {
                     output::json(&serde_json::json!({ "stopped": stopped }));
                 } else if stopped.is_empty() {
-                    println!("devnet {} was not running", a.name);
+                    outln!("devnet {} was not running", a.name);
                 } else {
-                    println!(
+                    outln!(
                         "stopped {}; chain data kept in {} (`cowboy devnet up --name {}` resumes it, `cowboy devnet reset --name {}` deletes it)",
                         stopped.join(", "),
                         devnet.dir().display(),
@@ -188,7 +188,7 @@ impl DevnetCommand {
                         "deleted": devnet.dir(),
                     }));
                 } else {
-                    println!("deleted devnet {} ({})", a.name, devnet.dir().display());
+                    outln!("deleted devnet {} ({})", a.name, devnet.dir().display());
                 }
                 Ok(())
             }
@@ -211,10 +211,10 @@ impl DevnetCommand {
                 if global.json {
                     output::json(&rows);
                 } else if rows.is_empty() {
-                    println!("no devnets; create one with `cowboy devnet up`");
+                    outln!("no devnets; create one with `cowboy devnet up`");
                 } else {
                     for r in &rows {
-                        println!(
+                        outln!(
                             "{:<12} {}/{} nodes running  {}",
                             r["name"].as_str().unwrap_or(""),
                             r["running"],
@@ -345,7 +345,7 @@ impl UpArgs {
         runtime.block_on(crate::cmd::faucet::shutdown_signal());
         let stopped = devnet.down()?;
         if !global.json {
-            println!("\nstopped {}", stopped.join(", "));
+            outln!("\nstopped {}", stopped.join(", "));
         }
         Ok(())
     }
@@ -601,7 +601,7 @@ fn print_up(
         return;
     }
     let n = state.nodes.len();
-    println!(
+    outln!(
         "devnet {} {} in {:.1} s: {n} validator{}, chain {}, {} ms blocks",
         state.name,
         if resumed { "resumed" } else { "ready" },
@@ -610,22 +610,22 @@ fn print_up(
         state.chain_id,
         state.block_time_ms,
     );
-    println!();
+    outln!();
     for node in &state.nodes {
-        println!("  {:<7} rpc {}", node.name, node.rpc_url());
+        outln!("  {:<7} rpc {}", node.name, node.rpc_url());
     }
-    println!("  faucet  {}", state.faucet.url());
-    println!("  logs    {}/*.log", devnet.dir().display());
-    println!();
-    println!(
+    outln!("  faucet  {}", state.faucet.url());
+    outln!("  logs    {}/*.log", devnet.dir().display());
+    outln!();
+    outln!(
         "dev accounts (10,000 CBY each; mnemonic \"{}\"; public keys, devnets only):",
         cowboy_devnet::DEV_MNEMONIC
     );
     for a in &state.accounts {
-        println!("  dev:{:<3} {}  {}", a.index, a.address, a.private_key);
+        outln!("  dev:{:<3} {}  {}", a.index, a.address, a.private_key);
     }
-    println!();
-    println!(
+    outln!();
+    outln!(
         "profile {:?} written to config.toml{}: commands below need no --rpc-url or --account",
         profile.0,
         if profile.1 {
@@ -646,13 +646,13 @@ fn print_up(
         "cowboy faucet 0xYOURADDRESS".to_string(),
     ];
     if let Some(d) = deployed {
-        println!();
-        println!("example {} deployed:", d.example);
+        outln!();
+        outln!("example {} deployed:", d.example);
         for (name, addr) in &d.actors {
-            println!("  {name:<10} {addr}");
+            outln!("  {name:<10} {addr}");
         }
         for c in &d.calls {
-            println!(
+            outln!(
                 "  called {}.{} → {} (block {})",
                 c["actor"].as_str().unwrap_or(""),
                 c["call"].as_str().unwrap_or(""),
@@ -662,20 +662,20 @@ fn print_up(
         }
         next = d.next.clone();
     }
-    println!();
-    println!("try:");
+    outln!();
+    outln!("try:");
     for cmd in &next {
-        println!("  {cmd}");
+        outln!("  {cmd}");
     }
-    println!("  cowboy devnet status");
-    println!();
+    outln!("  cowboy devnet status");
+    outln!();
     if detach {
-        println!(
+        outln!(
             "running in the background; stop it with `cowboy devnet down --name {}`",
             state.name
         );
     } else {
-        println!("press Ctrl-C to stop the devnet (or start it with --detach)");
+        outln!("press Ctrl-C to stop the devnet (or start it with --detach)");
     }
 }
 
@@ -685,20 +685,27 @@ fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
         output::json(&s);
     } else {
         match (s.common_height, s.roots_agree) {
-            (Some(h), Some(true)) => println!(
+            (Some(h), Some(true)) => outln!(
                 "devnet {} (chain {}): state roots agree at height {h}",
-                s.name, s.chain_id
+                s.name,
+                s.chain_id
             ),
-            (Some(h), _) => println!(
+            (Some(h), _) => outln!(
                 "devnet {} (chain {}): STATE ROOTS DIFFER at height {h}",
-                s.name, s.chain_id
+                s.name,
+                s.chain_id
             ),
-            (None, _) => println!("devnet {} (chain {}): no node answers", s.name, s.chain_id),
+            (None, _) => outln!("devnet {} (chain {}): no node answers", s.name, s.chain_id),
         }
-        println!();
-        println!(
+        outln!();
+        outln!(
             "  {:<7} {:<8} {:>7} {:>9} {:>5}  {:<66}  RPC",
-            "NODE", "STATE", "HEIGHT", "FINALIZED", "PEERS", "STATE ROOT"
+            "NODE",
+            "STATE",
+            "HEIGHT",
+            "FINALIZED",
+            "PEERS",
+            "STATE ROOT"
         );
         let dash = || "-".to_string();
         for n in &s.nodes {
@@ -708,7 +715,7 @@ fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
                 (true, None, Some(true)) => "HALTED",
                 (true, None, _) => "running",
             };
-            println!(
+            outln!(
                 "  {:<7} {:<8} {:>7} {:>9} {:>5}  {:<66}  {}",
                 n.name,
                 state,
@@ -719,7 +726,7 @@ fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
                 n.rpc_url
             );
         }
-        println!(
+        outln!(
             "  faucet  {:<8} {}",
             if s.faucet_running {
                 "running"
@@ -747,9 +754,9 @@ fn logs(devnet: &Devnet, args: &LogsArgs) -> Result<()> {
     let prefix = selected.len() > 1;
     let print = |name: &str, line: &str| {
         if prefix {
-            println!("{name:<7} | {line}");
+            outln!("{name:<7} | {line}");
         } else {
-            println!("{line}");
+            outln!("{line}");
         }
     };
     let mut offsets = Vec::new();

@@ -120,12 +120,12 @@ impl FaucetArgs {
                     );
                 };
                 let address = crate::client::address(address, "the address")?;
-                let client = Client::new(&self.url.resolve(global)?);
+                let client = Client::new(&self.url.resolve(global)?)?;
                 let drip = runtime()?.block_on(client.drip(address, self.amount))?;
                 if global.json {
                     output::json(&drip);
                 } else {
-                    println!(
+                    outln!(
                         "sent {} base units ({} CBY) to {} in block {} (tx {})",
                         drip.amount,
                         drip.amount as f64 / 1e9,
@@ -142,21 +142,23 @@ impl FaucetArgs {
 
 impl InfoArgs {
     fn run(self, global: &GlobalArgs) -> Result<()> {
-        let client = Client::new(&self.url.resolve(global)?);
+        let client = Client::new(&self.url.resolve(global)?)?;
         let info = runtime()?.block_on(client.info())?;
         if global.json {
             output::json(&info);
         } else {
-            println!("faucet   {}", client.url());
-            println!("account  {} (chain {})", info.address, info.chain_id);
-            println!("balance  {} base units", info.balance);
-            println!(
+            outln!("faucet   {}", client.url());
+            outln!("account  {} (chain {})", info.address, info.chain_id);
+            outln!("balance  {} base units", info.balance);
+            outln!(
                 "amounts  {} by default, at most {}",
-                info.default_amount, info.max_amount
+                info.default_amount,
+                info.max_amount
             );
-            println!(
+            outln!(
                 "limits   {} per address, {} per IP",
-                info.per_address, info.per_ip
+                info.per_address,
+                info.per_ip
             );
         }
         Ok(())

@@ -92,9 +92,9 @@ impl KeysCommand {
                 if global.json {
                     output::json(&entry);
                 } else {
-                    println!("Created key {:?}", entry.name);
-                    println!("Address: {}", entry.address);
-                    println!("Stored encrypted in {}", keystore.dir().display());
+                    outln!("Created key {:?}", entry.name);
+                    outln!("Address: {}", entry.address);
+                    outln!("Stored encrypted in {}", keystore.dir().display());
                 }
             }
             Self::List => {
@@ -102,14 +102,14 @@ impl KeysCommand {
                 if global.json {
                     output::json(&entries);
                 } else if entries.is_empty() {
-                    println!(
+                    outln!(
                         "No keys in {}. Create one with `cowboy keys new NAME`.",
                         keystore.dir().display()
                     );
                 } else {
                     let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
                     for e in entries {
-                        println!("{:width$}  {}", e.name, e.address);
+                        outln!("{:width$}  {}", e.name, e.address);
                     }
                 }
             }
@@ -118,7 +118,7 @@ impl KeysCommand {
                 if global.json {
                     output::json(&serde_json::json!({ "name": args.name, "address": address }));
                 } else {
-                    println!("{address}");
+                    outln!("{address}");
                 }
             }
             Self::Import(args) => {
@@ -139,8 +139,8 @@ impl KeysCommand {
                 if global.json {
                     output::json(&entry);
                 } else {
-                    println!("Imported key {:?}", entry.name);
-                    println!("Address: {}", entry.address);
+                    outln!("Imported key {:?}", entry.name);
+                    outln!("Address: {}", entry.address);
                 }
             }
             Self::Export(args) => {
@@ -163,11 +163,11 @@ impl KeysCommand {
                             "warning: this is the raw private key of {}; anyone who sees it controls the account",
                             key.address()
                         );
-                        println!("{}", secret.as_str());
+                        outln!("{}", secret.as_str());
                     }
                 } else {
                     let text = keystore.export(&args.name)?;
-                    println!("{}", text.trim_end());
+                    outln!("{}", text.trim_end());
                 }
             }
             Self::Delete(args) => {
@@ -193,7 +193,7 @@ impl KeysCommand {
                 if global.json {
                     output::json(&entry);
                 } else {
-                    println!("Deleted key {:?} ({})", entry.name, entry.address);
+                    outln!("Deleted key {:?} ({})", entry.name, entry.address);
                 }
             }
         }

@@ -68,16 +68,16 @@ impl NewArgs {
                 "files": files,
             }));
         } else {
-            println!(
+            outln!(
                 "created {} from template {} ({} files):",
                 dest.display(),
                 template.name,
                 files.len()
             );
             for f in &files {
-                println!("  {}", f.display());
+                outln!("  {}", f.display());
             }
-            println!(
+            outln!(
                 "\nnext:\n  cd {}\n  cowboy test\n  cowboy build",
                 dest.display()
             );

@@ -157,14 +157,14 @@ impl InitArgs {
             }));
         } else {
             for m in &members {
-                println!(
+                outln!(
                     "created {} (rpc http://{}, p2p {})",
                     m.home.0.display(),
                     m.rpc_addr,
                     m.p2p_addr
                 );
             }
-            println!(
+            outln!(
                 "start with: cowboy node run --home {}",
                 members[0].home.0.display()
             );

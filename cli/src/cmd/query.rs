@@ -49,8 +49,8 @@ impl QueryArgs {
         } else {
             match &view.error {
                 None => match &view.return_value {
-                    Some(v) => println!("{v}"),
-                    None => println!("None"),
+                    Some(v) => outln!("{v}"),
+                    None => outln!("None"),
                 },
                 Some(e) => eprintln!("error: {e}"),
             }

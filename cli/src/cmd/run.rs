@@ -220,10 +220,10 @@ fn report(o: &Outcome, json_mode: bool) -> Result<()> {
             .iter()
             .chain(o.call.iter().flat_map(|c| c.logs.iter()))
         {
-            println!("print: {line}");
+            outln!("print: {line}");
         }
         match &main.result {
-            Ok(v) => println!("result: {v}"),
+            Ok(v) => outln!("result: {v}"),
             Err(e) => {
                 if let Some(tb) = &e.traceback {
                     eprint!("{tb}");
@@ -235,15 +235,15 @@ fn report(o: &Outcome, json_mode: bool) -> Result<()> {
                 );
             }
         }
-        println!("cycles: {}  cells: {}", main.cycles_used, main.cells_used);
+        outln!("cycles: {}  cells: {}", main.cycles_used, main.cells_used);
         for e in &main.effects.events {
-            println!("event: {}", event_json(e));
+            outln!("event: {}", event_json(e));
         }
         for m in &main.effects.messages {
-            println!("message: {}", message_json(m));
+            outln!("message: {}", message_json(m));
         }
         for t in &main.effects.timers_set {
-            println!("timer: {}", timer_json(t));
+            outln!("timer: {}", timer_json(t));
         }
     }
     if main.result.is_err() {

@@ -75,7 +75,7 @@ fn print(tx: &Transaction, global: &GlobalArgs) -> Result<()> {
             "from": tx.from,
         }));
     } else {
-        println!("{raw}");
+        outln!("{raw}");
     }
     Ok(())
 }

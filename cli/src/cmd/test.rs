@@ -42,22 +42,25 @@ impl TestArgs {
         } else {
             for r in &reports {
                 match &r.failure {
-                    None => println!(
+                    None => outln!(
                         "ok    {} ({} step{})",
                         r.file,
                         r.steps,
                         if r.steps == 1 { "" } else { "s" }
                     ),
                     Some(f) if f.step == 0 => {
-                        println!("FAIL  {}: deploy of {}: {}", r.file, r.actor, f.message)
+                        outln!("FAIL  {}: deploy of {}: {}", r.file, r.actor, f.message)
                     }
-                    Some(f) => println!(
+                    Some(f) => outln!(
                         "FAIL  {}: step {} ({}): {}",
-                        r.file, f.step, f.call, f.message
+                        r.file,
+                        f.step,
+                        f.call,
+                        f.message
                     ),
                 }
             }
-            println!("\n{} passed, {failed} failed", reports.len() - failed);
+            outln!("\n{} passed, {failed} failed", reports.len() - failed);
         }
         if failed > 0 {
             return Err(output::Reported.into());

@@ -86,16 +86,20 @@ impl TimerCommand {
                 if global.json {
                     output::json(&timers);
                 } else if timers.is_empty() {
-                    println!("no pending timers");
+                    outln!("no pending timers");
                 } else {
                     for t in &timers {
                         let every = t
                             .every_blocks
                             .map(|e| format!(", every {e} blocks"))
                             .unwrap_or_default();
-                        println!(
+                        outln!(
                             "{}  {}.{} at height {}{every} (creator {})",
-                            t.id, t.actor, t.handler, t.height, t.creator
+                            t.id,
+                            t.actor,
+                            t.handler,
+                            t.height,
+                            t.creator
                         );
                     }
                 }

@@ -89,7 +89,7 @@ impl TxCommand {
                     if global.json {
                         output::json(&serde_json::json!({ "status": "pending" }));
                     } else {
-                        println!("pending: in the node's pool, not in a finalized block yet");
+                        outln!("pending: in the node's pool, not in a finalized block yet");
                     }
                 } else {
                     anyhow::bail!(
@@ -102,7 +102,7 @@ impl TxCommand {
                 if global.json {
                     output::json(&serde_json::json!({ "hash": tx.digest() }));
                 } else {
-                    println!("{}", tx.digest());
+                    outln!("{}", tx.digest());
                 }
             }
         }
