@@ -119,6 +119,8 @@ pub enum DevnetError {
     Home(#[from] node::HomeError),
     #[error(transparent)]
     Derive(#[from] accounts::DeriveError),
+    #[error(transparent)]
+    Faucet(#[from] cowboy_faucet::ClientError),
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
 }
@@ -861,7 +863,7 @@ async fn wait_faucet(
     deadline: Instant,
     timeout: Duration,
 ) -> Result<()> {
-    let client = cowboy_faucet::Client::new(&faucet.url());
+    let client = cowboy_faucet::Client::new(&faucet.url())?;
     loop {
         if client.info().await.is_ok() {
             return Ok(());

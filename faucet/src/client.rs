@@ -1,4 +1,4 @@
-//! Asking a faucet for funds over HTTP.
+//! Asking a faucet for funds over HTTP or HTTPS (rustls, the platform's trusted roots).
 
 use crate::{Drip, DripRequest, ErrorBody, FaucetInfo};
 use cowboy_types::Address;
@@ -16,6 +16,8 @@ pub enum ClientError {
     },
     #[error("the faucet at {url} sent an answer this client does not understand: {reason}")]
     Protocol { url: String, reason: String },
+    #[error("cannot set up an HTTP client: {0}")]
+    Setup(String),
 }
 
 /// A faucet's HTTP client.
@@ -26,12 +28,16 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for the faucet at `url` (`http://HOST:PORT`).
-    pub fn new(url: &str) -> Self {
-        Self {
+    /// A client for the faucet at `url` (`http://HOST:PORT` or `https://…`). Fails only when
+    /// the TLS backend cannot start (e.g. the platform's certificate store is unreadable).
+    pub fn new(url: &str) -> Result<Self, ClientError> {
+        let http = reqwest::Client::builder()
+            .build()
+            .map_err(|e| ClientError::Setup(e.to_string()))?;
+        Ok(Self {
             url: url.trim_end_matches('/').to_string(),
-            http: reqwest::Client::new(),
-        }
+            http,
+        })
     }
 
     pub fn url(&self) -> &str {
@@ -102,5 +108,41 @@ impl Client {
             message: body.error,
             retry_after_s: body.retry_after_s,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An `https://` faucet URL is spoken to with TLS (a plain-HTTP server on the other end
+    /// fails the handshake) instead of being refused as an unknown scheme.
+    #[tokio::test]
+    async fn https_urls_speak_tls() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt as _;
+            if let Ok((mut stream, _)) = listener.accept().await {
+                let _ = stream
+                    .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}")
+                    .await;
+            }
+        });
+        let client = Client::new(&format!("https://{addr}")).expect("client");
+        match client.info().await {
+            Err(ClientError::Unreachable { reason, .. }) => {
+                assert!(!reason.contains("scheme is not http"), "{reason}");
+                assert!(
+                    reason.to_lowercase().contains("tls")
+                        || reason.contains("corrupt")
+                        || reason.contains("InvalidContentType"),
+                    "{reason}"
+                );
+            }
+            other => panic!("expected a TLS failure, got {other:?}"),
+        }
     }
 }
