@@ -40,6 +40,9 @@ pub struct Config {
     pub per_ip: Limit,
     /// How long to wait for a transfer to be finalized before answering 502.
     pub receipt_timeout: Duration,
+    /// Requests arrive through a reverse proxy (e.g. one terminating TLS): the per-IP limit
+    /// applies to the address the proxy appended last to `X-Forwarded-For`, not to the proxy.
+    pub behind_proxy: bool,
 }
 
 /// Why the faucet could not start.
@@ -202,8 +205,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 async fn drip(
     State(shared): State<Arc<Shared>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     body: Result<Json<DripRequest>, JsonRejection>,
 ) -> Result<Json<Drip>, Failure> {
+    let ip = client_ip(peer, &headers, shared.config.behind_proxy)?;
     let Json(request) = body.map_err(|e| {
         Failure::new(
             StatusCode::BAD_REQUEST,
@@ -223,7 +228,6 @@ async fn drip(
             ),
         ));
     }
-    let ip = peer.ip();
     grant(&shared, request.address, ip)?;
     let result = transfer(&shared, request.address, amount).await;
     if result.is_err() {
@@ -232,6 +236,42 @@ async fn drip(
         limits.1.undo(&ip);
     }
     result.map(Json)
+}
+
+/// The client a request is counted against: the TCP peer, or behind a proxy the last address
+/// in `X-Forwarded-For` (the one the proxy itself appended; earlier entries come from the
+/// client and prove nothing).
+fn client_ip(
+    peer: SocketAddr,
+    headers: &axum::http::HeaderMap,
+    behind_proxy: bool,
+) -> Result<IpAddr, Failure> {
+    if !behind_proxy {
+        return Ok(peer.ip());
+    }
+    let forwarded = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .rfind(|v| !v.is_empty());
+    let Some(last) = forwarded else {
+        return Err(Failure::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "no X-Forwarded-For header from {}: this faucet runs --behind-proxy; \
+                 make the proxy set it",
+                peer.ip()
+            ),
+        ));
+    };
+    last.parse().map_err(|_| {
+        Failure::new(
+            StatusCode::BAD_REQUEST,
+            format!("X-Forwarded-For ends in {last:?}, which is not an IP address"),
+        )
+    })
 }
 
 /// Checks both limits and records the grant, or says who must wait how long.
@@ -322,5 +362,62 @@ async fn transfer(shared: &Shared, to: Address, amount: u64) -> Result<Drip, Fai
             StatusCode::GATEWAY_TIMEOUT,
             format!("transfer {hash} was sent but not finalized in time; look it up later"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::{HeaderMap, HeaderValue};
+
+    fn headers(values: &[&str]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for v in values {
+            map.append("x-forwarded-for", HeaderValue::from_str(v).expect("header"));
+        }
+        map
+    }
+
+    #[test]
+    fn the_peer_counts_unless_behind_a_proxy() {
+        let peer: SocketAddr = "10.0.0.9:5000".parse().expect("addr");
+        let spoofed = headers(&["1.2.3.4"]);
+        assert_eq!(
+            client_ip(peer, &spoofed, false).ok(),
+            Some("10.0.0.9".parse().expect("ip"))
+        );
+    }
+
+    #[test]
+    fn behind_a_proxy_the_last_forwarded_address_counts() {
+        let peer: SocketAddr = "127.0.0.1:5000".parse().expect("addr");
+        // The client claimed 1.2.3.4; the proxy appended what it saw, 203.0.113.7.
+        for h in [
+            headers(&["1.2.3.4, 203.0.113.7"]),
+            headers(&["1.2.3.4", "203.0.113.7 "]),
+            headers(&["2001:db8::1, 203.0.113.7,"]),
+        ] {
+            assert_eq!(
+                client_ip(peer, &h, true).ok(),
+                Some("203.0.113.7".parse().expect("ip"))
+            );
+        }
+        let missing = client_ip(peer, &HeaderMap::new(), true)
+            .err()
+            .expect("refused");
+        assert_eq!(missing.status, StatusCode::BAD_REQUEST);
+        assert!(
+            missing.message.contains("no X-Forwarded-For"),
+            "{}",
+            missing.message
+        );
+        let garbage = client_ip(peer, &headers(&["unknown"]), true)
+            .err()
+            .expect("refused");
+        assert!(
+            garbage.message.contains("\"unknown\""),
+            "{}",
+            garbage.message
+        );
     }
 }

@@ -89,6 +89,10 @@ struct ServeArgs {
     /// The rate-limit window, in seconds.
     #[arg(long, default_value_t = 60)]
     window: u64,
+    /// Requests come through a reverse proxy (e.g. TLS termination): limit per IP by the last
+    /// `X-Forwarded-For` address the proxy appends, and refuse requests without one.
+    #[arg(long)]
+    behind_proxy: bool,
     /// Log filter.
     #[arg(long, default_value = "info")]
     log_level: String,
@@ -184,6 +188,7 @@ impl ServeArgs {
                 window_s: self.window,
             },
             receipt_timeout: Duration::from_secs(60),
+            behind_proxy: self.behind_proxy,
         };
         let runtime = runtime()?;
         runtime.block_on(async move {
