@@ -402,18 +402,14 @@ mod tests {
                 Some("203.0.113.7".parse().expect("ip"))
             );
         }
-        let missing = client_ip(peer, &HeaderMap::new(), true)
-            .err()
-            .expect("refused");
+        let missing = client_ip(peer, &HeaderMap::new(), true).expect_err("refused");
         assert_eq!(missing.status, StatusCode::BAD_REQUEST);
         assert!(
             missing.message.contains("no X-Forwarded-For"),
             "{}",
             missing.message
         );
-        let garbage = client_ip(peer, &headers(&["unknown"]), true)
-            .err()
-            .expect("refused");
+        let garbage = client_ip(peer, &headers(&["unknown"]), true).expect_err("refused");
         assert!(
             garbage.message.contains("\"unknown\""),
             "{}",
