@@ -459,14 +459,9 @@ impl Devnet {
         children: &mut Vec<(String, Child)>,
         on: &mut dyn FnMut(Event),
     ) -> Result<()> {
-        for i in 0..state.nodes.len() {
-            let child = self.spawn_node(&state.nodes[i], binary)?;
-            state.nodes[i].pid = Some(child.id());
-            on(Event::Started {
-                process: state.nodes[i].name.clone(),
-                pid: child.id(),
-            });
-            children.push((state.nodes[i].name.clone(), child));
+        for node in &mut state.nodes {
+            let child = self.spawn_node(node, binary)?;
+            node.pid = Some(track(&node.name, child, children, on));
         }
         state.save(&self.dir)
     }
@@ -479,32 +474,21 @@ impl Devnet {
         on: &mut dyn FnMut(Event),
     ) -> Result<()> {
         let child = self.spawn_faucet(state, binary)?;
-        state.faucet.pid = Some(child.id());
-        on(Event::Started {
-            process: "faucet".into(),
-            pid: child.id(),
-        });
-        children.push(("faucet".into(), child));
+        state.faucet.pid = Some(track("faucet", child, children, on));
         state.save(&self.dir)
     }
 
     fn spawn_node(&self, node: &NodeState, binary: &Path) -> Result<Child> {
-        let log = self.log(&node.name);
         let args = vec![
             "node".to_string(),
             "run".to_string(),
             "--home".to_string(),
             node.home.display().to_string(),
         ];
-        process::spawn(binary, &args, &[], &log).map_err(|error| DevnetError::Spawn {
-            process: node.name.clone(),
-            binary: binary.to_path_buf(),
-            error,
-        })
+        self.spawn(&node.name, binary, &args, &[])
     }
 
     fn spawn_faucet(&self, state: &DevnetState, binary: &Path) -> Result<Child> {
-        let log = self.log("faucet");
         let key = dev_key(FAUCET_INDEX)?;
         let args = vec![
             "faucet".to_string(),
@@ -524,8 +508,19 @@ impl Devnet {
             "COWBOY_PRIVATE_KEY",
             format!("0x{}", hex::encode(*key.to_bytes())),
         )];
-        process::spawn(binary, &args, &env, &log).map_err(|error| DevnetError::Spawn {
-            process: "faucet".into(),
+        self.spawn("faucet", binary, &args, &env)
+    }
+
+    /// Starts `binary args…` as the devnet process `name`, its output appended to its log.
+    fn spawn(
+        &self,
+        name: &str,
+        binary: &Path,
+        args: &[String],
+        env: &[(&str, String)],
+    ) -> Result<Child> {
+        process::spawn(binary, args, env, &self.log(name)).map_err(|error| DevnetError::Spawn {
+            process: name.to_string(),
             binary: binary.to_path_buf(),
             error,
         })
@@ -626,13 +621,9 @@ impl Devnet {
             }
         }
         let child = self.spawn_node(&state.nodes[i], binary)?;
-        state.nodes[i].pid = Some(child.id());
+        let mut children = Vec::new();
+        state.nodes[i].pid = Some(track(node, child, &mut children, on));
         state.save(&self.dir)?;
-        on(Event::Started {
-            process: node.to_string(),
-            pid: child.id(),
-        });
-        let mut children = vec![(node.to_string(), child)];
         let deadline = Instant::now() + timeout;
         let height = runtime.block_on(wait_node(
             &state.nodes[i],
@@ -797,6 +788,22 @@ fn check_ports(ports: &[(u16, String, &'static str)]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Hands a started `child` to the readiness wait and tells `on`; returns its pid.
+fn track(
+    name: &str,
+    child: Child,
+    children: &mut Vec<(String, Child)>,
+    on: &mut dyn FnMut(Event),
+) -> u32 {
+    let pid = child.id();
+    on(Event::Started {
+        process: name.to_string(),
+        pid,
+    });
+    children.push((name.to_string(), child));
+    pid
 }
 
 /// Fails with the process's log tail if one of `children` has exited.
