@@ -16,6 +16,19 @@ pub struct Template {
     dir: &'static Dir<'static>,
 }
 
+/// `name` from `root`, if it was embedded.
+fn embedded(
+    root: &'static Dir<'static>,
+    name: &'static str,
+    description: &'static str,
+) -> Option<Template> {
+    Some(Template {
+        name,
+        description,
+        dir: root.get_dir(name)?,
+    })
+}
+
 /// The `cowboy new` templates, the default first.
 pub fn templates() -> Vec<Template> {
     [
@@ -33,13 +46,7 @@ pub fn templates() -> Vec<Template> {
         ),
     ]
     .into_iter()
-    .filter_map(|(name, description)| {
-        Some(Template {
-            name,
-            description,
-            dir: TEMPLATES.get_dir(name)?,
-        })
-    })
+    .filter_map(|(name, description)| embedded(&TEMPLATES, name, description))
     .collect()
 }
 
@@ -60,13 +67,7 @@ pub fn examples() -> Vec<Template> {
         ),
     ]
     .into_iter()
-    .filter_map(|(name, description)| {
-        Some(Template {
-            name,
-            description,
-            dir: EXAMPLES.get_dir(name)?,
-        })
-    })
+    .filter_map(|(name, description)| embedded(&EXAMPLES, name, description))
     .collect()
 }
 
