@@ -125,13 +125,7 @@ impl RunArgs {
             .run(
                 move |engine| -> Result<Outcome, Vec<cowboy_pvm::validate::Diagnostic>> {
                     let code = engine.load(&source)?;
-                    let code_hash = cowboy_types::code_hash(&code.source);
-                    let actor = cowboy_types::actor_address(
-                        &cowboy_types::Address(caller),
-                        &cowboy_types::Hash::ZERO,
-                        &code_hash,
-                    )
-                    .0;
+                    let actor = code.address_deployed_by(caller);
                     let ctx = |value: u64| CallContext::local(actor, caller, value, height);
                     let mut host = MemoryHost::default();
                     let deploy = engine.deploy(&code, &mut host, ctx(0), &init_args, limits);

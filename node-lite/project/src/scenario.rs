@@ -221,13 +221,7 @@ fn run_file(
                     .collect::<Vec<_>>()
                     .join("\n")
             })?;
-            let code_hash = cowboy_types::code_hash(&code.source);
-            let actor = cowboy_types::actor_address(
-                &cowboy_types::Address(deployer),
-                &cowboy_types::Hash::ZERO,
-                &code_hash,
-            )
-            .0;
+            let actor = code.address_deployed_by(deployer);
             let ctx = |caller: [u8; 20], value: u64| CallContext::local(actor, caller, value, 1);
             let mut host = MemoryHost::default();
             host.balances.insert(actor, u64::MAX / 4);

@@ -129,6 +129,19 @@ pub struct ActorCode {
     code: PyRef<PyCode>,
 }
 
+impl ActorCode {
+    /// The address this code gets when `deployer` deploys it with the zero salt (CREATE2 over
+    /// the code hash): where `cowboy run` and `cowboy test` place the actor they run locally.
+    pub fn address_deployed_by(&self, deployer: crate::host::Address) -> crate::host::Address {
+        cowboy_types::actor_address(
+            &cowboy_types::Address(deployer),
+            &cowboy_types::Hash::ZERO,
+            &cowboy_types::code_hash(&self.source),
+        )
+        .0
+    }
+}
+
 impl fmt::Debug for ActorCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ActorCode")
