@@ -7,8 +7,17 @@ mod support;
 /// Chapters start devnets: one chapter at a time.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// The default devnet ports (`devnet up` without port flags).
-const DEFAULT_PORTS: [(u16, u16); 3] = [(8545, 4), (30300, 4), (8645, 1)];
+/// The default devnet ports (`devnet up` without port flags), the variable that moves each,
+/// and how many ports from it a chapter may show.
+const DEFAULT_PORTS: [(&str, u16, u16); 3] = [
+    ("COWBOY_DEVNET_RPC_PORT", cowboy_devnet::DEFAULT_RPC_PORT, 4),
+    ("COWBOY_DEVNET_P2P_PORT", cowboy_devnet::DEFAULT_P2P_PORT, 4),
+    (
+        "COWBOY_DEVNET_FAUCET_PORT",
+        cowboy_devnet::DEFAULT_FAUCET_PORT,
+        1,
+    ),
+];
 
 /// Runs a chapter from a scratch copy (the chapter and its `NAME.in` directory), so commands
 /// that write files (`cowboy new`, `cowboy build`) never touch the source tree.
@@ -36,8 +45,9 @@ fn run_chapter(path: &str, devnet_ports: Option<&[(u16, u16)]>) {
         .map(|shown| {
             DEFAULT_PORTS
                 .iter()
-                .chain(shown)
-                .map(|&(base, count)| (base, count, support::free_base(count)))
+                .map(|&(_, base, count)| (base, count))
+                .chain(shown.iter().copied())
+                .map(|(base, count)| (base, count, support::free_base(count)))
                 .collect()
         })
         .unwrap_or_default();
@@ -54,17 +64,9 @@ fn run_chapter(path: &str, devnet_ports: Option<&[(u16, u16)]>) {
         .register_bin("cowboy", trycmd::cargo::cargo_bin("cowboy"))
         .env("COWBOY_HOME", home.path().display().to_string())
         .env("NO_COLOR", "1");
-    if !moves.is_empty() {
-        for (var, (_, _, port)) in [
-            "COWBOY_DEVNET_RPC_PORT",
-            "COWBOY_DEVNET_P2P_PORT",
-            "COWBOY_DEVNET_FAUCET_PORT",
-        ]
-        .iter()
-        .zip(&moves)
-        {
-            cases.env(*var, port.to_string());
-        }
+    // `moves` starts with the defaults' blocks (empty for a chapter without devnets).
+    for ((var, _, _), (_, _, port)) in DEFAULT_PORTS.iter().zip(&moves) {
+        cases.env(*var, port.to_string());
     }
     cases.case(copy).run();
 }

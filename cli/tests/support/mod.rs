@@ -13,13 +13,13 @@ pub fn free_base(count: u16) -> u16 {
     use std::sync::Mutex;
     static TAKEN: Mutex<Vec<(u16, u16)>> = Mutex::new(Vec::new());
     let (low, high) = outside_ephemeral_range();
-    let span = u32::from(high - low - count);
-    let mut seed = std::collections::hash_map::RandomState::new()
-        .build_hasher()
-        .finish();
+    let span = u64::from(high - low - count);
     for _ in 0..10_000 {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        let base = low + ((seed >> 33) as u32 % span) as u16;
+        // Each RandomState is keyed differently: its empty hash is a fresh pseudo-random number.
+        let random = std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish();
+        let base = low + (random % span) as u16;
         let mut taken = TAKEN.lock().unwrap_or_else(|p| p.into_inner());
         let overlaps = taken.iter().any(|(b, n)| base < b + n && *b < base + count);
         if !overlaps
