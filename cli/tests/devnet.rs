@@ -43,13 +43,7 @@ fn cowboy(home: &Path) -> Command {
 /// Runs `cowboy ARGS --json` and parses its output.
 fn json(home: &Path, args: &[&str]) -> serde_json::Value {
     let out = cowboy(home).args(args).arg("--json").output().expect("run");
-    assert!(
-        out.status.success(),
-        "cowboy {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout)
-    );
-    serde_json::from_slice(&out.stdout).expect("json output")
+    support::json_output(args, &out)
 }
 
 /// A devnet that is torn down (processes stopped, directory deleted) when dropped.

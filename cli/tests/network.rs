@@ -103,13 +103,7 @@ impl Net {
             .env("COWBOY_PRIVATE_KEY", KEY)
             .output()
             .expect("run cowboy");
-        assert!(
-            out.status.success(),
-            "cowboy {args:?} failed: {}\n{}",
-            String::from_utf8_lossy(&out.stderr),
-            String::from_utf8_lossy(&out.stdout)
-        );
-        serde_json::from_slice(&out.stdout).expect("json output")
+        support::json_output(args, &out)
     }
 }
 

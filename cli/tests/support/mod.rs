@@ -56,6 +56,18 @@ fn outside_ephemeral_range() -> (u16, u16) {
     }
 }
 
+/// The JSON a successful `cowboy ARGS --json` printed; fails the test with both outputs
+/// otherwise.
+pub fn json_output(args: &[&str], out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "cowboy {args:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    serde_json::from_slice(&out.stdout).expect("json output")
+}
+
 /// Copies the directory `from` to `to` (recursively, leaving out `build/` output), so tests
 /// build and write in a scratch copy and never in the checkout.
 pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
