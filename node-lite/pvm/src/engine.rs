@@ -20,7 +20,12 @@ use rustpython_vm::{
     builtins::{PyBaseExceptionRef, PyCode, PyStr},
     scope::Scope,
 };
-use std::{collections::HashMap, fmt, rc::Rc};
+use std::{
+    collections::HashMap,
+    fmt,
+    rc::Rc,
+    sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard},
+};
 
 /// Storage-key prefix under which instance attributes are persisted. `0xff` can never start a
 /// canonical value, so attribute keys never collide with `self.storage` keys.
@@ -233,6 +238,30 @@ pub struct Engine {
     calls: u64,
 }
 
+/// Interpreters start one at a time and never while a call runs anywhere in the process.
+///
+/// RustPython keeps one ABC invalidation counter for the whole process (`_abc`), bumped by
+/// every `ABCMeta.register` in any interpreter — hundreds of times while one preloads the
+/// library. A bump in the middle of another interpreter's call invalidates that call's negative
+/// `isinstance` caches, and the call is charged for re-running (metered) `__subclasshook__`s: a
+/// node starting its query engine while it executes a block would charge other cycles than its
+/// peers. Calls share this lock (they may run in parallel: actors cannot register, see
+/// [`library::seal_abc_registration`]); starting an interpreter takes it alone. Between calls
+/// a bump changes nothing, since every call starts with the ABC caches it may consult emptied
+/// (`_cowboy_reset`).
+static INTERPRETERS: RwLock<()> = RwLock::new(());
+
+/// Held while an interpreter starts (or runs unmetered code that may register ABCs).
+fn interpreter_starting() -> RwLockWriteGuard<'static, ()> {
+    // The lock guards no data: a thread that panicked while holding it left nothing half-done.
+    INTERPRETERS.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Held while a call runs.
+fn call_running() -> RwLockReadGuard<'static, ()> {
+    INTERPRETERS.read().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Calls served by one interpreter before it is replaced (reference cycles are never
 /// collected, so a long-lived interpreter slowly accumulates garbage).
 const CALLS_PER_INTERPRETER: u64 = 10_000;
@@ -257,6 +286,7 @@ impl Engine {
     }
 
     fn interpreter() -> Result<(Interpreter, LibraryReset), InitError> {
+        let _starting = interpreter_starting();
         let builder = Interpreter::builder(settings());
         let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
             .into_iter()
@@ -273,6 +303,7 @@ impl Engine {
             patches::install(vm).map_err(fail)?;
             sandbox::install_library_builtins(vm).map_err(fail)?;
             library::preload(vm).map_err(fail)?;
+            library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
             let reset = LibraryReset::load(vm).map_err(fail)?;
             reset.full.call((), vm).map_err(fail)?;
@@ -285,6 +316,7 @@ impl Engine {
     /// value bound to `result`, or the error. For tests and diagnostics only.
     #[doc(hidden)]
     pub fn debug_exec(&mut self, source: &str) -> Result<String, String> {
+        let _starting = interpreter_starting();
         self.interpreter.enter(|vm| {
             let globals = vm.ctx.new_dict();
             let run = || -> rustpython_vm::PyResult<String> {
@@ -381,6 +413,7 @@ impl Engine {
             self.reset = reset;
             self.actors.clear();
         }
+        let _running = call_running();
         // Every call starts from the same library state (unmetered).
         let reset = &self.reset;
         let previous = std::mem::take(&mut self.last_imports);

@@ -428,6 +428,11 @@ fn actor_import(name: &str, leaf: bool, vm: &VirtualMachine) -> PyResult {
     facade_of(name)
 }
 
+/// Public library names actors do not get: `get_cache_token` (`abc`, re-exported by
+/// `functools`) returns RustPython's process-wide ABC counter, which counts every registration
+/// since the process started and so differs between nodes.
+const HIDDEN_NAMES: &[&str] = &["get_cache_token"];
+
 /// A fresh module exposing only the public names of `real`.
 fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let dict = vm.ctx.new_dict();
@@ -438,7 +443,7 @@ fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let Some(key) = k.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else {
             continue;
         };
-        if key.starts_with('_') {
+        if key.starts_with('_') || HIDDEN_NAMES.contains(&key) {
             continue;
         }
         // Submodules are reachable only when they are themselves whitelisted.
@@ -455,6 +460,34 @@ fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
         dict.set_item("__doc__", doc, vm)?;
     }
     Ok(vm.new_module(name, dict, None).into())
+}
+
+/// Makes `ABCMeta.register` refuse from now on (the library registered its classes while it
+/// was preloaded). A registration bumps RustPython's process-wide ABC counter, which would
+/// change the ABC caches — and so the cycles charged — of calls running at that moment in the
+/// node's other interpreters (see `engine::INTERPRETERS`).
+pub fn seal_abc_registration(vm: &VirtualMachine) -> PyResult<()> {
+    let abc = load_module("abc", vm)?;
+    let globals = abc
+        .dict()
+        .ok_or_else(|| vm.new_runtime_error("module abc has no namespace"))?;
+    globals.set_item(
+        "_abc_register",
+        vm.new_function("_abc_register", abc_register_refused)
+            .into(),
+        vm,
+    )
+}
+
+fn abc_register_refused(
+    _cls: PyObjectRef,
+    _subclass: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult {
+    Err(vm.new_type_error(
+        "ABCMeta.register() is not available in the PVM: a registration changes ABC state \
+         every interpreter on the node shares; make the class inherit from the ABC instead",
+    ))
 }
 
 /// Imports every whitelisted module once, so their initialisation never runs (or is charged)

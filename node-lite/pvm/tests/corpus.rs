@@ -7,7 +7,7 @@ use std::{collections::BTreeMap, path::Path, process::Command};
 
 const WRAPPER: &str = "\n\nclass Actor:\n    def go(self):\n        return run()\n";
 
-fn ctx() -> CallContext {
+pub fn ctx() -> CallContext {
     CallContext {
         actor: [0xaa; 20],
         caller: [0x11; 20],

@@ -10,12 +10,20 @@
 #[allow(dead_code)]
 mod corpus;
 
-use std::{collections::BTreeMap, path::Path, process::Command};
+use cowboy_pvm::{
+    Host, Limits, MemoryHost, Value,
+    host::{Address, HostError},
+};
+use std::{collections::BTreeMap, path::Path, process::Command, time::Duration};
 
 type Results = BTreeMap<String, serde_json::Value>;
 
 fn measure() -> Results {
-    corpus::run_on_pvm(corpus::corpus_programs())
+    measure_programs(corpus::corpus_programs())
+}
+
+fn measure_programs(programs: Vec<(String, String)>) -> Results {
+    corpus::run_on_pvm(programs)
         .into_iter()
         .map(|(name, r)| {
             let v = match r {
@@ -78,22 +86,29 @@ fn two_processes_agree() {
     }
 }
 
+fn golden_path() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/metering.json")
+}
+
+fn golden() -> Results {
+    serde_json::from_str(
+        &std::fs::read_to_string(golden_path()).expect("golden/metering.json exists"),
+    )
+    .expect("golden json")
+}
+
 #[test]
 fn metering_matches_golden_counts() {
-    let golden_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/metering.json");
     let actual = measure();
     if std::env::var_os("COWBOY_UPDATE_GOLDEN").is_some() {
         std::fs::write(
-            &golden_path,
+            golden_path(),
             serde_json::to_string_pretty(&actual).expect("json") + "\n",
         )
         .expect("write golden");
         return;
     }
-    let golden: Results = serde_json::from_str(
-        &std::fs::read_to_string(&golden_path).expect("golden/metering.json exists"),
-    )
-    .expect("golden json");
+    let golden = golden();
     let mut diffs = Vec::new();
     for (name, want) in &golden {
         match actual.get(name) {
@@ -135,4 +150,78 @@ fn warm_and_cold_runs_agree() {
             );
         }
     }
+}
+
+/// A host whose `balance` starts another interpreter on another thread and waits up to two
+/// seconds for it to be ready (a start takes well under a second here).
+struct StartsAnInterpreter {
+    storage: MemoryHost,
+    starter: Option<std::thread::JoinHandle<()>>,
+    ready_during_call: bool,
+}
+
+impl Host for StartsAnInterpreter {
+    fn storage_get(&mut self, actor: &Address, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
+        self.storage.storage_get(actor, key)
+    }
+    fn balance(&mut self, _account: &Address) -> Result<u64, HostError> {
+        let (ready, wait) = std::sync::mpsc::channel();
+        self.starter = Some(std::thread::spawn(move || {
+            let engine = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
+            let _ = ready.send(());
+            drop(engine);
+        }));
+        self.ready_during_call = wait.recv_timeout(Duration::from_secs(2)).is_ok();
+        Ok(0)
+    }
+    fn timer_owner(&mut self, id: &[u8; 32]) -> Result<Option<Address>, HostError> {
+        self.storage.timer_owner(id)
+    }
+    fn timer_count(&mut self, actor: &Address) -> Result<usize, HostError> {
+        self.storage.timer_count(actor)
+    }
+    fn mailbox_size(&mut self, actor: &Address) -> Result<u64, HostError> {
+        self.storage.mailbox_size(actor)
+    }
+}
+
+#[test]
+fn no_interpreter_starts_while_a_call_runs() {
+    // RustPython keeps the ABC invalidation counter for the whole process, and an interpreter
+    // starting bumps it hundreds of times (its library registers virtual subclasses): in the
+    // middle of another interpreter's call that would empty the call's ABC caches and change
+    // its cycles (a node starting its query engine while executing a block would disagree with
+    // its peers). A call that asks for a balance starts an interpreter on another thread: it
+    // must not be ready before the call ends, and must be once it has.
+    const SOURCE: &str = "import pvm_host\nfrom dataclasses import dataclass\n\n@dataclass\nclass P:\n    x: int\n\nclass Actor:\n    def go(self):\n        pvm_host.balance()\n        return str(P(1))\n";
+    let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
+    let (result, ready_during_call) = pvm
+        .run(|engine| {
+            let code = engine.load(SOURCE).expect("valid actor");
+            let mut host = StartsAnInterpreter {
+                storage: MemoryHost::default(),
+                starter: None,
+                ready_during_call: false,
+            };
+            let limits = Limits {
+                cycles: 1_000_000,
+                cells: 100_000,
+            };
+            let out = engine.call(&code, &mut host, corpus::ctx(), "go", &[], limits);
+            host.starter
+                .take()
+                .expect("the call asked for a balance")
+                .join()
+                .expect("the other interpreter starts once the call has ended");
+            (
+                out.result.map_err(|e| e.to_string()),
+                host.ready_during_call,
+            )
+        })
+        .expect("PVM thread");
+    assert_eq!(result, Ok(Value::Str("P(x=1)".into())));
+    assert!(
+        !ready_during_call,
+        "an interpreter finished starting while another interpreter's call was running"
+    );
 }
