@@ -17,13 +17,12 @@ use crate::{
     call_state::with_state, cost::cycles, instrument, meter, natives, validate::IMPORT_WHITELIST,
 };
 use rustpython_vm::{
-    AsObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
+    PyObjectRef, PyRef, PyResult, VirtualMachine,
     builtins::{PyDictRef, PyModule, PyStr, PyTuple},
     compiler::{self, core::SourceFileBuilder},
     function::FuncArgs,
     scope::Scope,
 };
-use std::{cell::RefCell, collections::HashSet};
 
 /// One embedded Python source module.
 pub struct LibrarySource {
@@ -107,15 +106,6 @@ fn find_source(name: &str) -> Option<&'static LibrarySource> {
         .find(|s| s.name == name)
 }
 
-thread_local! {
-    /// Identities of every library module's globals dict: imports from these are internal.
-    static LIBRARY_GLOBALS: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
-}
-
-fn dict_id(d: &PyDictRef) -> usize {
-    d.as_object().get_id()
-}
-
 /// Parses, instruments and compiles Python source to a code object with specialization
 /// disabled (see `engine::freeze_code`).
 pub fn compile_instrumented(
@@ -196,7 +186,6 @@ pub fn load_module(name: &str, vm: &VirtualMachine) -> PyResult {
         }
         dict.set_item("__file__", vm.ctx.new_str(format!("<{name}>")).into(), vm)?;
         dict.set_item("__builtins__", vm.builtins.dict().into(), vm)?;
-        LIBRARY_GLOBALS.with(|g| g.borrow_mut().insert(dict_id(&dict)));
         modules.set_item(name, module.clone().into(), vm)?;
         if let Err(e) = vm.run_code_obj(code, Scope::with_builtins(None, dict, vm)) {
             let _ = modules.del_item(name, vm);
