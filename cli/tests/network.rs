@@ -82,6 +82,17 @@ impl Net {
             }
         });
     }
+    /// Waits until every node has executed the block of `receipt` (each node executes finalized
+    /// blocks on its own, so another node may not have applied it yet when the sender's
+    /// receipt arrives).
+    fn wait_applied_everywhere(&self, receipt: &serde_json::Value) {
+        let height = receipt["block_height"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("receipt without a block height: {receipt}"));
+        for i in 0..self.nodes.len() {
+            self.wait_height(i, height);
+        }
+    }
     fn height(&self, i: usize) -> u64 {
         self.runtime
             .block_on(self.client(i).status())
@@ -185,6 +196,7 @@ fn four_processes_deploy_call_timer_kill_and_catch_up() {
 
     let deployed = net.cli(0, &["deploy", source, "--args", "5"]);
     assert_eq!(deployed["status"], "success", "{deployed}");
+    net.wait_applied_everywhere(&deployed);
     let actor = deployed["created"]
         .as_str()
         .expect("actor address")
@@ -194,6 +206,7 @@ fn four_processes_deploy_call_timer_kill_and_catch_up() {
     assert_eq!(called["status"], "success", "{called}");
     assert_eq!(called["return_value"], 7);
     assert_eq!(called["events"].as_array().map(|e| e.len()), Some(1));
+    net.wait_applied_everywhere(&called);
 
     let queried = net.cli(2, &["query", &actor, "get"]);
     assert_eq!(queried["return_value"], 7);
@@ -232,6 +245,7 @@ fn four_processes_deploy_call_timer_kill_and_catch_up() {
     let raw = String::from_utf8_lossy(&signed.stdout).trim().to_string();
     let sent = net.cli(3, &["tx", "send", &raw]);
     assert_eq!(sent["status"], "success", "{sent}");
+    net.wait_applied_everywhere(&sent);
     let balance = net.cli(0, &["balance", to]);
     assert_eq!(balance["balance"], "777");
 
