@@ -293,6 +293,13 @@ impl Engine {
             .filter(|d| NATIVE_MODULES.contains(&d.name.as_str()))
             .collect();
         let interpreter = builder.add_native_modules(&defs).build();
+        // No automatic cycle collection: RustPython collects when this thread's count of
+        // allocations since it started crosses a threshold, so a collection — and the
+        // `__del__`s of an actor's cyclic garbage, charged to whichever call is running, or the
+        // memory it frees under a call's limit — would land at points that depend on the node's
+        // history (when it last restarted), not on the chain. Cycles are collected between
+        // calls instead (`collect_garbage`). The collector's state is per thread.
+        rustpython_vm::gc_state::gc_state().disable();
         let reset = interpreter.enter(|vm| -> Result<LibraryReset, InitError> {
             let fail = |e: PyBaseExceptionRef| {
                 InitError(traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
@@ -414,6 +421,7 @@ impl Engine {
             self.actors.clear();
         }
         let _running = call_running();
+        self.interpreter.enter(|_vm| collect_garbage());
         // Every call starts from the same library state (unmetered).
         let reset = &self.reset;
         let previous = std::mem::take(&mut self.last_imports);
@@ -457,6 +465,32 @@ impl Engine {
             peak_memory: usage.peak_memory,
             logs,
         }
+    }
+}
+
+/// Cycles the finalizers (`__del__`) of one between-calls collection may use in total, so an
+/// actor's finalizer cannot hold the node up.
+const FINALIZER_CYCLES: u64 = 1_000_000;
+
+/// Frees reference cycles between calls, never during one, once as many objects have been
+/// allocated as would have triggered RustPython's automatic collection (the oldest generation
+/// whose count passed its threshold is collected, as CPython does). Whatever runs here affects
+/// no call: finalizers see no call (host functions refuse), their cycles are not charged to
+/// anyone, and the next call's library reset follows.
+fn collect_garbage() {
+    let gc = rustpython_vm::gc_state::gc_state();
+    let (counts, thresholds) = (gc.get_count(), gc.get_threshold());
+    let due = [
+        (counts.0, thresholds.0),
+        (counts.1, thresholds.1),
+        (counts.2, thresholds.2),
+    ]
+    .iter()
+    .rposition(|&(count, threshold)| threshold > 0 && count >= threshold as usize);
+    if let Some(generation) = due {
+        meter::start(FINALIZER_CYCLES, 0, limits::MEMORY_BYTES);
+        gc.collect_force(generation);
+        let _ = meter::finish();
     }
 }
 

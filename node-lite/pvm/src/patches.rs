@@ -18,11 +18,11 @@
 
 use crate::{cost::cycles, meter, natives};
 use rustpython_vm::{
-    AsObject, Py, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
-    builtins::{PyList, PyStr, PyTuple, PyType, PyTypeRef},
+    AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
+    builtins::{PyList, PySet, PyStr, PyTuple, PyType, PyTypeRef},
     function::{Either, FuncArgs, PyComparisonValue, PySetterValue},
     protocol::{PyIterReturn, PySequence},
-    types::PyComparisonOp,
+    types::{PyComparisonOp, PyTypeFlags},
 };
 use std::sync::{Mutex, OnceLock};
 
@@ -255,18 +255,34 @@ fn tuple_richcmp(
 
 // ---- library classes are read-only while an actor runs --------------------------------------
 
-thread_local! {
-    static LIBRARY_TYPES: std::cell::RefCell<std::collections::HashSet<usize>> =
-        std::cell::RefCell::new(std::collections::HashSet::new());
+/// Name, in the interpreter's `sys` namespace (unreachable to actors), of the set of weak
+/// references to the preloaded library's classes. Weak references compare by the identity of
+/// live referents: a collected library class can neither be kept alive by the set nor confused
+/// with an actor's class that later takes its address.
+const LIBRARY_CLASSES: &str = "_cowboy_library_classes";
+
+/// Records every class that exists now (the preloaded library) as protected; built-in classes
+/// are always protected.
+pub fn protect_existing_types(vm: &VirtualMachine) -> PyResult<()> {
+    let set = PySet::default().into_ref(&vm.ctx);
+    for ty in all_types(vm) {
+        if ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+            set.add(ty.as_object().downgrade(None, vm)?.into(), vm)?;
+        }
+    }
+    vm.sys_module.set_attr(LIBRARY_CLASSES, set, vm)
 }
 
-/// Records every class that exists now (builtins and the preloaded library) as protected.
-pub fn protect_existing_types(vm: &VirtualMachine) {
-    let ids: Vec<usize> = all_types(vm)
-        .iter()
-        .map(|t| t.as_object().get_id())
-        .collect();
-    LIBRARY_TYPES.with(|s| s.borrow_mut().extend(ids));
+fn is_library_type(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
+    let Some(ty) = zelf.downcast_ref::<PyType>() else {
+        return Ok(false);
+    };
+    if !ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+        return Ok(true);
+    }
+    let classes = vm.sys_module.get_attr(LIBRARY_CLASSES, vm)?;
+    let probe: PyObjectRef = zelf.downgrade(None, vm)?.into();
+    classes.to_owned().sequence_unchecked().contains(&probe, vm)
 }
 
 fn guarded_type_setattro(
@@ -275,7 +291,7 @@ fn guarded_type_setattro(
     value: PySetterValue,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
-    if meter::active() && LIBRARY_TYPES.with(|s| s.borrow().contains(&zelf.get_id())) {
+    if meter::active() && is_library_type(zelf, vm)? {
         let ty = zelf
             .downcast_ref::<PyType>()
             .map(|t| t.name().to_string())

@@ -842,7 +842,7 @@ pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
     let storage = sdk.get_attr("storage", vm)?;
     STORAGE_OBJECT.with(|s| *s.borrow_mut() = Some(storage));
     ACTOR_BUILTINS.with(|b| *b.borrow_mut() = Some(dict));
-    patches::protect_existing_types(vm);
+    patches::protect_existing_types(vm)?;
     Ok(())
 }
 
