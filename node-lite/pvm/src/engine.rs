@@ -262,8 +262,8 @@ fn call_running() -> RwLockReadGuard<'static, ()> {
     INTERPRETERS.read().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Calls served by one interpreter before it is replaced (reference cycles are never
-/// collected, so a long-lived interpreter slowly accumulates garbage).
+/// Calls served by one interpreter before it is replaced: a bound on whatever a long-lived
+/// interpreter accumulates that collecting reference cycles (`collect_garbage`) does not free.
 const CALLS_PER_INTERPRETER: u64 = 10_000;
 
 /// Why an engine could not start.

@@ -273,16 +273,13 @@ pub fn protect_existing_types(vm: &VirtualMachine) -> PyResult<()> {
     vm.sys_module.set_attr(LIBRARY_CLASSES, set, vm)
 }
 
-fn is_library_type(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<bool> {
-    let Some(ty) = zelf.downcast_ref::<PyType>() else {
-        return Ok(false);
-    };
+fn is_library_type(ty: &Py<PyType>, vm: &VirtualMachine) -> PyResult<bool> {
     if !ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
         return Ok(true);
     }
     let classes = vm.sys_module.get_attr(LIBRARY_CLASSES, vm)?;
-    let probe: PyObjectRef = zelf.downgrade(None, vm)?.into();
-    classes.to_owned().sequence_unchecked().contains(&probe, vm)
+    let probe = ty.as_object().downgrade(None, vm)?;
+    vm._contains(&classes, probe.as_object())
 }
 
 fn guarded_type_setattro(
@@ -291,13 +288,13 @@ fn guarded_type_setattro(
     value: PySetterValue,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
-    if meter::active() && is_library_type(zelf, vm)? {
-        let ty = zelf
-            .downcast_ref::<PyType>()
-            .map(|t| t.name().to_string())
-            .unwrap_or_default();
+    if meter::active()
+        && let Some(ty) = zelf.downcast_ref::<PyType>()
+        && is_library_type(ty, vm)?
+    {
         return Err(vm.new_type_error(format!(
-            "cannot modify attribute '{name}' of library class '{ty}': library classes are shared by all actors and read-only"
+            "cannot modify attribute '{name}' of library class '{}': library classes are shared by all actors and read-only",
+            ty.name()
         )));
     }
     let f = TYPE_SETATTRO

@@ -19,11 +19,7 @@ use std::{collections::BTreeMap, path::Path, process::Command, time::Duration};
 type Results = BTreeMap<String, serde_json::Value>;
 
 fn measure() -> Results {
-    measure_programs(corpus::corpus_programs())
-}
-
-fn measure_programs(programs: Vec<(String, String)>) -> Results {
-    corpus::run_on_pvm(programs)
+    corpus::run_on_pvm(corpus::corpus_programs())
         .into_iter()
         .map(|(name, r)| {
             let v = match r {
@@ -86,29 +82,22 @@ fn two_processes_agree() {
     }
 }
 
-fn golden_path() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/metering.json")
-}
-
-fn golden() -> Results {
-    serde_json::from_str(
-        &std::fs::read_to_string(golden_path()).expect("golden/metering.json exists"),
-    )
-    .expect("golden json")
-}
-
 #[test]
 fn metering_matches_golden_counts() {
+    let golden_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/metering.json");
     let actual = measure();
     if std::env::var_os("COWBOY_UPDATE_GOLDEN").is_some() {
         std::fs::write(
-            golden_path(),
+            &golden_path,
             serde_json::to_string_pretty(&actual).expect("json") + "\n",
         )
         .expect("write golden");
         return;
     }
-    let golden = golden();
+    let golden: Results = serde_json::from_str(
+        &std::fs::read_to_string(&golden_path).expect("golden/metering.json exists"),
+    )
+    .expect("golden json");
     let mut diffs = Vec::new();
     for (name, want) in &golden {
         match actual.get(name) {
@@ -154,10 +143,10 @@ fn warm_and_cold_runs_agree() {
 
 #[test]
 fn cyclic_garbage_with_finalizers_costs_the_same_every_call() {
-    // Each call leaves 300 self-referencing objects with a `__del__`. Had the interpreter's
-    // cycle collector run, it would run when this thread's allocation count crossed its
-    // threshold — in some later call, charging it for earlier calls' finalizers (one call in
-    // three cost 5,596 cycles, others 97,026 or 405,346).
+    // Each call leaves 300 self-referencing objects with a `__del__`. RustPython's automatic
+    // collector ran when this thread's allocation count crossed its threshold — in some later
+    // call, charging it for earlier calls' finalizers: of eight such calls most cost 5,596
+    // cycles, others 97,026 or 405,346. Cycles are now collected between calls.
     const SOURCE: &str = "class Node:\n    def __del__(self):\n        i = 0\n        while i < 50:\n            i += 1\n\nclass Actor:\n    def go(self):\n        for _ in range(300):\n            a = Node()\n            a.me = a\n        return 1\n";
     let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
     let cycles = pvm
