@@ -6,39 +6,12 @@ use cowboy_rpc::{BlockView, DeliveryView, EventView, QueryView, ReceiptView};
 use cowboy_types::{
     Block, Event, Hash, Receipt, Status,
     json::{Amount, HexBytes, TransactionJson},
-    receipt::{Outcome as Delivered, failure},
+    receipt::Outcome as Delivered,
 };
 
-/// The name of a receipt failure kind (PVM kinds 1–12, state-transition kinds 32 and up).
+/// The name of a receipt failure kind (`Unknown` for a code this version does not know).
 pub fn failure_name(kind: u8) -> &'static str {
-    match kind {
-        1 => "OutOfCycles",
-        2 => "OutOfCells",
-        3 => "MemoryLimit",
-        4 => "RecursionLimit",
-        5 => "IntegerOverflow",
-        6 => "Exception",
-        7 => "HandlerNotFound",
-        8 => "InvalidArguments",
-        9 => "InvalidValue",
-        10 => "ReturnTooLarge",
-        11 => "Validation",
-        12 => "Host",
-        failure::INSUFFICIENT_BALANCE => "InsufficientBalance",
-        failure::NO_ACTOR => "NoActor",
-        failure::ACTOR_EXISTS => "ActorExists",
-        failure::QUOTA_EXCEEDED => "QuotaExceeded",
-        failure::INVALID_QUOTA => "InvalidQuota",
-        failure::DUPLICATE_MESSAGE => "DuplicateMessage",
-        failure::TIMER_NOT_FOUND => "TimerNotFound",
-        failure::INVALID_TIMER => "InvalidTimer",
-        failure::TIMER_LIMIT => "TimerLimit",
-        failure::FEE_TOO_LOW => "FeeTooLow",
-        failure::OUT_OF_BUDGET => "OutOfBudget",
-        failure::MAILBOX_FULL => "MailboxFull",
-        failure::SKIPPED => "Skipped",
-        _ => "Unknown",
-    }
+    cowboy_types::FailureKind::from_code(kind).map_or("Unknown", |k| k.name())
 }
 
 /// A return value as JSON, when it is a canonical value.

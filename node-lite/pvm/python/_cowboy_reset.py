@@ -9,12 +9,16 @@ unmetered, before every actor call, so every call starts from the same library s
 
 To keep that cheap the runtime resets only what the previous call could have touched: ABCs
 consulted since the last reset (the ABCMeta checks record them in ``touched``), the regex
-caches when they are not empty, typing's caches after a call that imported typing or functools,
-and the decimal context after a call that imported decimal.
+caches when they are not empty, typing's caches and overload registry after a call that
+imported typing or functools, and the decimal context after a call that imported decimal.
+
+The reset runs between calls, where actor code cannot run at all (``natives.charge`` refuses
+it): it calls only library and native functions, never a method an actor's class could define.
 """
 
 import abc
 import annotationlib
+from _abc import _reset_caches
 import collections
 import decimal
 import heapq
@@ -52,45 +56,26 @@ abc.ABCMeta.__subclasscheck__ = __subclasscheck__
 abc.ABCMeta.register = register
 
 _TYPING_CACHES = list(typing._cleanups)
-_DECIMAL_DEFAULT = decimal.DefaultContext.copy()
-_DECIMAL_FIELDS = ("prec", "rounding", "Emin", "Emax", "capitals", "clamp")
-
-
-def _decimal_pristine(ctx):
-    p = _DECIMAL_DEFAULT
-    for f in _DECIMAL_FIELDS:
-        if getattr(ctx, f) != getattr(p, f):
-            return False
-    return ctx.traps == p.traps and ctx.flags == p.flags
-
-
-_fresh_context = decimal.Context()
-decimal.setcontext(_fresh_context)
 
 
 def reset_abcs():
+    # The native reset, never a method an actor's class could override.
     for cls in touched:
-        cls._abc_caches_clear()
+        _reset_caches(cls)
     touched.clear()
 
 
 def reset_typing():
     for clear in _TYPING_CACHES:
         clear()
+    typing.clear_overloads()
 
 
 def reset_decimal():
-    global _fresh_context
-    d = decimal.DefaultContext
-    if not _decimal_pristine(d):
-        p = _DECIMAL_DEFAULT
-        for f in _DECIMAL_FIELDS:
-            setattr(d, f, getattr(p, f))
-        d.traps = dict(p.traps)
-        d.flags = dict(p.flags)
-    if decimal.getcontext() is not _fresh_context or not _decimal_pristine(_fresh_context):
-        _fresh_context = decimal.Context()
-        decimal.setcontext(_fresh_context)
+    # The library's contexts (DefaultContext, BasicContext, ExtendedContext) are read-only to
+    # actors; the current context is the only one a call can change, and every call that
+    # imported decimal leaves a new one behind.
+    decimal.setcontext(decimal.Context())
 
 
 def reset():

@@ -11,7 +11,7 @@ use crate::{
     call_state::CallGuard,
     cost::{cells, cycles, limits},
     host::{CallContext, Effects, Host},
-    library, meter, natives, patches, pyconv, sandbox,
+    identity, library, library_objects, meter, natives, patches, pyconv, sandbox,
     validate::{self, ActorShape, Diagnostic},
     value::Value,
 };
@@ -33,59 +33,9 @@ pub const ATTR_PREFIX: &[u8] = b"\xffattr:";
 /// Storage key holding the sorted list of persisted attribute names.
 pub const ATTR_INDEX: &[u8] = b"\xffattrs";
 
-/// Why a call failed, in categories that are part of the receipt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub enum ErrorKind {
-    /// The cycle budget ran out.
-    OutOfCycles,
-    /// The cell budget ran out.
-    OutOfCells,
-    /// The per-call memory limit (10 MiB) was crossed.
-    MemoryLimit,
-    /// Python recursion deeper than 256 frames.
-    RecursionLimit,
-    /// An integer exceeded 4,096 bits.
-    IntegerOverflow,
-    /// The handler raised an exception.
-    Exception,
-    /// The method is not a handler of the actor.
-    HandlerNotFound,
-    /// The arguments are not a canonical list of values.
-    InvalidArguments,
-    /// The return value (or a persisted attribute) cannot be canonically encoded.
-    InvalidValue,
-    /// The encoded return value is larger than 64 KiB.
-    ReturnTooLarge,
-    /// The source failed static validation.
-    Validation,
-    /// The node's storage failed (not the actor's fault).
-    Host,
-}
-
-impl ErrorKind {
-    /// Stable name, as printed by `cowboy run --json`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::OutOfCycles => "OutOfCycles",
-            Self::OutOfCells => "OutOfCells",
-            Self::MemoryLimit => "MemoryLimit",
-            Self::RecursionLimit => "RecursionLimit",
-            Self::IntegerOverflow => "IntegerOverflow",
-            Self::Exception => "Exception",
-            Self::HandlerNotFound => "HandlerNotFound",
-            Self::InvalidArguments => "InvalidArguments",
-            Self::InvalidValue => "InvalidValue",
-            Self::ReturnTooLarge => "ReturnTooLarge",
-            Self::Validation => "Validation",
-            Self::Host => "Host",
-        }
-    }
-
-    /// Numeric code for receipts (`Status::Failed { kind }`).
-    pub fn code(self) -> u8 {
-        self as u8 + 1
-    }
-}
+/// Why a call failed, in categories that are part of the receipt: the receipt's failure kinds
+/// (`cowboy_types::FailureKind`), of which a call produces those with codes 1–13.
+pub use cowboy_types::FailureKind as ErrorKind;
 
 /// A failed call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,12 +76,28 @@ pub struct CallOutcome {
     pub logs: Vec<String>,
 }
 
+impl CallOutcome {
+    /// A call that failed before anything ran (nothing charged, no effects).
+    fn failed(error: CallError) -> Self {
+        Self {
+            result: Err(error),
+            cycles_used: 0,
+            cells_used: 0,
+            effects: Effects::default(),
+            peak_memory: 0,
+            logs: Vec::new(),
+        }
+    }
+}
+
 /// Validated, instrumented actor code, ready to run.
 pub struct ActorCode {
     /// Canonical source.
     pub source: String,
     pub shape: ActorShape,
     code: PyRef<PyCode>,
+    /// The interpreter the code object belongs to (see [`Engine::generation`]).
+    generation: u64,
 }
 
 impl ActorCode {
@@ -236,6 +202,9 @@ pub struct Engine {
     last_imports: std::collections::BTreeSet<String>,
     actors: HashMap<[u8; 32], Rc<ActorCode>>,
     calls: u64,
+    /// Counts interpreter replacements: code compiled by an earlier interpreter is compiled
+    /// again before it runs on this one.
+    generation: u64,
 }
 
 /// Interpreters start one at a time and never while a call runs anywhere in the process.
@@ -282,6 +251,7 @@ impl Engine {
             last_imports: Default::default(),
             actors: HashMap::new(),
             calls: 0,
+            generation: 0,
         })
     }
 
@@ -313,6 +283,8 @@ impl Engine {
             library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
             let reset = LibraryReset::load(vm).map_err(fail)?;
+            // Everything alive now is the library's: shared by all calls, read-only in them.
+            library_objects::record(vm);
             reset.full.call((), vm).map_err(fail)?;
             Ok(reset)
         })?;
@@ -373,6 +345,7 @@ impl Engine {
             source: canonical,
             shape,
             code,
+            generation: self.generation,
         });
         self.actors.insert(hash, actor.clone());
         Ok(actor)
@@ -403,6 +376,18 @@ impl Engine {
         self.run(actor, host, ctx, Some(method), args, limits)
     }
 
+    /// Starts over with a fresh interpreter (keeps the current one if a new one cannot start).
+    /// Loaded actor code belongs to the old interpreter and is dropped with it.
+    fn replace_interpreter(&mut self) {
+        if let Ok((fresh, reset)) = Self::interpreter() {
+            self.interpreter = fresh;
+            self.reset = reset;
+            self.actors.clear();
+            self.last_imports.clear();
+            self.generation += 1;
+        }
+    }
+
     fn run(
         &mut self,
         actor: &ActorCode,
@@ -413,49 +398,94 @@ impl Engine {
         limits: Limits,
     ) -> CallOutcome {
         self.calls += 1;
-        if self.calls.is_multiple_of(CALLS_PER_INTERPRETER)
-            && let Ok((fresh, reset)) = Self::interpreter()
-        {
-            self.interpreter = fresh;
-            self.reset = reset;
-            self.actors.clear();
+        if self.calls.is_multiple_of(CALLS_PER_INTERPRETER) {
+            self.replace_interpreter();
         }
-        let _running = call_running();
+        // Code compiled by a replaced interpreter: compile it again on this one (the source
+        // validated once already; compiling is not metered).
+        let recompiled;
+        let actor = if actor.generation == self.generation {
+            actor
+        } else {
+            match self.load(&actor.source) {
+                Ok(fresh) => {
+                    recompiled = fresh;
+                    &*recompiled
+                }
+                Err(diagnostics) => {
+                    return CallOutcome::failed(fail(
+                        ErrorKind::Validation,
+                        diagnostics
+                            .first()
+                            .map_or_else(String::new, |d| d.to_string()),
+                    ));
+                }
+            }
+        };
+        let running = call_running();
         self.interpreter.enter(|_vm| collect_garbage());
         // Every call starts from the same library state (unmetered).
         let reset = &self.reset;
         let previous = std::mem::take(&mut self.last_imports);
-        if let Err(e) = self.interpreter.enter(|vm| reset.run(&previous, vm)) {
+        let reset_result = self.interpreter.enter(|vm| {
+            meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
+            let result = reset.run(&previous, vm);
+            let _ = meter::finish();
+            result
+        });
+        if let Err(e) = reset_result {
             let message = self.interpreter.enter(|vm| describe_exception(&e, vm));
-            return CallOutcome {
-                result: Err(fail(
-                    ErrorKind::Host,
-                    format!("library reset failed: {message}"),
-                )),
-                cycles_used: 0,
-                cells_used: 0,
-                effects: Effects::default(),
-                peak_memory: 0,
-                logs: Vec::new(),
-            };
+            return CallOutcome::failed(fail(
+                ErrorKind::Host,
+                format!("library reset failed: {message}"),
+            ));
         }
         let guard = CallGuard::install(host, ctx);
         meter::start(limits.cycles, limits.cells, limits::MEMORY_BYTES);
-        let result = self
-            .interpreter
-            .enter(|vm| execute(actor, method, args, vm));
+        // The panic boundary: a Rust panic anywhere in the interpreter (a RustPython bug an
+        // actor found) ends this call, deterministically, instead of the thread that executes
+        // blocks. The interpreter it happened in may hold half-updated state, so it is replaced
+        // before the next call.
+        let executed = self.interpreter.enter(|vm| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let result = execute(actor, method, args, vm);
+                // Objects kept alive for their ids are released inside the call, which pays
+                // for any finalizer that runs.
+                drop(identity::take_ids());
+                result
+            }))
+        });
         natives::clear_patterns();
-        let (usage, trip) = meter::finish();
+        let (mut usage, trip) = meter::finish();
         let (mut effects, imported) = guard.finish();
         self.last_imports = imported;
         let logs = std::mem::take(&mut effects.logs);
-        // A tripped meter wins over whatever the Python code did with the exception.
-        let result = match trip {
-            Some(t) => Err(trip_error(t)),
-            None => result,
+        let mut panicked = false;
+        let result = match executed {
+            Ok(result) => match trip {
+                // A tripped meter wins over whatever the Python code did with the exception.
+                Some(t) => Err(trip_error(t)),
+                None => result,
+            },
+            Err(payload) => {
+                // Every node panics at the same point of the same call, but how far the call
+                // got is not part of the outcome: it is charged its whole cycle budget.
+                usage.cycles = limits.cycles;
+                panicked = true;
+                Err(CallError {
+                    kind: ErrorKind::VmPanic,
+                    message: PANIC_MESSAGE.into(),
+                    traceback: Some(panic_text(payload.as_ref())),
+                })
+            }
         };
         if result.is_err() {
             effects = Effects::default();
+        }
+        // Starting an interpreter waits for every running call, this one included.
+        drop(running);
+        if panicked {
+            self.replace_interpreter();
         }
         CallOutcome {
             result,
@@ -468,9 +498,24 @@ impl Engine {
     }
 }
 
-/// Cycles the finalizers (`__del__`) of one between-calls collection may use in total, so an
-/// actor's finalizer cannot hold the node up.
-const FINALIZER_CYCLES: u64 = 1_000_000;
+/// The receipt message of a [`ErrorKind::VmPanic`] failure: the same on every node, whatever
+/// the panic said (its text goes to the developer-only traceback).
+pub const PANIC_MESSAGE: &str = "the Python VM hit an internal error (a bug in the node, not in \
+     the actor) and stopped this call; it is charged its whole cycle budget";
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into());
+    format!("internal error in the Python VM: {what}\n")
+}
+
+/// Cycles the runtime's own work between calls (the library reset, collecting garbage) may use,
+/// metered on a private budget no call pays for. Actor code cannot run in it at all
+/// (`natives::charge`), so only library code counts against it.
+const RUNTIME_CYCLES: u64 = 10_000_000;
 
 /// Frees reference cycles between calls, never during one, once as many objects have been
 /// allocated as would have triggered RustPython's automatic collection (the oldest generation
@@ -488,7 +533,7 @@ fn collect_garbage() {
     .iter()
     .rposition(|&(count, threshold)| threshold > 0 && count >= threshold as usize);
     if let Some(generation) = due {
-        meter::start(FINALIZER_CYCLES, 0, limits::MEMORY_BYTES);
+        meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
         gc.collect_force(generation);
         let _ = meter::finish();
     }

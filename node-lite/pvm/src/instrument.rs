@@ -97,11 +97,16 @@ pub mod imports {
     pub const IMPORT_STAR: &str = "__ais__";
 }
 
+/// Name of the builtin actor code reads private (`_name`) attributes through: it applies the
+/// library-private-name rule (`library_objects::check_private_read`).
+pub const PRIVATE_ATTRIBUTE: &str = "__pa__";
+
 /// Whether `name` is one the rewrite calls (user code may not bind it).
 pub fn is_reserved(name: &str) -> bool {
     name == CHARGE
         || name == METERED_ITER
         || name == CHARGE_CHARS
+        || name == PRIVATE_ATTRIBUTE
         || ops::ALL.contains(&name)
         || [imports::IMPORT, imports::IMPORT_FROM, imports::IMPORT_STAR].contains(&name)
 }
@@ -112,8 +117,30 @@ pub fn instrument_module(body: &mut Vec<Stmt>, actor: bool) {
     if actor {
         rewrite_imports(body);
     }
-    let pass = Instrumenter::default();
+    let pass = Instrumenter {
+        actor,
+        ..Default::default()
+    };
     pass.body(body, 0);
+}
+
+/// Instruments an expression compiled on its own (`eval`): its operations are charged when it
+/// is evaluated, comprehensions and lambdas inside it as usual.
+pub fn instrument_expression(expr: &mut Expr, actor: bool) {
+    let pass = Instrumenter {
+        actor,
+        ..Default::default()
+    };
+    pass.visit_expr(expr);
+    let body = take_expr(expr);
+    *expr = charged_expr(expr_cost(&body), body);
+}
+
+/// A single-underscore name (`_x`, not `__x__`): the ones [`PRIVATE_ATTRIBUTE`] checks.
+fn is_private_name(name: &str) -> bool {
+    name.starts_with('_')
+        && !(name.len() > 4 && name.starts_with("__") && name.ends_with("__"))
+        && !crate::library_objects::PUBLIC_UNDERSCORE_NAMES.contains(&name)
 }
 
 fn str_lit(s: &str, range: TextRange) -> Expr {
@@ -265,6 +292,8 @@ struct Instrumenter {
     // Transformer methods take `&self`; nothing needs mutable state, but keep a counter of
     // inserted charges for tests and debugging.
     inserted: Cell<usize>,
+    /// Actor code: reads of private attributes go through [`PRIVATE_ATTRIBUTE`].
+    actor: bool,
 }
 
 fn name(id: &'static str, range: TextRange) -> Expr {
@@ -618,6 +647,18 @@ impl Transformer for Instrumenter {
                 let range = expr.range();
                 let inner = take_expr(expr);
                 *expr = call(CHARGE_CHARS, vec![inner], range);
+            }
+            Expr::Attribute(a)
+                if self.actor
+                    && a.ctx == ExprContext::Load
+                    && is_private_name(a.attr.id.as_str()) =>
+            {
+                transformer::walk_expr(self, expr);
+                let Expr::Attribute(a) = expr else { return };
+                let range = a.range;
+                let attr = a.attr.id.to_string();
+                let value = take_expr(&mut a.value);
+                *expr = call(PRIVATE_ATTRIBUTE, vec![value, str_lit(&attr, range)], range);
             }
             _ => transformer::walk_expr(self, expr),
         }

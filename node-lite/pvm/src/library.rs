@@ -61,6 +61,11 @@ pub static COWBOY_SOURCES: &[LibrarySource] = &[
         source: include_str!("../python/_cowboy_reset.py"),
     },
     LibrarySource {
+        name: "_cowboy_library",
+        package: false,
+        source: include_str!("../python/_cowboy_library.py"),
+    },
+    LibrarySource {
         name: "_cowboy_mathlib",
         package: false,
         source: include_str!("../python/_cowboy_mathlib.py"),
@@ -121,6 +126,26 @@ pub fn compile_instrumented(
     let file = SourceFileBuilder::new(path, source).finish();
     let code = compiler::codegen::compile::compile_program(&module, file, Default::default())
         .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
+    let code = vm.ctx.new_code(code);
+    crate::engine::freeze_code(&code);
+    Ok(code)
+}
+
+/// [`compile_instrumented`] for one expression (`eval` mode).
+pub fn compile_instrumented_expression(
+    source: &str,
+    path: &str,
+    actor: bool,
+    vm: &VirtualMachine,
+) -> PyResult<PyRef<rustpython_vm::builtins::PyCode>> {
+    let parsed = compiler::parser::parse_expression(source)
+        .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {}", e.error)))?;
+    let mut expression = parsed.into_syntax();
+    instrument::instrument_expression(&mut expression.body, actor);
+    let file = SourceFileBuilder::new(path, source).finish();
+    let code =
+        compiler::codegen::compile::compile_expression(&expression, file, Default::default())
+            .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
     let code = vm.ctx.new_code(code);
     crate::engine::freeze_code(&code);
     Ok(code)
@@ -199,6 +224,14 @@ pub fn load_module(name: &str, vm: &VirtualMachine) -> PyResult {
             p.set_attr(vm.ctx.intern_str(child), loaded.clone(), vm)?;
         }
         return Ok(loaded);
+    }
+    if meter::in_call() {
+        // Everything the library needs was loaded when it was preloaded; a module that is not
+        // loaded by now (a native module of the host) is never loaded during a call.
+        return Err(vm.new_import_error(
+            format!("module '{name}' is not available while an actor call runs"),
+            vm.ctx.new_str(name),
+        ));
     }
     match name {
         "pvm_host" => register(name, natives::pvm_host_module(vm)?, vm),

@@ -24,6 +24,9 @@ thread_local! {
     static CELLS_LEFT: Cell<u64> = const { Cell::new(0) };
     static CELLS_LIMIT: Cell<u64> = const { Cell::new(0) };
     static TRIPPED: Cell<Option<Trip>> = const { Cell::new(None) };
+    /// The runtime's own work between calls (library reset, collecting garbage) is metered
+    /// under a private budget, and actor code may not run in it.
+    static RUNTIME: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Cycles and cells consumed by a finished call.
@@ -46,10 +49,30 @@ pub fn start(cycles_limit: u64, cells_limit: u64, memory_limit: usize) {
     alloc::start(memory_limit);
 }
 
+/// Starts metering the runtime's own work between calls under a private budget (see
+/// [`runtime`]); ended by [`finish`].
+pub fn start_runtime(cycles_limit: u64, memory_limit: usize) {
+    start(cycles_limit, 0, memory_limit);
+    RUNTIME.with(|r| r.set(true));
+}
+
+/// Whether the runtime's own work between calls is running (actor code may not run).
+#[inline]
+pub fn runtime() -> bool {
+    RUNTIME.with(|r| r.get())
+}
+
+/// Whether an actor call is running (the rules that guard shared library state apply).
+#[inline]
+pub fn in_call() -> bool {
+    active() && !runtime()
+}
+
 /// Stops metering; returns what was used and why the call was stopped, if it was.
 pub fn finish() -> (Usage, Option<Trip>) {
     let peak_memory = alloc::stop();
     ACTIVE.with(|a| a.set(false));
+    RUNTIME.with(|r| r.set(false));
     let cycles = CYCLES_LIMIT.with(|c| c.get()) - CYCLES_LEFT.with(|c| c.get());
     let cells = CELLS_LIMIT.with(|c| c.get()) - CELLS_LEFT.with(|c| c.get());
     let trip = TRIPPED.with(|t| t.get());

@@ -52,6 +52,14 @@ pub fn trip_exception(trip: meter::Trip, vm: &VirtualMachine) -> PyBaseException
 /// Charges cycles, raising the meter exception on exhaustion.
 #[inline]
 pub fn charge(n: u64, vm: &VirtualMachine) -> PyResult<()> {
+    if meter::runtime() && crate::library_objects::actor_frame_running(vm) {
+        // Between calls (the library reset, collecting garbage) nothing pays for actor code,
+        // and what it did would depend on the node's history: it does not run at all.
+        return Err(vm.new_runtime_error(
+            "actor code cannot run between calls (a finalizer or method reached while the \
+             runtime cleans up)",
+        ));
+    }
     meter::charge_cycles(n).map_err(|t| trip_exception(t, vm))
 }
 

@@ -17,6 +17,7 @@
 //!   change what another actor's code does.
 
 use crate::{cost::cycles, meter, natives};
+use rustpython_vm::common::wtf8::Wtf8Buf;
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
     builtins::{PyList, PySet, PyStr, PyTuple, PyType, PyTypeRef},
@@ -133,7 +134,7 @@ fn index_of<F: Copy>(
 }
 
 /// Every type reachable from `object` through `__subclasses__`.
-fn all_types(vm: &VirtualMachine) -> Vec<PyTypeRef> {
+pub fn all_types(vm: &VirtualMachine) -> Vec<PyTypeRef> {
     let mut out: Vec<PyTypeRef> = vec![vm.ctx.types.object_type.to_owned()];
     let mut i = 0;
     while i < out.len() {
@@ -173,6 +174,75 @@ fn patch_type_slots(ty: &Py<PyType>, registry: &mut Registry) {
             ty.slots.iternext.store(Some(nexts[i]));
         }
     }
+}
+
+/// The class in `ty`'s MRO (itself first) whose own namespace defines `name`.
+pub fn defining_class(ty: &Py<PyType>, name: &'static str, vm: &VirtualMachine) -> Option<PyTypeRef> {
+    let name = vm.ctx.intern_str(name);
+    if ty.get_direct_attr(name).is_some() {
+        return Some(ty.to_owned());
+    }
+    ty.mro
+        .read()
+        .iter()
+        .find(|c| c.get_direct_attr(name).is_some())
+        .cloned()
+}
+
+/// Gives a class created after start-up the patched slots.
+///
+/// A class resolves the slots it inherits through the method descriptors in its MRO, which
+/// hold the interpreter's original functions, so the patches made to the built-in types' slots
+/// do not reach it by themselves. Every class goes through `type.__new__`
+/// (`library_objects::install_class_guard`), which calls this on what it made.
+pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
+    if let Ok(registry) = REGISTRY.lock() {
+        if let Some(f) = ty.slots.repr.load()
+            && let Some(i) = registry.repr.iter().position(|a| *a == f as usize)
+        {
+            ty.slots.repr.store(Some(repr_wrappers()[i]));
+        } else if defining_class(ty, "__repr__", vm)
+            .is_some_and(|c| c.is(vm.ctx.types.object_type))
+            && let Some(object_repr) = OBJECT_REPR.get()
+            && let Some(i) = registry.repr.iter().position(|a| *a == *object_repr as usize)
+        {
+            // `object.__repr__` itself is a wrapper method (for direct calls): use the native
+            // wrapper of its original.
+            ty.slots.repr.store(Some(repr_wrappers()[i]));
+        }
+        if let Some(f) = ty.slots.iternext.load()
+            && let Some(i) = registry.iternext.iter().position(|a| *a == f as usize)
+        {
+            ty.slots.iternext.store(Some(iternext_wrappers()[i]));
+        }
+    }
+    crate::identity::patch_new_type(ty, vm);
+    crate::library_objects::patch_new_type(ty);
+}
+
+/// `object`'s original repr slot (its wrapper handles direct `object.__repr__(x)` calls).
+static OBJECT_REPR: OnceLock<ReprFn> = OnceLock::new();
+
+/// `object.__repr__(x)` called directly (library code does, e.g. `super().__repr__()`): the
+/// descriptor holds the original function, so it is replaced by a method applying the patch.
+fn wrap_object_repr_method(vm: &VirtualMachine) -> PyResult<()> {
+    let object_type = vm.ctx.types.object_type;
+    let Some(original) = OBJECT_REPR.get().copied() else {
+        return Ok(());
+    };
+    let wrapped = vm.new_method(
+        "__repr__",
+        object_type,
+        move |zelf: rustpython_vm::PyObjectRef, vm: &VirtualMachine| -> PyResult {
+            let s = original(&zelf, vm)?;
+            Ok(match s.to_str().and_then(strip_addresses) {
+                Some(clean) => vm.ctx.new_str(clean).into(),
+                None => s.into(),
+            })
+        },
+    );
+    object_type.set_attr(vm.ctx.intern_str("__repr__"), wrapped.into());
+    Ok(())
 }
 
 // ---- list/tuple: `in` and comparisons charge per element ------------------------------------
@@ -288,7 +358,7 @@ fn guarded_type_setattro(
     value: PySetterValue,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
-    if meter::active()
+    if meter::in_call()
         && let Some(ty) = zelf.downcast_ref::<PyType>()
         && is_library_type(ty, vm)?
     {
@@ -313,15 +383,51 @@ fn sort_cost(n: usize) -> u64 {
     n * (64 - (n - 1).leading_zeros() as u64)
 }
 
+thread_local! {
+    static INSTALLED: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether `what` is installed on this thread for the first time (and records that it is).
+///
+/// Without the `threading` feature RustPython's built-in types are thread-local statics: every
+/// interpreter a thread starts (a replacement after `CALLS_PER_INTERPRETER` calls or after a
+/// panic) shares them. Slot patches check for their own wrappers and are idempotent; a method
+/// replaced by a wrapper that calls the previous method is not, and must be installed once.
+pub fn first_on_this_thread(what: &'static str) -> bool {
+    INSTALLED.with(|i| {
+        let mut installed = i.borrow_mut();
+        if installed.contains(&what) {
+            false
+        } else {
+            installed.push(what);
+            true
+        }
+    })
+}
+
 /// Installs every patch. Must run before any library or actor code.
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    crate::reversed_dict::install(vm)?;
+    crate::identity::install(vm);
+    crate::library_objects::install_class_guard(vm);
+    if let Some(f) = vm.ctx.types.object_type.slots.repr.load()
+        && !repr_wrappers().iter().any(|w| *w as usize == f as usize)
+    {
+        let _ = OBJECT_REPR.set(f);
+    }
     let mut registry = REGISTRY
         .lock()
         .map_err(|_| vm.new_runtime_error("patch registry poisoned"))?;
+    // Built-in types only: classes get their patched slots when they are created
+    // (`patch_new_type`), so what is patched never depends on which classes earlier
+    // interpreters of this process happened to leave behind.
     for ty in all_types(vm) {
-        patch_type_slots(&ty, &mut registry);
+        if !ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+            patch_type_slots(&ty, &mut registry);
+        }
     }
     drop(registry);
+    crate::library_objects::install_write_barrier(vm)?;
 
     let types = &vm.ctx.types;
     let list_seq = &types.list_type.slots.as_sequence;
@@ -380,6 +486,15 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
             .setattro
             .store(Some(guarded_type_setattro));
     }
+
+    // Built-in types are this thread's statics, shared by every interpreter the thread ever
+    // runs: their methods are wrapped once per thread (wrapping them again for a second
+    // interpreter would charge twice).
+    if !first_on_this_thread("patches::methods") {
+        return Ok(());
+    }
+    wrap_object_repr_method(vm)?;
+    crate::identity::wrap_object_hash_method(vm);
 
     // list.sort charges n·⌈log₂ n⌉ before sorting.
     let list_type: &'static Py<PyType> = types.list_type;
@@ -504,12 +619,17 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         let original = ty
             .get_attr(name)
             .ok_or_else(|| vm.new_runtime_error("__format__ missing"))?;
+        let is_str = ty.is(types.str_type);
         let wrapped = vm.new_method(
             "__format__",
             ty,
-            move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
                 if let Some(spec) = args.args.get(1).and_then(|s| s.downcast_ref::<PyStr>()) {
-                    crate::sandbox::check_format_spec(spec.to_str().unwrap_or_default(), vm)?;
+                    let spec = spec.to_str().unwrap_or_default().to_owned();
+                    crate::sandbox::check_format_spec(&spec, vm)?;
+                    if is_str {
+                        truncate_for_precision(&mut args, &spec, vm);
+                    }
                 }
                 original.call(args, vm)
             },
@@ -517,6 +637,54 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         ty.set_attr(name, wrapped.into());
     }
     Ok(())
+}
+
+/// A string format spec split around its precision: `(spec without ".N", N)`, when the spec
+/// has a precision and formats as a string (type `s` or none).
+///
+/// Grammar (format-spec mini-language): `[[fill]align][sign][z][#][0][width][grouping]
+/// [.precision][type]`. After the optional fill and align no field may contain `.`, so the
+/// first `.` after them starts the precision.
+fn split_string_precision(spec: &str) -> Option<(String, usize)> {
+    let chars: Vec<char> = spec.chars().collect();
+    let is_align = |c: char| matches!(c, '<' | '>' | '=' | '^');
+    let start = if chars.len() >= 2 && is_align(chars[1]) {
+        2
+    } else if chars.first().is_some_and(|c| is_align(*c)) {
+        1
+    } else {
+        0
+    };
+    let dot = start + chars[start..].iter().position(|c| *c == '.')?;
+    let digits = chars[dot + 1..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let rest: String = chars[dot + 1 + digits..].iter().collect();
+    if digits == 0 || !(rest.is_empty() || rest == "s") {
+        return None;
+    }
+    let precision: String = chars[dot + 1..dot + 1 + digits].iter().collect();
+    let precision = precision.parse().ok()?;
+    let mut without: String = chars[..dot].iter().collect();
+    without.push_str(&rest);
+    Some((without, precision))
+}
+
+/// `format(s, '>10.3')` keeps the first 3 *characters* of `s` and then pads, as CPython does.
+/// RustPython pads first and then cuts the result at a byte offset, which gives other results
+/// and panics when the cut falls inside a multi-byte character (`format('éa', '.1')`); so the
+/// string is truncated here and formatted without the precision.
+fn truncate_for_precision(args: &mut FuncArgs, spec: &str, vm: &VirtualMachine) {
+    let Some((without, precision)) = split_string_precision(spec) else {
+        return;
+    };
+    let Some(value) = args.args.first().and_then(|v| v.downcast_ref::<PyStr>()) else {
+        return;
+    };
+    let kept = value.as_wtf8().code_points().take(precision).collect::<Wtf8Buf>();
+    args.args[0] = vm.ctx.new_str(kept).into();
+    args.args[1] = vm.ctx.new_str(without).into();
 }
 
 /// Length, in characters or elements, of a sized builtin value (0 for anything else).
@@ -548,6 +716,8 @@ fn meter_method(ty: &'static Py<PyType>, name: &'static str, vm: &VirtualMachine
         return Ok(());
     };
     let pads = matches!(name, "center" | "ljust" | "rjust" | "zfill" | "expandtabs");
+    // Methods that change their receiver: refused on the library's shared objects.
+    let mutates = ty.is(vm.ctx.types.dict_type) && name == "update";
     let wrapped = vm.new_method(
         name,
         ty,
@@ -578,6 +748,11 @@ fn meter_method(ty: &'static Py<PyType>, name: &'static str, vm: &VirtualMachine
                         "{name}() result would exceed the per-call memory limit"
                     )));
                 }
+            }
+            if mutates
+                && let Some(receiver) = args.args.first()
+            {
+                crate::library_objects::check_mutation(receiver, &format!("call {name}() on"), vm)?;
             }
             natives::charge(cycles::CALL + n * cycles::PER_ELEMENT, vm)?;
             let result = original.call(args, vm)?;
@@ -612,6 +787,18 @@ mod tests {
             Some("<bound method A.f of <A object>>")
         );
         assert_eq!(strip_addresses("plain"), None);
+    }
+
+    #[test]
+    fn string_precision_is_split_from_the_spec() {
+        assert_eq!(split_string_precision(".1"), Some(("".into(), 1)));
+        assert_eq!(split_string_precision(">10.3"), Some((">10".into(), 3)));
+        assert_eq!(split_string_precision(".<10.3s"), Some((".<10s".into(), 3)));
+        assert_eq!(split_string_precision("0=5.2"), Some(("0=5".into(), 2)));
+        assert_eq!(split_string_precision("10"), None);
+        assert_eq!(split_string_precision(".2f"), None);
+        assert_eq!(split_string_precision("."), None);
+        assert_eq!(split_string_precision(".<"), None);
     }
 
     #[test]

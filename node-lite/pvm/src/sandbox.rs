@@ -542,6 +542,14 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, ops::ILSHIFT, op_ilshift, vm)?;
     set_builtin(&b, ops::IMOD, op_imod, vm)?;
     set_builtin(&b, "pow", builtin_pow, vm)?;
+    // Identities are serial numbers, never addresses (`identity`).
+    set_builtin(&b, "id", crate::identity::id, vm)?;
+    set_builtin(
+        &b,
+        crate::instrument::PRIVATE_ATTRIBUTE,
+        crate::library_objects::private_attribute,
+        vm,
+    )?;
     set_builtin(&b, "round", builtin_round, vm)?;
     set_builtin(
         &b,
@@ -567,42 +575,18 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     // `__mi__(iterable, n)`: per-element charges for comprehensions and loops.
     crate::metered_iter::init(vm);
     set_builtin(&b, METERED_ITER, crate::metered_iter::metered_iter, vm)?;
-    // Library code may build code at run time (dataclasses, namedtuple): compile it with the
-    // metering instrumenter too.
-    set_builtin(&b, "exec", library_exec, vm)?;
+    // Library code builds code at run time (dataclasses, namedtuple, string annotations):
+    // compiled with the metering instrumenter, and under the actor's rules while a call runs.
+    let compile = b.get_item("compile", vm)?;
+    b.set_item(crate::dynamic::ORIGINAL_COMPILE, compile, vm)?;
+    set_builtin(&b, "compile", crate::dynamic::compile, vm)?;
+    set_builtin(&b, "eval", crate::dynamic::eval, vm)?;
+    set_builtin(&b, "exec", crate::dynamic::exec, vm)?;
+    crate::dynamic::guard_function_constructor(vm);
     Ok(())
 }
 
-fn library_exec(
-    source: PyObjectRef,
-    globals: OptionalArg<PyDictRef>,
-    locals: OptionalArg<PyObjectRef>,
-    vm: &VirtualMachine,
-) -> PyResult<()> {
-    let globals = globals.into_option().unwrap_or_else(|| vm.ctx.new_dict());
-    if !globals.contains_key("__builtins__", vm) {
-        globals.set_item("__builtins__", vm.builtins.dict().into(), vm)?;
-    }
-    let code = if let Some(s) = source.downcast_ref::<PyStr>() {
-        let text = s
-            .to_str()
-            .ok_or_else(|| vm.new_value_error("source contains lone surrogates"))?;
-        crate::library::compile_instrumented(text, "<generated>", false, vm)?
-    } else {
-        return Err(vm.new_type_error("exec() in the PVM accepts only source strings"));
-    };
-    let locals = locals
-        .into_option()
-        .map(|l| rustpython_vm::function::ArgMapping::try_from_object(vm, l))
-        .transpose()?;
-    vm.run_code_obj(
-        code,
-        rustpython_vm::scope::Scope::with_builtins(locals, globals, vm),
-    )?;
-    Ok(())
-}
 
-use rustpython_vm::TryFromObject as _;
 
 // ---- actor builtins -------------------------------------------------------------------------
 
@@ -638,7 +622,10 @@ fn guarded_getattr(
 ) -> PyResult {
     check_attribute(&obj, &name, vm)?;
     match obj.get_attr(&name, vm) {
-        Ok(v) => Ok(v),
+        Ok(v) => {
+            crate::library_objects::check_private_read(&obj, name.as_str(), &v, vm)?;
+            Ok(v)
+        }
         Err(e) if e.fast_isinstance(vm.ctx.exceptions.attribute_error) => match default {
             OptionalArg::Present(d) => Ok(d),
             OptionalArg::Missing => Err(e),
@@ -667,23 +654,6 @@ fn guarded_setattr(
 fn guarded_delattr(obj: PyObjectRef, name: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<()> {
     check_attribute(&obj, &name, vm)?;
     obj.del_attr(&name, vm)
-}
-
-fn guarded_hash(obj: PyObjectRef, vm: &VirtualMachine) -> PyResult<i64> {
-    let class = obj.class();
-    let object_hash = vm.ctx.types.object_type.slots.hash.load();
-    let own_hash = class.slots.hash.load();
-    let identity_hash = match (object_hash, own_hash) {
-        (Some(a), Some(b)) => a as usize == b as usize,
-        _ => false,
-    };
-    if identity_hash {
-        return Err(vm.new_type_error(format!(
-            "hash() of a '{}' object is its memory address, which differs between nodes; define __hash__ or hash a value",
-            class.name()
-        )));
-    }
-    obj.hash(vm)
 }
 
 fn actor_print(args: FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
@@ -807,14 +777,20 @@ pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&dict, "hasattr", guarded_hasattr, vm)?;
     set_builtin(&dict, "setattr", guarded_setattr, vm)?;
     set_builtin(&dict, "delattr", guarded_delattr, vm)?;
-    set_builtin(&dict, "hash", guarded_hash, vm)?;
+    set_builtin(&dict, "hash", crate::identity::hash, vm)?;
     set_builtin(&dict, "print", actor_print, vm)?;
     set_builtin(&dict, "format", guarded_format, vm)?;
     dict.set_item("__name__", vm.ctx.new_str("builtins").into(), vm)?;
 
-    // str.format / format_map: guard field names and widths.
+    // str.format / format_map: guard field names and widths (once per thread: see
+    // `patches::first_on_this_thread`).
     let str_type = vm.ctx.types.str_type;
-    for method in ["format", "format_map"] {
+    let methods: &[&str] = if patches::first_on_this_thread("sandbox::str_format") {
+        &["format", "format_map"]
+    } else {
+        &[]
+    };
+    for &method in methods {
         let name = vm.ctx.intern_str(method);
         let original = str_type
             .get_attr(name)
@@ -841,19 +817,35 @@ pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
     let sdk = crate::library::load_module("cowboy_sdk", vm)?;
     let storage = sdk.get_attr("storage", vm)?;
     STORAGE_OBJECT.with(|s| *s.borrow_mut() = Some(storage));
+    // `annotationlib` resolves a forward reference's bare name in `builtins` when globals lack
+    // it: give it the actor's builtins, never the library's.
+    let actor_builtins_module = vm.new_module("builtins", dict.clone(), None);
+    crate::library::load_module("annotationlib", vm)?.set_attr(
+        "builtins",
+        actor_builtins_module,
+        vm,
+    )?;
     ACTOR_BUILTINS.with(|b| *b.borrow_mut() = Some(dict));
     patches::protect_existing_types(vm)?;
     Ok(())
 }
 
+/// The module name of actor code (`__name__`, and the `__module__` of its classes).
+pub const ACTOR_MODULE: &str = "__actor__";
+
+/// The actor builtins dict (installed once the library is preloaded).
+pub fn actor_builtins(vm: &VirtualMachine) -> PyResult<PyDictRef> {
+    ACTOR_BUILTINS
+        .with(|b| b.borrow().clone())
+        .ok_or_else(|| vm.new_runtime_error("actor builtins not installed"))
+}
+
 /// A fresh globals dict for one execution of an actor module.
 pub fn actor_globals(vm: &VirtualMachine) -> PyResult<PyDictRef> {
-    let builtins = ACTOR_BUILTINS
-        .with(|b| b.borrow().clone())
-        .ok_or_else(|| vm.new_runtime_error("actor builtins not installed"))?;
+    let builtins = actor_builtins(vm)?;
     let globals = vm.ctx.new_dict();
     globals.set_item("__builtins__", builtins.into(), vm)?;
-    globals.set_item("__name__", vm.ctx.new_str("__actor__").into(), vm)?;
+    globals.set_item("__name__", vm.ctx.new_str(ACTOR_MODULE).into(), vm)?;
     Ok(globals)
 }
 

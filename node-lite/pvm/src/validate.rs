@@ -51,8 +51,9 @@ pub const FORBIDDEN_BUILTINS: &[(&str, &str)] = &[
     ("vars", "namespace introspection is not allowed"),
     ("dir", "namespace introspection is not allowed"),
     (
-        "id",
-        "object identities differ between nodes; compare with ==",
+        "complex",
+        "complex arithmetic uses the host's math library, which differs between machines; \
+         keep real and imaginary parts as two floats or integers",
     ),
     ("help", "interactive help is not available"),
     ("exit", "handlers end by returning or raising"),
@@ -107,6 +108,8 @@ pub enum Rule {
     AsyncNotSupported,
     ActorClass,
     HandlerSignature,
+    ClassMetadata,
+    ComplexNumber,
 }
 
 impl Rule {
@@ -124,6 +127,8 @@ impl Rule {
             Self::AsyncNotSupported => "async-not-supported",
             Self::ActorClass => "actor-class",
             Self::HandlerSignature => "handler-signature",
+            Self::ClassMetadata => "class-metadata",
+            Self::ComplexNumber => "complex-number",
         }
     }
 }
@@ -228,6 +233,43 @@ pub fn validate(source: &str) -> Result<(ast::ModModule, ActorShape), Vec<Diagno
     }
 }
 
+/// Validates source compiled while a call runs (what library code hands to `eval`, `exec` or
+/// `compile` on an actor's behalf, e.g. a string annotation `typing.get_type_hints` evaluates):
+/// the same rules as actor source, without an actor class. `expression` parses it as one
+/// expression (`eval` mode).
+pub fn validate_dynamic(source: &str, expression: bool) -> Result<(), Vec<Diagnostic>> {
+    let mut checker = Checker {
+        source,
+        diagnostics: Vec::new(),
+        class_scopes: vec![false],
+        class_names: vec![Vec::new()],
+    };
+    let syntax = |e: parser::ParseError| {
+        let (line, column) = line_col(source, e.location.start());
+        vec![Diagnostic {
+            line,
+            column,
+            rule: Rule::Syntax,
+            message: e.error.to_string(),
+            hint: "fix the Python syntax error".into(),
+        }]
+    };
+    if expression {
+        let parsed = parser::parse_expression(source).map_err(syntax)?;
+        checker.visit_expr(&parsed.into_syntax().body);
+    } else {
+        for stmt in &parser::parse_module(source).map_err(syntax)?.into_syntax().body {
+            checker.visit_stmt(stmt);
+        }
+    }
+    if checker.diagnostics.is_empty() {
+        Ok(())
+    } else {
+        checker.diagnostics.sort_by_key(|d| (d.line, d.column));
+        Err(checker.diagnostics)
+    }
+}
+
 struct Checker<'s> {
     source: &'s str,
     diagnostics: Vec<Diagnostic>,
@@ -235,6 +277,15 @@ struct Checker<'s> {
     class_scopes: Vec<bool>,
     /// Names bound so far in each enclosing class body (innermost last).
     class_names: Vec<Vec<String>>,
+}
+
+/// Whether `name` is a Python identifier that is not a keyword (what a field or attribute
+/// name generated into source may be).
+pub fn is_identifier(name: &str) -> bool {
+    // What the parser reads as exactly this one name (keywords are not names).
+    parser::parse_expression(name).is_ok_and(|parsed| {
+        matches!(&*parsed.into_syntax().body, Expr::Name(n) if n.id.as_str() == name)
+    })
 }
 
 fn is_dunder(name: &str) -> bool {
@@ -293,6 +344,15 @@ impl Checker<'_> {
                 Rule::DunderName,
                 format!("`{name}` is reserved for the metering runtime"),
                 "choose another name",
+            );
+        } else if self.in_class_body()
+            && (name == "__module__" || crate::library_objects::METADATA_DUNDERS.contains(&name))
+        {
+            self.report(
+                range,
+                Rule::ClassMetadata,
+                format!("`{name}` cannot be set in a class body"),
+                "the runtime sets a class's module and metadata; library code relies on them",
             );
         } else if is_dunder(name) && !self.in_class_body() {
             self.report(
@@ -561,6 +621,15 @@ impl<'a> Visitor<'a> for Checker<'_> {
                     }
                     left = right;
                 }
+            }
+            Expr::NumberLiteral(n) if matches!(n.value, ast::Number::Complex { .. }) => {
+                self.report(
+                    n.range(),
+                    Rule::ComplexNumber,
+                    "complex numbers are not available in the PVM".into(),
+                    "complex arithmetic uses the host's math library, which differs between \
+                     machines; keep real and imaginary parts as two floats or integers",
+                )
             }
             Expr::Await(a) => self.report(
                 a.range(),

@@ -251,3 +251,41 @@ fn no_interpreter_starts_while_a_call_runs() {
         "an interpreter finished starting while another interpreter's call was running"
     );
 }
+
+#[test]
+fn a_replaced_interpreter_charges_the_same() {
+    // A validator replaces its interpreter on the same thread (every 10,000 calls, or after a
+    // panic). RustPython's built-in types are that thread's statics, shared by both
+    // interpreters: wrapping their methods again used to make every metered string, list and
+    // dict method charge twice on the second interpreter — a node that had run longer charged
+    // more than one that had just restarted.
+    const SOURCE: &str = "class Actor:\n    def f(self):\n        s = ''.join(['a'] * 500)\n        l = sorted([3, 1, 2] * 50)\n        l.sort()\n        d = {}\n        d.update({'k': s})\n        return [len('{} {:>8}'.format(s, 'x')), format(7, '>4'), s.upper()[:3], l[:3]]\n";
+    let cycles = std::thread::Builder::new()
+        .stack_size(cowboy_pvm::thread::STACK_BYTES)
+        .spawn(|| {
+            (0..3)
+                .map(|_| {
+                    let mut engine = cowboy_pvm::Engine::new().expect("engine");
+                    let code = engine.load(SOURCE).expect("load");
+                    let mut host = MemoryHost::default();
+                    let limits = Limits {
+                        cycles: 10_000_000,
+                        cells: 1_000_000,
+                    };
+                    let ctx = corpus::ctx();
+                    let deployed = engine.deploy(&code, &mut host, ctx.clone(), &[], limits);
+                    host.apply(&ctx.actor, &deployed.effects);
+                    let out = engine.call(&code, &mut host, ctx, "f", &[], limits);
+                    assert!(out.result.is_ok(), "{:?}", out.result);
+                    out.cycles_used
+                })
+                .collect::<Vec<_>>()
+        })
+        .expect("thread")
+        .join()
+        .expect("join");
+    assert!(
+        cycles.windows(2).all(|w| w[0] == w[1]),
+        "interpreters on one thread charged {cycles:?}"
+    );
+}

@@ -414,8 +414,16 @@ class Actor:
             "identity-comparison",
         ),
         (
-            "class Actor:\n    def f(self):\n        return id(self)\n",
+            "class Actor:\n    def f(self):\n        return complex(1, 2)\n",
             "forbidden-builtin",
+        ),
+        (
+            "class Actor:\n    def f(self):\n        return 1 + 2j\n",
+            "complex-number",
+        ),
+        (
+            "class Actor:\n    __module__ = 'builtins'\n",
+            "class-metadata",
         ),
         (
             "class Actor:\n    def f(self):\n        return globals()\n",

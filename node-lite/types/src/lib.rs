@@ -23,7 +23,7 @@ pub use codec::{DecodeError, Rule};
 pub use instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec};
 pub use json::{JsonError, TransactionJson};
 pub use primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex, keccak256};
-pub use receipt::{Delivery, Event, Outcome, Receipt, Status};
+pub use receipt::{Delivery, Event, FailureKind, Outcome, Receipt, Status};
 pub use state::{
     Account, ActorRecord, DeferredOrigin, MailboxMessage, StorageUsage, Supply, TimerRecord,
     Validator,

@@ -23,38 +23,127 @@ pub const MAX_FAILURE_MESSAGE: usize = 1_024;
 /// transaction's own message).
 pub const MAX_DELIVERIES: usize = 1_025;
 
-/// Failure kinds recorded in receipts (`Status::Failed { kind }`). Kinds 1–12 are the PVM's
-/// (`cowboy_pvm::ErrorKind::code`: 1 OutOfCycles, 2 OutOfCells, 3 MemoryLimit, 4 RecursionLimit,
-/// 5 IntegerOverflow, 6 Exception, 7 HandlerNotFound, 8 InvalidArguments, 9 InvalidValue,
-/// 10 ReturnTooLarge, 11 Validation, 12 Host); the rest are the state transition's.
-pub mod failure {
+/// Declares [`FailureKind`] once: each kind's receipt code (explicit, never derived from
+/// declaration order), its stable name (JSON, CLI, RPC) and what it means.
+macro_rules! failure_kinds {
+    ($( $(#[$doc:meta])* $variant:ident = $code:literal, )*) => {
+        /// Why a transaction, message or timer firing failed: the `kind` of
+        /// `Status::Failed` / `Outcome::Failed` in receipts. Codes 1–13 are failures inside the
+        /// PVM (`cowboy_pvm::ErrorKind` is this type); codes 32 and up are the state
+        /// transition's. Codes are consensus data: never renumber one.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        #[repr(u8)]
+        pub enum FailureKind {
+            $( $(#[$doc])* $variant = $code, )*
+        }
+
+        impl FailureKind {
+            /// Every kind, in code order.
+            pub const ALL: &'static [FailureKind] = &[$( FailureKind::$variant, )*];
+
+            /// The code stored in receipts.
+            pub const fn code(self) -> u8 {
+                self as u8
+            }
+
+            /// The stable name (`OutOfCycles`, `Skipped`, …), as JSON and the CLI show it.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( FailureKind::$variant => stringify!($variant), )*
+                }
+            }
+
+            /// The kind with this receipt code, if there is one.
+            pub const fn from_code(code: u8) -> Option<FailureKind> {
+                match code {
+                    $( $code => Some(FailureKind::$variant), )*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+failure_kinds! {
+    /// The cycle budget ran out.
+    OutOfCycles = 1,
+    /// The cell budget ran out.
+    OutOfCells = 2,
+    /// The per-call memory limit (10 MiB) was crossed.
+    MemoryLimit = 3,
+    /// Python recursion deeper than 256 frames.
+    RecursionLimit = 4,
+    /// An integer exceeded 4,096 bits.
+    IntegerOverflow = 5,
+    /// The handler raised an exception.
+    Exception = 6,
+    /// The method is not a handler of the actor.
+    HandlerNotFound = 7,
+    /// The arguments are not a canonical list of values.
+    InvalidArguments = 8,
+    /// The return value (or a persisted attribute) cannot be canonically encoded.
+    InvalidValue = 9,
+    /// The encoded return value is larger than 64 KiB.
+    ReturnTooLarge = 10,
+    /// The source failed static validation.
+    Validation = 11,
+    /// The node's storage failed (not the actor's fault).
+    Host = 12,
+    /// The interpreter hit an internal error (a Rust panic) while running the call: the call
+    /// fails deterministically on every node and is charged its whole cycle budget.
+    VmPanic = 13,
     /// A value transfer or bond exceeds the balance.
-    pub const INSUFFICIENT_BALANCE: u8 = 32;
+    InsufficientBalance = 32,
     /// A message was sent to an address without an actor.
-    pub const NO_ACTOR: u8 = 33;
+    NoActor = 33,
     /// A deploy's address already holds an actor.
-    pub const ACTOR_EXISTS: u8 = 34;
+    ActorExists = 34,
     /// The actor's storage would exceed its quota.
-    pub const QUOTA_EXCEEDED: u8 = 35;
+    QuotaExceeded = 35,
     /// A storage quota outside the allowed range was asked for.
-    pub const INVALID_QUOTA: u8 = 36;
+    InvalidQuota = 36,
     /// The recipient already received a message with this id (dedup window).
-    pub const DUPLICATE_MESSAGE: u8 = 37;
+    DuplicateMessage = 37,
     /// No pending timer with this id was created by the sender.
-    pub const TIMER_NOT_FOUND: u8 = 38;
+    TimerNotFound = 38,
     /// A timer's height, budget, handler or arguments are not acceptable.
-    pub const INVALID_TIMER: u8 = 39;
+    InvalidTimer = 39,
     /// The creator already has `max_timers_per_actor` pending timers.
-    pub const TIMER_LIMIT: u8 = 40;
+    TimerLimit = 40,
     /// A deferred message's bid is below the lane basefee of the block it would run in.
-    pub const FEE_TOO_LOW: u8 = 41;
+    FeeTooLow = 41,
     /// The budget paying for a message ran out before it could be delivered.
-    pub const OUT_OF_BUDGET: u8 = 42;
+    OutOfBudget = 42,
     /// The recipient's mailbox cannot take the message.
-    pub const MAILBOX_FULL: u8 = 43;
+    MailboxFull = 43,
     /// The transaction is in a finalized block but was not valid when the block executed
     /// (signature, nonce, balance, fee, or its lane was full): nothing changed, no fee charged.
-    pub const SKIPPED: u8 = 44;
+    Skipped = 44,
+}
+
+impl std::fmt::Display for FailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The state transition's failure codes as plain bytes (what `Status::Failed { kind }` holds).
+pub mod failure {
+    use super::FailureKind;
+
+    pub const INSUFFICIENT_BALANCE: u8 = FailureKind::InsufficientBalance.code();
+    pub const NO_ACTOR: u8 = FailureKind::NoActor.code();
+    pub const ACTOR_EXISTS: u8 = FailureKind::ActorExists.code();
+    pub const QUOTA_EXCEEDED: u8 = FailureKind::QuotaExceeded.code();
+    pub const INVALID_QUOTA: u8 = FailureKind::InvalidQuota.code();
+    pub const DUPLICATE_MESSAGE: u8 = FailureKind::DuplicateMessage.code();
+    pub const TIMER_NOT_FOUND: u8 = FailureKind::TimerNotFound.code();
+    pub const INVALID_TIMER: u8 = FailureKind::InvalidTimer.code();
+    pub const TIMER_LIMIT: u8 = FailureKind::TimerLimit.code();
+    pub const FEE_TOO_LOW: u8 = FailureKind::FeeTooLow.code();
+    pub const OUT_OF_BUDGET: u8 = FailureKind::OutOfBudget.code();
+    pub const MAILBOX_FULL: u8 = FailureKind::MailboxFull.code();
+    pub const SKIPPED: u8 = FailureKind::Skipped.code();
 }
 
 /// What became of one message a transaction (or timer, or deferred delivery) sent.

@@ -1,0 +1,77 @@
+"""Patches that keep the embedded standard library from turning an actor's data into code or
+names it may not use (loaded once, while the library is preloaded).
+
+- ``dataclasses`` generates its methods as Python source built from field names: a field name
+  that is not an identifier (``C.__annotations__ = {"a=__import__('os')": int}``) would be code.
+  Field names must be identifiers that are not keywords, as ``make_dataclass`` already requires.
+- ``functools.total_ordering`` would rename shared helper functions on every use (below).
+- ``functools.update_wrapper`` (and ``wraps``) copies the attributes its caller names from one
+  object to another: naming ``__globals__`` or ``__code__`` would hand a library function's
+  globals to the actor, or give a library function the actor's code. Only the standard names,
+  and public (non-underscore) names, may be copied.
+"""
+
+import dataclasses
+import functools
+import keyword
+
+_get_field = dataclasses._get_field
+
+
+def _checked_get_field(cls, a_name, a_type, default_kw_only):
+    if not (isinstance(a_name, str) and a_name.isidentifier() and not keyword.iskeyword(a_name)):
+        raise TypeError(
+            f"dataclass field names must be identifiers, not {a_name!r} (rule: dataclass-field-name)"
+        )
+    return _get_field(cls, a_name, a_type, default_kw_only)
+
+
+dataclasses._get_field = _checked_get_field
+
+_update_wrapper = functools.update_wrapper
+_STANDARD_NAMES = frozenset(functools.WRAPPER_ASSIGNMENTS) | frozenset(functools.WRAPPER_UPDATES)
+
+
+def _check_names(names):
+    for name in names:
+        if not isinstance(name, str) or (name.startswith("_") and name not in _STANDARD_NAMES):
+            raise ValueError(
+                f"update_wrapper() may copy only {sorted(_STANDARD_NAMES)} and public names, "
+                f"not {name!r} (rule: wrapper-attributes)"
+            )
+
+
+def update_wrapper(wrapper, wrapped, assigned=functools.WRAPPER_ASSIGNMENTS,
+                   updated=functools.WRAPPER_UPDATES):
+    assigned = tuple(assigned)
+    updated = tuple(updated)
+    _check_names(assigned)
+    _check_names(updated)
+    return _update_wrapper(wrapper, wrapped, assigned, updated)
+
+
+update_wrapper.__doc__ = _update_wrapper.__doc__
+functools.update_wrapper = update_wrapper
+
+# ``functools.total_ordering`` renames the shared helper functions it installs on every use
+# (``_gt_from_lt.__name__ = '__gt__'``): a change to the library that later calls would see.
+# They are named once, here, and installed without renaming.
+for _ops in functools._convert.values():
+    for _opname, _opfunc in _ops:
+        _opfunc.__name__ = _opname
+
+
+def total_ordering(cls):
+    """Class decorator that fills in missing ordering methods"""
+    roots = {op for op in functools._convert
+             if getattr(cls, op, None) is not getattr(object, op, None)}
+    if not roots:
+        raise ValueError('must define at least one ordering operation: < > <= >=')
+    root = max(roots)  # prefer __lt__ to __le__ to __gt__ to __ge__
+    for opname, opfunc in functools._convert[root]:
+        if opname not in roots:
+            setattr(cls, opname, opfunc)
+    return cls
+
+
+functools.total_ordering = total_ordering

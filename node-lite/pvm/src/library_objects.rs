@@ -1,0 +1,415 @@
+//! The library's objects, shared by every call: what an actor may not change, name or impersonate.
+//!
+//! An interpreter preloads the standard library once and then serves every call of every actor.
+//! Everything alive when the preload ends — modules, classes, functions, singletons such as
+//! `dataclasses.MISSING` or `typing.Optional`, their dicts — is *shared*: a change one call made
+//! to it would be seen by later calls of other actors, and by no node that restarted in between
+//! (a fork), or would run one actor's code inside another's call. So, while a call runs:
+//!
+//! - **they are read-only**: setting or deleting an attribute of one of them raises `TypeError`,
+//!   whoever asks — the actor, or library code working on its behalf (`functools.update_wrapper`
+//!   on a library function, `copy` rebuilding an object from an actor's `__reduce__`). Library
+//!   classes were already read-only (`patches::guarded_type_setattro`); this covers the rest.
+//!   `dict.update` on their dicts is refused the same way.
+//! - **their private names are not the actor's**: actor code reading an attribute whose name
+//!   starts with one underscore (`Enum._convert_`, `Decimal._pick_rounding_function`,
+//!   `typing.Optional._getitem`) of a library object, or whose value is a library function, gets
+//!   `AttributeError`. Names the standard library documents as public API despite the
+//!   underscore (`_asdict`, `_replace`, `_value_`, …) stay available, as do the actor's own
+//!   private attributes.
+//! - **no class may claim a library module**: a class created during a call whose `__module__`
+//!   names a loaded module (`class C: __module__ = 'builtins'`, `namedtuple(..., module='sys')`)
+//!   is refused, since library functions look such classes' module up in `sys.modules` and act
+//!   on it (`enum.global_enum` writes into it, `typing.get_type_hints` evaluates in it). So are
+//!   class namespaces that set the metadata the runtime trusts (`__text_signature__`,
+//!   `__annotations__`, …).
+//!
+//! The registry holds a strong reference to every object it records, so no recorded address can
+//! be reused by another object while the interpreter lives.
+
+use crate::meter;
+use rustpython_vm::{
+    AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
+    builtins::{PyBoundMethod, PyDict, PyFunction, PyStr, PyType, PyTypeRef},
+    function::{FuncArgs, PySetterValue},
+    types::PyTypeFlags,
+};
+use std::{
+    cell::RefCell,
+    collections::HashSet,
+    sync::{Mutex, OnceLock},
+};
+
+/// File names of code objects that belong to the actor (its module, and code built at run time
+/// under its rules); every other code object is the library's.
+const ACTOR_CODE_PATHS: &[&str] = &["<actor>", crate::dynamic::DYNAMIC_PATH];
+
+/// Underscore names the standard library documents as public API.
+pub const PUBLIC_UNDERSCORE_NAMES: &[&str] = &[
+    // collections.namedtuple
+    "_asdict",
+    "_replace",
+    "_make",
+    "_fields",
+    "_field_defaults",
+    // enum
+    "_value_",
+    "_name_",
+    "_missing_",
+    "_generate_next_value_",
+    "_ignore_",
+    "_order_",
+    "_numeric_repr_",
+    "_add_alias_",
+    "_add_value_alias_",
+];
+
+/// Class-namespace entries that set metadata library code trusts rather than behaviour (where
+/// `inspect` reads a signature from, what `typing` unwraps to, which globals a function has):
+/// a class an actor creates may not set them. The compiler's own entries (`__qualname__`,
+/// `__firstlineno__`, `__static_attributes__`, `__classcell__`, `__annotate__`,
+/// `__type_params__`, and `__orig_bases__` from `types.resolve_bases`) are not among them.
+pub const METADATA_DUNDERS: &[&str] = &[
+    "__builtins__",
+    "__code__",
+    "__dict__",
+    "__file__",
+    "__globals__",
+    "__loader__",
+    "__package__",
+    "__path__",
+    "__signature__",
+    "__spec__",
+    "__text_signature__",
+    "__weakref__",
+    "__wrapped__",
+];
+
+struct Registry {
+    addresses: HashSet<usize>,
+    /// Keeps every recorded object alive, so its address stays its own.
+    _alive: Vec<PyObjectRef>,
+}
+
+thread_local! {
+    static REGISTRY: RefCell<Option<Registry>> = const { RefCell::new(None) };
+}
+
+fn address(obj: &PyObject) -> usize {
+    obj as *const PyObject as usize
+}
+
+/// Records every object alive now (the preloaded library) as the library's.
+pub fn record(vm: &VirtualMachine) {
+    let mut alive = rustpython_vm::gc_state::gc_state().get_objects(None);
+    // Static types are not tracked by the collector; they are protected as types anyway, and
+    // recording them costs nothing.
+    alive.extend(crate::patches::all_types(vm).into_iter().map(Into::into));
+    let addresses = alive.iter().map(|o| address(o)).collect();
+    REGISTRY.with(|r| {
+        *r.borrow_mut() = Some(Registry {
+            addresses,
+            _alive: alive,
+        })
+    });
+}
+
+/// Whether `obj` is one of the library's objects.
+pub fn is_library_object(obj: &PyObject) -> bool {
+    REGISTRY.with(|r| {
+        r.borrow()
+            .as_ref()
+            .is_some_and(|r| r.addresses.contains(&address(obj)))
+    })
+}
+
+/// Refuses a change to a library object while a call runs.
+pub fn check_mutation(obj: &PyObject, what: &str, vm: &VirtualMachine) -> PyResult<()> {
+    if meter::in_call() && is_library_object(obj) {
+        return Err(vm.new_type_error(format!(
+            "cannot {what} {}: objects of the standard library are shared by all actors and \
+             read-only (rule: library-read-only)",
+            describe(obj)
+        )));
+    }
+    Ok(())
+}
+
+fn describe(obj: &PyObject) -> String {
+    if let Some(t) = obj.downcast_ref::<PyType>() {
+        format!("library class '{}'", t.name())
+    } else if let Some(m) = obj.downcast_ref::<rustpython_vm::builtins::PyModule>() {
+        let name = m
+            .name
+            .map(|n| n.as_str().to_owned())
+            .unwrap_or_else(|| "?".into());
+        format!("library module '{name}'")
+    } else {
+        format!("a library '{}' object", obj.class().name())
+    }
+}
+
+/// Whether `code_path` (a code object's file name) is the actor's.
+pub fn is_actor_code_path(code_path: &str) -> bool {
+    ACTOR_CODE_PATHS.contains(&code_path)
+}
+
+/// Whether the Python frame running now is the actor's code.
+pub fn actor_frame_running(vm: &VirtualMachine) -> bool {
+    vm.current_frame()
+        .is_some_and(|f| is_actor_code_path(f.code.source_path().as_str()))
+}
+
+/// Whether `value` is a function (or a method of one) defined by the library.
+fn is_library_function(value: &PyObject, vm: &VirtualMachine) -> bool {
+    let function: PyObjectRef = if value.downcast_ref::<PyBoundMethod>().is_some() {
+        match value.get_attr("__func__", vm) {
+            Ok(f) => f,
+            Err(_) => return true,
+        }
+    } else {
+        value.to_owned()
+    };
+    if let Some(f) = function.downcast_ref::<PyFunction>() {
+        let code = f.as_object().get_attr("__code__", vm).ok();
+        let path = code
+            .as_ref()
+            .and_then(|c| c.downcast_ref::<rustpython_vm::builtins::PyCode>())
+            .map(|c| c.source_path().as_str().to_owned());
+        return !path.is_some_and(|p| is_actor_code_path(&p));
+    }
+    // Native functions and methods are the runtime's.
+    function.class().is(vm.ctx.types.builtin_function_or_method_type)
+        || function.class().is(vm.ctx.types.method_descriptor_type)
+}
+
+/// Whether `name` is a private (single-underscore, not dunder) name the rule applies to.
+fn is_private_name(name: &str) -> bool {
+    name.starts_with('_')
+        && !(name.len() > 4 && name.starts_with("__") && name.ends_with("__"))
+        && !PUBLIC_UNDERSCORE_NAMES.contains(&name)
+}
+
+/// The private-name rule for an actor reading `obj.name` (whose value is `value`).
+pub fn check_private_read(
+    obj: &PyObject,
+    name: &str,
+    value: &PyObject,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    if !is_private_name(name) {
+        return Ok(());
+    }
+    if is_library_object(obj) || is_library_function(value, vm) {
+        return Err(vm.new_attribute_error(format!(
+            "'{name}' is a private name of the standard library and not accessible to actors \
+             (rule: library-private-name); use the module's public API"
+        )));
+    }
+    Ok(())
+}
+
+/// `__pa__(obj, name)`: an actor's `obj._name` (the instrumenter rewrites reads of
+/// underscore attributes into this).
+pub fn private_attribute(obj: PyObjectRef, name: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let name = name
+        .downcast::<PyStr>()
+        .map_err(|_| vm.new_type_error("attribute name must be str"))?;
+    let value = obj.get_attr(&name, vm)?;
+    check_private_read(&obj, name.to_str().unwrap_or_default(), &value, vm)?;
+    Ok(value)
+}
+
+// ---- the write barrier ----------------------------------------------------------------------
+
+type SetattroFn = fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
+
+/// One wrapper per distinct original `setattro` (function pointers carry no data).
+const TABLE: usize = 32;
+static SETATTRO_ORIGINALS: [OnceLock<SetattroFn>; TABLE] = [const { OnceLock::new() }; TABLE];
+static SETATTRO_REGISTRY: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+fn setattro_wrapper<const I: usize>(
+    zelf: &PyObject,
+    name: &Py<PyStr>,
+    value: PySetterValue,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let what = match value {
+        PySetterValue::Assign(_) => format!("set attribute '{name}' of"),
+        PySetterValue::Delete => format!("delete attribute '{name}' of"),
+    };
+    check_mutation(zelf, &what, vm)?;
+    let original = SETATTRO_ORIGINALS[I]
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("setattr patch table is inconsistent"))?;
+    original(zelf, name, value, vm)
+}
+
+macro_rules! table {
+    ($($i:literal)*) => {
+        [$(setattro_wrapper::<$i> as SetattroFn),*]
+    };
+}
+
+fn wrappers() -> [SetattroFn; TABLE] {
+    table!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
+}
+
+/// Wraps the `setattro` slot of every built-in type (classes get it when they are created,
+/// `patch_new_type`), and `object.__setattr__` / `object.__delattr__`, which set attributes
+/// without the slot. Type objects keep their own guard (`patches`).
+pub fn install_write_barrier(vm: &VirtualMachine) -> PyResult<()> {
+    let wrappers = wrappers();
+    let type_setattro = vm.ctx.types.type_type.slots.setattro.load();
+    let mut registry = SETATTRO_REGISTRY
+        .lock()
+        .map_err(|_| vm.new_runtime_error("setattr patch registry poisoned"))?;
+    for ty in crate::patches::all_types(vm) {
+        if ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+            continue;
+        }
+        let Some(f) = ty.slots.setattro.load() else {
+            continue;
+        };
+        let addr = f as usize;
+        if wrappers.iter().any(|w| *w as usize == addr)
+            || type_setattro.is_some_and(|t| t as usize == addr)
+        {
+            continue;
+        }
+        let index = match registry.iter().position(|a| *a == addr) {
+            Some(i) => i,
+            None if registry.len() < TABLE => {
+                registry.push(addr);
+                let _ = SETATTRO_ORIGINALS[registry.len() - 1].set(f);
+                registry.len() - 1
+            }
+            None => {
+                return Err(vm.new_runtime_error("too many distinct setattr slots to guard"));
+            }
+        };
+        ty.slots.setattro.store(Some(wrappers[index]));
+    }
+    drop(registry);
+    if !crate::patches::first_on_this_thread("library_objects::object_setattr") {
+        return Ok(());
+    }
+    let object_type = vm.ctx.types.object_type;
+    for (method, assign) in [("__setattr__", true), ("__delattr__", false)] {
+        let name = vm.ctx.intern_str(method);
+        let original = object_type
+            .get_attr(name)
+            .ok_or_else(|| vm.new_runtime_error("object.__setattr__ missing"))?;
+        let wrapped = vm.new_method(
+            method,
+            object_type,
+            move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+                if let (Some(target), Some(attr)) = (args.args.first(), args.args.get(1)) {
+                    let verb = if assign { "set" } else { "delete" };
+                    let attr = attr.str(vm)?;
+                    check_mutation(target, &format!("{verb} attribute '{attr}' of"), vm)?;
+                }
+                original.call(args, vm)
+            },
+        );
+        object_type.set_attr(name, wrapped.into());
+    }
+    Ok(())
+}
+
+// ---- classes created during a call ----------------------------------------------------------
+
+type NewFn = fn(PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
+static TYPE_NEW: OnceLock<NewFn> = OnceLock::new();
+
+/// Checks the namespace of a class being created during a call.
+fn check_class_namespace(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    let Some(namespace) = args.args.get(2).and_then(|n| n.downcast_ref::<PyDict>()) else {
+        return Ok(());
+    };
+    for (key, value) in namespace {
+        let Some(key) = key.downcast_ref::<PyStr>().and_then(|k| k.to_str()) else {
+            continue;
+        };
+        if METADATA_DUNDERS.contains(&key) {
+            return Err(vm.new_type_error(format!(
+                "a class created by an actor cannot set '{key}' (rule: class-metadata): the \
+                 runtime sets it"
+            )));
+        }
+        if key == "__annotations__" && !annotation_names_are_identifiers(&value) {
+            return Err(vm.new_type_error(
+                "a class's annotations must be a dict whose keys are identifiers \
+                 (rule: class-metadata)",
+            ));
+        }
+        if key == "__module__"
+            && let Some(module) = value.downcast_ref::<PyStr>().and_then(|m| m.to_str())
+            && module != crate::sandbox::ACTOR_MODULE
+            && vm
+                .sys_module
+                .get_attr("modules", vm)
+                .and_then(|m| m.get_item(module, vm))
+                .is_ok()
+        {
+            return Err(vm.new_type_error(format!(
+                "a class created by an actor cannot belong to the library module '{module}' \
+                 (rule: class-module)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn annotation_names_are_identifiers(annotations: &PyObject) -> bool {
+    let Some(dict) = annotations.downcast_ref::<PyDict>() else {
+        return false;
+    };
+    dict.into_iter().all(|(k, _)| {
+        k.downcast_ref::<PyStr>()
+            .and_then(|k| k.to_str())
+            .is_some_and(crate::validate::is_identifier)
+    })
+}
+
+fn type_new(metatype: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let creates_class = args.args.len() == 3;
+    if meter::in_call() && creates_class {
+        check_class_namespace(&args, vm)?;
+    }
+    let original = TYPE_NEW
+        .get()
+        .ok_or_else(|| vm.new_runtime_error("type patch is inconsistent"))?;
+    let made = original(metatype, args, vm)?;
+    if creates_class && let Some(class) = made.downcast_ref::<PyType>() {
+        crate::patches::patch_new_type(class, vm);
+    }
+    Ok(made)
+}
+
+/// The write barrier for a class created after start-up (see `patches::patch_new_type`).
+pub fn patch_new_type(ty: &Py<PyType>) {
+    let Ok(registry) = SETATTRO_REGISTRY.lock() else {
+        return;
+    };
+    if let Some(f) = ty.slots.setattro.load()
+        && let Some(i) = registry.iter().position(|a| *a == f as usize)
+    {
+        ty.slots.setattro.store(Some(wrappers()[i]));
+    }
+}
+
+/// Guards `type.__new__` (class statements, `type(name, bases, ns)`, metaclasses).
+pub fn install_class_guard(vm: &VirtualMachine) {
+    let type_type = vm.ctx.types.type_type;
+    let Some(original) = type_type.slots.new.load() else {
+        return;
+    };
+    if original as usize == type_new as NewFn as usize {
+        return;
+    }
+    let _ = TYPE_NEW.set(original);
+    type_type.slots.new.store(Some(type_new));
+    debug_assert!(!type_type.slots.flags.has_feature(PyTypeFlags::HEAPTYPE));
+}
