@@ -5,15 +5,21 @@ names it may not use (loaded once, while the library is preloaded).
   that is not an identifier (``C.__annotations__ = {"a=__import__('os')": int}``) would be code.
   Field names must be identifiers that are not keywords, as ``make_dataclass`` already requires.
 - ``functools.total_ordering`` would rename shared helper functions on every use (below).
+- ``struct`` allocates a format's whole size before it checks its arguments: sizes beyond the
+  per-call memory limit are refused with ``MemoryError`` before anything is allocated.
 - ``functools.update_wrapper`` (and ``wraps``) copies the attributes its caller names from one
   object to another: naming ``__globals__`` or ``__code__`` would hand a library function's
   globals to the actor, or give a library function the actor's code. Only the standard names,
   and public (non-underscore) names, may be copied.
 """
 
+import _struct
 import dataclasses
 import functools
 import keyword
+import struct
+
+from pvm_host import MEMORY_LIMIT_BYTES
 
 _get_field = dataclasses._get_field
 
@@ -75,3 +81,38 @@ def total_ordering(cls):
 
 
 functools.total_ordering = total_ordering
+
+
+# ---- sizes: struct ----------------------------------------------------------------------------
+
+def _check_struct_size(size, what):
+    if size > MEMORY_LIMIT_BYTES:
+        raise MemoryError(
+            f"{what} of {size} bytes would exceed the per-call memory limit (rule: memory-limit)"
+        )
+
+
+_native_pack = _struct.pack
+_native_pack_into = _struct.pack_into
+_native_calcsize = _struct.calcsize
+
+
+def pack(format, /, *values):
+    _check_struct_size(_native_calcsize(format), "struct.pack()")
+    return _native_pack(format, *values)
+
+
+def pack_into(format, buffer, offset, /, *values):
+    _check_struct_size(_native_calcsize(format), "struct.pack_into()")
+    return _native_pack_into(format, buffer, offset, *values)
+
+
+for _module in (struct, _struct):
+    _module.pack = pack
+    _module.pack_into = pack_into
+pack.__module__ = pack_into.__module__ = "struct"
+# ``Struct(fmt).pack`` is checked natively (``sizes::guard_struct``): the type cannot be
+# subclassed.
+
+# ``itertools``' combinatoric types cannot be subclassed: their sizes are checked natively
+# (``sizes::guard_itertools``).

@@ -280,6 +280,8 @@ impl Engine {
             patches::install(vm).map_err(fail)?;
             sandbox::install_library_builtins(vm).map_err(fail)?;
             library::preload(vm).map_err(fail)?;
+            crate::sizes::guard_struct(vm).map_err(fail)?;
+            crate::sizes::guard_itertools(vm).map_err(fail)?;
             library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
             let reset = LibraryReset::load(vm).map_err(fail)?;

@@ -97,6 +97,13 @@ pub mod imports {
     pub const IMPORT_STAR: &str = "__ais__";
 }
 
+/// `__augi__(container, key, op, value)` / `__auga__(obj, name, op, value)`: augmented
+/// assignment to a subscript or attribute whose target cannot be evaluated twice
+/// (`a[f()] **= n`): loads, applies the checked in-place operator `op` (one of
+/// [`ops::ALL`]'s in-place names) and stores, evaluating the target once.
+pub const AUGMENTED_ITEM: &str = "__augi__";
+pub const AUGMENTED_ATTRIBUTE: &str = "__auga__";
+
 /// Name of the builtin actor code reads private (`_name`) attributes through: it applies the
 /// library-private-name rule (`library_objects::check_private_read`).
 pub const PRIVATE_ATTRIBUTE: &str = "__pa__";
@@ -107,6 +114,8 @@ pub fn is_reserved(name: &str) -> bool {
         || name == METERED_ITER
         || name == CHARGE_CHARS
         || name == PRIVATE_ATTRIBUTE
+        || name == AUGMENTED_ITEM
+        || name == AUGMENTED_ATTRIBUTE
         || ops::ALL.contains(&name)
         || [imports::IMPORT, imports::IMPORT_FROM, imports::IMPORT_STAR].contains(&name)
 }
@@ -433,12 +442,25 @@ impl Instrumenter {
         match stmt {
             Stmt::FunctionDef(f) => {
                 self.params(&mut f.parameters);
+                // Annotations run later, in the function's `__annotate__`, when something
+                // asks for them (`typing.get_type_hints`, dataclasses): rewritten like any
+                // expression so their arithmetic is checked.
+                self.annotations(&mut f.parameters);
+                if let Some(r) = &mut f.returns {
+                    self.visit_expr(r);
+                }
+                if let Some(tp) = &mut f.type_params {
+                    self.visit_type_params(tp);
+                }
                 for d in &mut f.decorator_list {
                     self.visit_expr(&mut d.expression);
                 }
                 self.body(&mut f.body, 0);
             }
             Stmt::ClassDef(c) => {
+                if let Some(tp) = &mut c.type_params {
+                    self.visit_type_params(tp);
+                }
                 for d in &mut c.decorator_list {
                     self.visit_expr(&mut d.expression);
                 }
@@ -521,8 +543,12 @@ impl Instrumenter {
             }
             Stmt::AugAssign(a) => {
                 self.visit_expr(&mut a.value);
-                if let (Some(f), Some(load)) = (ops::inplace(a.op), pure_load(&a.target)) {
-                    let range = a.range;
+                let Some(f) = ops::inplace(a.op) else {
+                    self.visit_expr(&mut a.target);
+                    return;
+                };
+                let range = a.range;
+                if let Some(load) = pure_load(&a.target) {
                     let value = take_expr(&mut a.value);
                     let target = take_expr(&mut a.target);
                     *stmt = Stmt::Assign(ast::StmtAssign {
@@ -531,9 +557,35 @@ impl Instrumenter {
                         targets: vec![target],
                         value: Box::new(call(f, vec![load, value], range)),
                     });
-                } else {
-                    self.visit_expr(&mut a.target);
+                    return;
                 }
+                // A target with side effects (`a[f()] **= n`): one helper call evaluates it
+                // once and still uses the checked operator, never the native one.
+                self.visit_expr(&mut a.target);
+                let value = take_expr(&mut a.value);
+                let helper = match &mut *a.target {
+                    Expr::Subscript(sub) => {
+                        let container = take_expr(&mut sub.value);
+                        let key = take_expr(&mut sub.slice);
+                        call(AUGMENTED_ITEM, vec![container, key, str_lit(f, range), value], range)
+                    }
+                    Expr::Attribute(attr) => {
+                        let object = take_expr(&mut attr.value);
+                        let name = attr.attr.id.to_string();
+                        call(
+                            AUGMENTED_ATTRIBUTE,
+                            vec![object, str_lit(&name, range), str_lit(f, range), value],
+                            range,
+                        )
+                    }
+                    // Names are always pure; nothing else can be a target.
+                    _ => return,
+                };
+                *stmt = Stmt::Expr(ast::StmtExpr {
+                    node_index: AtomicNodeIndex::NONE,
+                    range,
+                    value: Box::new(helper),
+                });
             }
             other => self.visit_stmt_exprs(other),
         }
@@ -546,6 +598,22 @@ impl Instrumenter {
             *test = charged_expr(expr_cost(&t), t);
         }
         self.body(&mut clause.body, 0);
+    }
+
+    fn annotations(&self, p: &mut ast::Parameters) {
+        let simple = p
+            .posonlyargs
+            .iter_mut()
+            .chain(p.args.iter_mut())
+            .chain(p.kwonlyargs.iter_mut())
+            .map(|a| &mut a.parameter);
+        let star = p.vararg.as_deref_mut().into_iter();
+        let double = p.kwarg.as_deref_mut().into_iter();
+        for parameter in simple.chain(star).chain(double) {
+            if let Some(annotation) = &mut parameter.annotation {
+                self.visit_expr(annotation);
+            }
+        }
     }
 
     fn params(&self, p: &mut ast::Parameters) {

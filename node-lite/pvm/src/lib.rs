@@ -16,6 +16,7 @@ pub mod patches;
 pub mod pyconv;
 pub mod reversed_dict;
 pub mod sandbox;
+pub mod sizes;
 pub mod validate;
 pub mod value;
 

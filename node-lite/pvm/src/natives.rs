@@ -664,6 +664,11 @@ pub fn pvm_host_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     add(vm, &d, "encode", h_encode)?;
     add(vm, &d, "decode", h_decode)?;
     add(vm, &d, "log", h_log)?;
+    d.set_item(
+        "MEMORY_LIMIT_BYTES",
+        vm.ctx.new_int(crate::cost::limits::MEMORY_BYTES).into(),
+        vm,
+    )?;
     Ok(module(vm, "pvm_host", d))
 }
 

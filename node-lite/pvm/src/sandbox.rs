@@ -16,10 +16,10 @@ use crate::{
 use malachite_bigint::{BigInt, Sign};
 use num_traits::{Signed, ToPrimitive, Zero};
 use rustpython_vm::{
-    AsObject, PyObjectRef, PyResult, VirtualMachine,
+    AsObject, Py, PyObjectRef, PyResult, VirtualMachine,
     builtins::{
         PyBaseExceptionRef, PyByteArray, PyBytes, PyDictRef, PyFloat, PyInt, PyList, PyModule,
-        PyStr, PyTuple, PyUtf8StrRef,
+        PyStr, PyTuple, PyType, PyUtf8StrRef,
     },
     function::{FuncArgs, OptionalArg},
 };
@@ -134,6 +134,11 @@ fn int_add_sub(a: &BigInt, b: &BigInt, sub: bool, vm: &VirtualMachine) -> PyResu
     Ok(vm.ctx.new_bigint(&r).into())
 }
 
+/// `a + b` with the PVM's checks (integer limit, sequence sizes checked and charged).
+pub fn checked_add(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    op_add(a, b, vm)
+}
+
 fn op_add(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
         return int_add_sub(x, y, false, vm);
@@ -179,6 +184,17 @@ fn unit_size(o: &PyObjectRef) -> Option<(usize, usize)> {
     }
 }
 
+/// A `collections.deque`'s length and the bytes per element of a repetition of it.
+fn deque_size(o: &PyObjectRef, vm: &VirtualMachine) -> Option<(usize, usize)> {
+    let named_deque = |c: &Py<PyType>| &*c.slot_name() == "collections.deque";
+    let is_deque =
+        named_deque(o.class()) || o.class().mro.read().iter().any(|c| named_deque(c));
+    if !is_deque {
+        return None;
+    }
+    o.length(vm).ok().map(|n| (n.max(1), 8))
+}
+
 fn precheck_concat(a: &PyObjectRef, b: &PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
     if let (Some((la, ua)), Some((lb, _))) = (unit_size(a), unit_size(b))
         && (la + lb).saturating_mul(ua) > limits::MEMORY_BYTES
@@ -189,7 +205,8 @@ fn precheck_concat(a: &PyObjectRef, b: &PyObjectRef, vm: &VirtualMachine) -> PyR
 }
 
 fn precheck_repeat(seq: &PyObjectRef, count: &PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
-    let (Some((len, unit)), Some(n)) = (unit_size(seq), count.downcast_ref::<PyInt>()) else {
+    let size = unit_size(seq).or_else(|| deque_size(seq, vm));
+    let (Some((len, unit)), Some(n)) = (size, count.downcast_ref::<PyInt>()) else {
         return Ok(false);
     };
     let n = n.as_bigint();
@@ -403,6 +420,47 @@ fn op_imod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     op_mod(a, b, vm)
 }
 
+/// The checked in-place operator named `op` (one of `ops::ALL`'s in-place names).
+fn checked_inplace(op: &str, a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    match op {
+        ops::IADD => op_iadd(a, b, vm),
+        ops::ISUB => op_isub(a, b, vm),
+        ops::IMUL => op_imul(a, b, vm),
+        ops::IPOW => op_ipow(a, b, vm),
+        ops::ILSHIFT => op_ilshift(a, b, vm),
+        ops::IMOD => op_imod(a, b, vm),
+        other => Err(vm.new_runtime_error(format!("unknown in-place operator {other}"))),
+    }
+}
+
+/// `__augi__(container, key, op, value)`: `container[key] op= value`, target evaluated once.
+fn augmented_item(
+    container: PyObjectRef,
+    key: PyObjectRef,
+    op: PyUtf8StrRef,
+    value: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let current = container.get_item(&*key, vm)?;
+    let result = checked_inplace(op.as_str(), current, value, vm)?;
+    container.set_item(&*key, result, vm)
+}
+
+/// `__auga__(obj, name, op, value)`: `obj.name op= value`, target evaluated once.
+fn augmented_attribute(
+    obj: PyObjectRef,
+    name: PyUtf8StrRef,
+    op: PyUtf8StrRef,
+    value: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    check_attribute(&obj, &name, vm)?;
+    let current = obj.get_attr(&name, vm)?;
+    crate::library_objects::check_private_read(&obj, name.as_str(), &current, vm)?;
+    let result = checked_inplace(op.as_str(), current, value, vm)?;
+    obj.set_attr(&name, result, vm)
+}
+
 /// `round(x, ndigits)` for floats, correctly rounded (half to even on the exact binary
 /// value, as CPython does): format the exact decimal expansion and round the digits.
 fn round_float(x: f64, ndigits: i64) -> f64 {
@@ -479,6 +537,13 @@ fn builtin_round(
     vm: &VirtualMachine,
 ) -> PyResult {
     let ndigits = ndigits.into_option().filter(|n| !vm.is_none(n));
+    if exact_int(&x, vm).is_some()
+        && ndigits
+            .as_ref()
+            .is_some_and(crate::sizes::round_int_far_left)
+    {
+        return Ok(vm.ctx.new_int(0).into());
+    }
     if let (Some(f), Some(n)) = (x.downcast_ref_if_exact::<PyFloat>(vm), &ndigits) {
         let n = n.try_index(vm)?;
         let n = n
@@ -541,7 +606,20 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, ops::IPOW, op_ipow, vm)?;
     set_builtin(&b, ops::ILSHIFT, op_ilshift, vm)?;
     set_builtin(&b, ops::IMOD, op_imod, vm)?;
+    set_builtin(
+        &b,
+        crate::instrument::AUGMENTED_ITEM,
+        augmented_item,
+        vm,
+    )?;
+    set_builtin(
+        &b,
+        crate::instrument::AUGMENTED_ATTRIBUTE,
+        augmented_attribute,
+        vm,
+    )?;
     set_builtin(&b, "pow", builtin_pow, vm)?;
+    crate::sizes::install(vm)?;
     // Identities are serial numbers, never addresses (`identity`).
     set_builtin(&b, "id", crate::identity::id, vm)?;
     set_builtin(
