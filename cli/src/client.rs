@@ -137,6 +137,7 @@ impl Node {
             nonce: args.nonce,
             cycles_limit: args.cycles_limit.unwrap_or(default_limits.0),
             cells_limit: args.cells_limit.unwrap_or(default_limits.1),
+            default_limits: args.cycles_limit.is_none() && args.cells_limit.is_none(),
             max_fee_per_cycle: args.max_fee_per_cycle,
             max_fee_per_cell: args.max_fee_per_cell,
             priority_fee_per_cycle: args.priority_fee,

@@ -66,13 +66,11 @@ impl ConfigFile {
 
     /// Writes `home/config.toml` atomically.
     pub fn save(&self, home: &Path) -> Result<()> {
-        std::fs::create_dir_all(home)
+        cowboy_keystore::private_fs::create_dir(home)
             .with_context(|| format!("cannot create {}", home.display()))?;
         let path = home.join(FILE);
         let text = toml::to_string_pretty(self).context("cannot serialise the config")?;
-        let tmp = home.join(format!("{FILE}.tmp"));
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, &path))
+        cowboy_keystore::private_fs::write(&path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))
     }
 

@@ -88,3 +88,41 @@ impl std::fmt::Display for Reported {
 }
 
 impl std::error::Error for Reported {}
+
+/// A genesis's execution budget: its block cycle cap as a share of the spec's (see
+/// `cowboy_execution::params::BUDGET_SCALE_PPM_PER_SECOND`), as `devnet up` and `node init`
+/// print it.
+pub struct ExecutionBudget {
+    pub ppm: u64,
+    pub block_cycles: u64,
+    pub max_cycles_per_tx: u64,
+}
+
+/// The execution budget of `parameters`.
+pub fn execution_budget(parameters: &cowboy_execution::Parameters) -> ExecutionBudget {
+    ExecutionBudget {
+        ppm: parameters.budget_ppm(),
+        block_cycles: parameters.block_cycles(),
+        max_cycles_per_tx: parameters.lanes.user_cycles,
+    }
+}
+
+impl ExecutionBudget {
+    pub fn line(&self) -> String {
+        format!(
+            "execution budget: {:.2}% of the spec's cycle caps (sized for this machine's PVM \
+             speed): {} cycles per block, {} per transaction",
+            self.ppm as f64 / 10_000.0,
+            self.block_cycles,
+            self.max_cycles_per_tx
+        )
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "factor_ppm": self.ppm,
+            "block_cycles": self.block_cycles,
+            "max_cycles_per_tx": self.max_cycles_per_tx,
+        })
+    }
+}

@@ -403,7 +403,7 @@ impl Devnet {
         if self.dir.exists() {
             std::fs::remove_dir_all(&self.dir).map_err(io(&self.dir))?;
         }
-        std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
+        cowboy_keystore::private_fs::create_dir(&self.dir).map_err(io(&self.dir))?;
         let written = self.write_genesis(&state, options);
         if let Err(e) = written {
             let _ = std::fs::remove_dir_all(&self.dir);
@@ -431,7 +431,8 @@ impl Devnet {
             allocations,
             validators: vec![],
             threshold_public: None,
-            parameters: Default::default(),
+            // Cycle budgets sized so a full block executes in half of this devnet's block time.
+            parameters: cowboy_execution::Parameters::for_block_time(state.block_time_ms),
         };
         let stake = cowboy_execution::Parameters::default()
             .consensus

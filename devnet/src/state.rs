@@ -93,9 +93,8 @@ impl DevnetState {
             path: path.clone(),
             reason: e.to_string(),
         })?;
-        let tmp = dir.join(format!("{FILE}.tmp"));
-        std::fs::write(&tmp, text + "\n")
-            .and_then(|()| std::fs::rename(&tmp, &path))
+        // It holds the dev accounts' and the faucet's keys.
+        cowboy_keystore::private_fs::write(&path, (text + "\n").as_bytes())
             .map_err(|error| DevnetError::Io { path, error })
     }
 

@@ -2,7 +2,7 @@
 //! threads, and the progress every other part watches. Consensus hands it finalized blocks;
 //! the RPC server and p2p gossip hand it transactions.
 
-use crate::worker::{Worker, WorkerGone};
+use crate::worker::{Worker, WorkerGone, WorkerPool};
 use cowboy_execution::{
     BlockError, Chain, ExecError, Executed, Genesis, Outcome, TxError, VerifiedTx,
     fees::{self, Basefees},
@@ -15,7 +15,7 @@ use std::{
     path::Path,
     sync::{
         Arc, Mutex,
-        atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
+        atomic::{AtomicU64, AtomicUsize, Ordering},
     },
 };
 use tokio::sync::watch;
@@ -42,6 +42,8 @@ pub enum AdmitError {
     Pool(#[from] PoolError),
     #[error("state unavailable: {0}")]
     State(#[from] ExecError),
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 /// Why a finalized block could not be applied.
@@ -62,39 +64,81 @@ pub enum ApplyError {
         claimed: String,
         computed: String,
     },
-    #[error("the node halted earlier after a divergence; restart it after investigating")]
+    #[error("the node halted earlier; restart it after investigating (see `cowboy status`)")]
     Halted,
 }
+
+impl ApplyError {
+    /// What kind of halt this error causes.
+    pub fn halt_kind(&self) -> crate::health::HaltKind {
+        use crate::health::HaltKind;
+        match self {
+            Self::Diverged { .. } | Self::Halted => HaltKind::Divergence,
+            Self::Worker(_) => HaltKind::Panic,
+            Self::Block(_) | Self::Exec(_) => HaltKind::Storage,
+        }
+    }
+}
+
+/// How a node's core is set up.
+#[derive(Clone, Debug)]
+pub struct CoreOptions {
+    pub pool: PoolConfig,
+    /// Engines for read-only queries (queries running at once; more wait, then get "busy").
+    pub query_workers: usize,
+    /// Execute on the calling thread's schedule (deterministic simulations, whose
+    /// single-threaded runtime cannot be woken from another thread).
+    pub blocking: bool,
+    /// The chain's block time (a node is stalled after `health::STALL_BLOCKS` of them).
+    pub block_time: std::time::Duration,
+    /// Free bytes below which the node pauses (resuming at twice as many).
+    pub min_free_bytes: u64,
+}
+
+impl Default for CoreOptions {
+    fn default() -> Self {
+        Self {
+            pool: PoolConfig::default(),
+            query_workers: 2,
+            blocking: false,
+            block_time: std::time::Duration::from_millis(1_000),
+            min_free_bytes: DEFAULT_MIN_FREE_BYTES,
+        }
+    }
+}
+
+/// Default free-space floor of the data directory (a node pauses below it).
+pub const DEFAULT_MIN_FREE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// How long a query waits for a free engine before it is told the node is busy.
+const QUERY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Shared node state.
 pub struct Core {
     chain: Arc<Chain>,
     pool: Mutex<Pool>,
     executor: Worker,
-    querier: Worker,
+    queries: WorkerPool,
     executed: watch::Sender<u64>,
     finalized: AtomicU64,
     peers: AtomicUsize,
-    halted: AtomicBool,
+    halt: crate::health::HaltState,
+    progress: crate::health::Progress,
+    disk: crate::health::Disk,
     started_at: u64,
     /// Execute on the calling thread's schedule (deterministic simulations).
     blocking: bool,
     gossip: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>>,
+    /// Every admitted transaction, on disk (`pool_journal`).
+    journal: Mutex<crate::pool_journal::PoolJournal>,
 }
 
 impl Core {
     /// Opens (or creates from `genesis`) the store in `dir` and starts the engine threads.
-    pub fn open(dir: &Path, genesis: &Genesis, pool: PoolConfig) -> Result<Arc<Self>, StartError> {
-        Self::open_with(dir, genesis, pool, false)
-    }
-
-    /// As [`Self::open`]; `blocking` makes block execution block the calling thread, which a
-    /// deterministic (single-threaded, simulated-time) runtime needs.
-    pub fn open_with(
+    pub fn open(
         dir: &Path,
         genesis: &Genesis,
-        pool: PoolConfig,
-        blocking: bool,
+        options: CoreOptions,
     ) -> Result<Arc<Self>, StartError> {
         std::fs::create_dir_all(dir).map_err(|e| ExecError::Corrupt {
             what: dir.display().to_string(),
@@ -103,19 +147,71 @@ impl Core {
         let chain = Arc::new(Chain::open(&dir.join("chain.redb"), genesis)?);
         let height = chain.head()?.height;
         let (executed, _) = watch::channel(height);
-        Ok(Arc::new(Self {
+        let (journal, recovered) =
+            crate::pool_journal::PoolJournal::open(dir).map_err(|e| ExecError::Corrupt {
+                what: dir.join(crate::pool_journal::FILE).display().to_string(),
+                reason: e.to_string(),
+            })?;
+        let core = Arc::new(Self {
             chain,
-            pool: Mutex::new(Pool::new(pool)),
+            pool: Mutex::new(Pool::new(options.pool)),
             executor: Worker::spawn("cowboy-exec")?,
-            querier: Worker::spawn_lazy("cowboy-query")?,
+            queries: WorkerPool::spawn_lazy("cowboy-query", options.query_workers)?,
             executed,
             finalized: AtomicU64::new(height),
             peers: AtomicUsize::new(0),
-            halted: AtomicBool::new(false),
+            halt: Default::default(),
+            progress: crate::health::Progress::new(options.block_time),
+            disk: crate::health::Disk::new(dir, options.min_free_bytes),
             started_at: height,
-            blocking,
+            blocking: options.blocking,
             gossip: Mutex::new(None),
-        }))
+            journal: Mutex::new(journal),
+        });
+        core.recover_pool(recovered.transactions);
+        Ok(core)
+    }
+
+    /// Admits again what the journal held (transactions the chain has meanwhile used, or that
+    /// no longer pass admission, are dropped), then rewrites the journal to exactly the pool.
+    fn recover_pool(&self, transactions: Vec<Vec<u8>>) {
+        let total = transactions.len();
+        let mut kept = 0;
+        for raw in &transactions {
+            if self.admit_with(raw, false, false).is_ok() {
+                kept += 1;
+            }
+        }
+        if total > 0 {
+            tracing::info!(kept, dropped = total - kept, "transaction pool restored");
+        }
+        self.compact_journal(true);
+    }
+
+    /// Rewrites the journal from the pool when it holds more than twice what the pool does
+    /// (or always, when `force`).
+    fn compact_journal(&self, force: bool) {
+        let Ok(pool) = self.pool.lock() else { return };
+        let Ok(mut journal) = self.journal.lock() else {
+            return;
+        };
+        let live = pool.bytes() as u64;
+        if !force && journal.bytes() <= 2 * live + (1 << 20) {
+            return;
+        }
+        let raws: Vec<Vec<u8>> = pool.all().map(|t| t.tx.to_bytes()).collect();
+        if let Err(e) = journal.rewrite(raws.iter().map(Vec::as_slice)) {
+            tracing::warn!(error = %e, "cannot rewrite the pool journal");
+        }
+    }
+
+    /// Flushes the pool journal to the device (at shutdown).
+    pub fn flush(&self) {
+        if let Ok(journal) = self.journal.lock()
+            && let Err(e) = journal.sync()
+        {
+            tracing::warn!(error = %e, "cannot flush the pool journal");
+        }
     }
 
     pub fn chain(&self) -> &Arc<Chain> {
@@ -137,7 +233,39 @@ impl Core {
     }
 
     pub fn set_finalized_height(&self, h: u64) {
-        self.finalized.fetch_max(h, Ordering::AcqRel);
+        if self.finalized.fetch_max(h, Ordering::AcqRel) < h {
+            self.progress.finalized();
+        }
+    }
+
+    /// Finalized blocks not executed yet.
+    pub fn execution_lag(&self) -> u64 {
+        self.finalized_height().saturating_sub(self.height())
+    }
+
+    /// Whether execution trails finalization by more than the proposer rule allows.
+    pub fn catching_up(&self) -> bool {
+        self.execution_lag() > cowboy_execution::MAX_EXECUTION_LAG
+    }
+
+    /// Nothing was finalized for `health::STALL_BLOCKS` block times.
+    pub fn stalled(&self) -> bool {
+        self.progress.stalled()
+    }
+
+    /// Time since the finalized height last grew.
+    pub fn since_finalized(&self) -> std::time::Duration {
+        self.progress.since_finalized()
+    }
+
+    /// The data directory's free space (measured again now).
+    pub fn disk(&self) -> crate::health::DiskState {
+        self.disk.check()
+    }
+
+    /// Whether the node is paused for lack of disk space.
+    pub fn disk_paused(&self) -> bool {
+        self.disk.paused()
     }
 
     pub fn peers(&self) -> usize {
@@ -149,7 +277,12 @@ impl Core {
     }
 
     pub fn halted(&self) -> bool {
-        self.halted.load(Ordering::Acquire)
+        self.halt.get().is_some()
+    }
+
+    /// Why the node halted, if it did.
+    pub fn halt_reason(&self) -> Option<crate::health::Halt> {
+        self.halt.get()
     }
 
     /// Height the node had when it started (readiness waits for a block above it).
@@ -168,9 +301,15 @@ impl Core {
         }
     }
 
-    /// The read-only-query engine.
-    pub fn querier(&self) -> &Worker {
-        &self.querier
+    /// Runs a read-only query on a free query engine (never the one that executes blocks).
+    pub async fn query(
+        &self,
+        q: cowboy_execution::Query,
+    ) -> Result<Result<cowboy_execution::QueryResult, ExecError>, crate::worker::PoolError> {
+        let chain = self.chain.clone();
+        self.queries
+            .run(QUERY_WAIT, move |engine| chain.query(engine, &q))
+            .await
     }
 
     /// An account in the latest executed state.
@@ -215,24 +354,58 @@ impl Core {
 
     /// Decodes, verifies and pools a raw transaction; gossips it if `gossip`.
     pub fn admit(&self, raw: &[u8], gossip: bool) -> Result<(Hash, Admitted), AdmitError> {
+        if self.disk.paused() {
+            return Err(AdmitError::Unavailable(
+                "the node's disk is nearly full; it takes no transactions until space is freed"
+                    .into(),
+            ));
+        }
+        if let Some(h) = self.halt.get() {
+            return Err(AdmitError::Unavailable(format!(
+                "the node halted ({}): {}",
+                h.kind.name(),
+                h.message
+            )));
+        }
+        self.admit_with(raw, gossip, true)
+    }
+
+    /// Admission; `journal` records the transaction (not when it came from the journal).
+    fn admit_with(
+        &self,
+        raw: &[u8],
+        gossip: bool,
+        journal: bool,
+    ) -> Result<(Hash, Admitted), AdmitError> {
         let tx = Transaction::decode_strict(raw)?;
         let params = self.chain.params()?;
         let vtx = cowboy_execution::verify(tx, self.chain.chain_id(), &params)?;
-        self.admit_verified(vtx, raw, gossip)
-    }
-
-    fn admit_verified(
-        &self,
-        vtx: VerifiedTx,
-        raw: &[u8],
-        gossip: bool,
-    ) -> Result<(Hash, Admitted), AdmitError> {
         let account = self.account(&vtx.sender)?;
         let (_, prices) = self.user_prices()?;
         let hash = vtx.hash;
         let admitted = {
             let mut pool = self.pool.lock().map_err(|_| poisoned())?;
-            pool.insert(vtx, &account, &prices)?
+            let admitted = pool.insert(vtx, &account, &prices)?;
+            if journal {
+                // Accepted means kept: a transaction the node cannot record is not accepted.
+                let written = self
+                    .journal
+                    .lock()
+                    .map_err(|_| poisoned())
+                    .and_then(|mut j| {
+                        j.append(raw).map_err(|e| ExecError::Corrupt {
+                            what: crate::pool_journal::FILE.into(),
+                            reason: e.to_string(),
+                        })
+                    });
+                if let Err(e) = written {
+                    pool.remove(&hash);
+                    return Err(AdmitError::Unavailable(format!(
+                        "the node cannot record the transaction ({e}); retry later"
+                    )));
+                }
+            }
+            admitted
         };
         if gossip
             && let Ok(g) = self.gossip.lock()
@@ -317,6 +490,16 @@ impl Core {
         if self.halted() {
             return Err(ApplyError::Halted);
         }
+        let result = self.apply(block).await;
+        if let Err(e) = &result
+            && !matches!(e, ApplyError::Halted)
+        {
+            self.halt(e.halt_kind(), &e.to_string());
+        }
+        result
+    }
+
+    async fn apply(&self, block: Block) -> Result<Option<Outcome>, ApplyError> {
         let height = block.header.height;
         self.set_finalized_height(height);
         if height <= self.height() {
@@ -336,7 +519,6 @@ impl Core {
                     l.state_root.to_string()
                 }),
             };
-            self.halt(&err.to_string());
             return Err(err);
         }
         let checked = self.check_transactions(&block.transactions)?;
@@ -351,18 +533,18 @@ impl Core {
         } else {
             self.executor.run("execution", job).await?
         };
-        let executed = match result {
-            Ok(e) => e,
-            Err(e) => {
-                self.halt(&e.to_string());
-                return Err(e.into());
-            }
-        };
+        let executed = result?;
         if let Ok(mut pool) = self.pool.lock() {
             let snap = self.chain.store().snapshot().map_err(ExecError::from)?;
             let world = World::new(Overlay::new(&snap));
-            pool.prune(|a| world.account(a).map(|acc| acc.nonce).unwrap_or(0));
+            let nonce_of = |a: &Address| world.account(a).map(|acc| acc.nonce).unwrap_or(0);
+            pool.prune(nonce_of);
+            let expired = pool.expire(std::time::Instant::now(), nonce_of);
+            if expired > 0 {
+                tracing::info!(expired, "dropped transactions waiting behind a nonce gap");
+            }
         }
+        self.compact_journal(false);
         let outcome = executed.outcome;
         self.executed.send_replace(height);
         tracing::info!(
@@ -375,11 +557,18 @@ impl Core {
         Ok(Some(outcome))
     }
 
-    fn halt(&self, why: &str) {
-        self.halted.store(true, Ordering::Release);
+    fn halt(&self, kind: crate::health::HaltKind, why: &str) {
+        if !self.halt.set(kind, why.to_owned()) {
+            return;
+        }
+        let headline = match kind {
+            crate::health::HaltKind::Divergence => "EXECUTION DIVERGED",
+            crate::health::HaltKind::Panic => "EXECUTION ENGINE PANICKED",
+            crate::health::HaltKind::Storage => "STORAGE FAILED",
+        };
         tracing::error!(
             reason = why,
-            "EXECUTION DIVERGED: this node stops applying blocks; its state is kept for investigation"
+            "{headline}: this node stops applying blocks; its state is kept for investigation"
         );
     }
 }

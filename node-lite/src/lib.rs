@@ -4,7 +4,8 @@
 //!   blocks (executing them, checking headers' post-state claims, halting on divergence).
 //! - [`consensus`]: Simplex (threshold VRF) and marshal wiring, the block builder and checker.
 //! - [`node`]: a node home (config, keys, genesis) and running a validator from it.
-//! - [`rpc`]: the JSON-RPC 2.0 server.
+//! - [`rpc`]: the JSON-RPC 2.0 API; [`rpc_server`]: the port in front of it (connection,
+//!   time, size and per-client limits); [`fd`]: descriptors kept for storage and p2p.
 //! - [`worker`]: threads that own a PVM engine.
 //! - [`views`]: chain types as the RPC's JSON shapes.
 //!
@@ -13,8 +14,12 @@
 
 pub mod consensus;
 pub mod core;
+pub mod fd;
+pub mod health;
 pub mod node;
+pub mod pool_journal;
 pub mod rpc;
+pub mod rpc_server;
 pub mod views;
 pub mod worker;
 

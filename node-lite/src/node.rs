@@ -19,7 +19,6 @@ use commonware_p2p::{Receiver as _, Recipients, Sender as _, authenticated::look
 use commonware_runtime::{Quota, Runner as _, Spawner as _, Supervisor as _};
 use commonware_utils::{NZU32, NZUsize, ordered::Map};
 use cowboy_execution::Genesis;
-use cowboy_mempool::PoolConfig;
 use cowboy_types::Address;
 use serde::{Deserialize, Serialize};
 use std::{
@@ -54,6 +53,39 @@ pub struct Config {
     /// The other validators: their identity (hex) and p2p address.
     #[serde(default)]
     pub peers: Vec<Peer>,
+    /// Limits of the RPC port (connections, timeouts, per-client caps, queries).
+    #[serde(default)]
+    pub rpc: crate::rpc_server::RpcLimits,
+    /// Free bytes the data directory keeps: below this the node pauses (takes no
+    /// transactions, commits no blocks) until twice as much is free.
+    #[serde(default = "default_min_free_bytes")]
+    pub min_free_bytes: u64,
+    /// The transaction pool.
+    #[serde(default)]
+    pub pool: PoolSettings,
+}
+
+fn default_min_free_bytes() -> u64 {
+    crate::core::DEFAULT_MIN_FREE_BYTES
+}
+
+/// `[pool]` in `config.toml`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PoolSettings {
+    /// Seconds a transaction that cannot run yet (its sender has a nonce gap before it) may
+    /// wait before it is dropped.
+    pub queued_lifetime_s: u64,
+}
+
+impl Default for PoolSettings {
+    fn default() -> Self {
+        Self {
+            queued_lifetime_s: cowboy_mempool::PoolConfig::default()
+                .queued_lifetime
+                .as_secs(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,6 +176,12 @@ impl Home {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
+        if let Err(message) = config.rpc.validate() {
+            return Err(HomeError::Config {
+                path: path.display().to_string(),
+                message,
+            });
+        }
         if config.block_time_ms < MIN_BLOCK_TIME_MS {
             return Err(HomeError::Config {
                 path: path.display().to_string(),
@@ -213,8 +251,9 @@ impl Home {
     }
 }
 
+/// Creates a node home (or a directory in it) `0700`: it holds the node's keys.
 fn create_dir(path: &Path) -> Result<(), HomeError> {
-    std::fs::create_dir_all(path).map_err(|source| HomeError::Write {
+    cowboy_keystore::private_fs::create_dir(path).map_err(|source| HomeError::Write {
         path: path.display().to_string(),
         source,
     })
@@ -296,6 +335,9 @@ pub fn init_committee(
             block_time_ms,
             log_level: default_log(),
             peers: Vec::new(),
+            rpc: Default::default(),
+            min_free_bytes: default_min_free_bytes(),
+            pool: Default::default(),
         };
         identities.push(m.home.init(&cfg)?);
     }
@@ -488,10 +530,29 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             ..loaded
         };
     }
+    // Descriptors: storage and p2p keep their reserve; RPC clients get the rest.
+    let mut rpc_limits = loaded.config.rpc.clone();
+    rpc_limits.max_connections =
+        crate::fd::rpc_connections(loaded.proposers.len(), rpc_limits.max_connections)
+            .map_err(|e| HomeError::Invalid(e.to_string()))?;
     let data = home.data();
     create_dir(&data)?;
-    let core = Core::open(&data, &loaded.genesis, PoolConfig::default())
-        .map_err(|e| HomeError::Invalid(e.to_string()))?;
+    check_data_dir(&data)?;
+    let core = Core::open(
+        &data,
+        &loaded.genesis,
+        crate::core::CoreOptions {
+            query_workers: rpc_limits.max_queries,
+            block_time: Duration::from_millis(loaded.config.block_time_ms),
+            min_free_bytes: loaded.config.min_free_bytes,
+            pool: cowboy_mempool::PoolConfig {
+                queued_lifetime: Duration::from_secs(loaded.config.pool.queued_lifetime_s),
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .map_err(|e| HomeError::Invalid(e.to_string()))?;
     let genesis_block = core
         .chain()
         .store()
@@ -504,7 +565,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
     let runner = commonware_runtime::tokio::Runner::new(runtime);
     let result: Result<(), HomeError> = runner.start(|context| async move {
         let rpc_addr = loaded.config.rpc_addr;
-        let (bound, rpc) = crate::rpc::serve(core.clone(), rpc_addr)
+        let (bound, rpc) = crate::rpc::serve(core.clone(), rpc_addr, rpc_limits)
             .await
             .map_err(|e| cannot_listen("serve RPC", rpc_addr, &e, "--rpc-addr"))?;
         // commonware's listener binds the p2p address itself and panics when it cannot; probe it
@@ -619,13 +680,104 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
         )
         .await;
 
+        // Free space on the data directory, measured every second (the node pauses below the
+        // floor and resumes on its own).
+        // The data directory is marked once consensus has stored something, so a later start
+        // can tell a lost consensus directory from a new node.
+        let disk_core = core.clone();
+        let marked_data = data.clone();
+        context.child("disk").spawn(move |context| async move {
+            use commonware_runtime::Clock as _;
+            let mut marked = false;
+            loop {
+                disk_core.disk();
+                if !marked {
+                    marked = write_marker(&marked_data, &disk_core).unwrap_or(false);
+                }
+                context.sleep(Duration::from_secs(1)).await;
+            }
+        });
+
         wait_for_signal().await;
         tracing::info!("shutting down");
+        core.flush();
         let _ = rpc.stop();
         let _ = context.stop(0, Some(Duration::from_secs(5))).await;
         Ok(())
     });
     result
+}
+
+/// `data/node.json`: written once a node has started, so a later start can tell "new" from
+/// "lost its data".
+const MARKER: &str = "node.json";
+
+/// Refuses to start on a data directory that lost part of its state: an emptied or deleted
+/// `chain.redb` (the node would silently start over from genesis) or a deleted consensus
+/// directory (it would stall, or vote again in views it already voted in).
+fn check_data_dir(data: &Path) -> Result<(), HomeError> {
+    let chain = data.join("chain.redb");
+    let consensus = data.join("consensus");
+    let marker = data.join(MARKER);
+    let has_run = marker.exists();
+    let chain_len = std::fs::metadata(&chain).map(|m| m.len()).ok();
+    let consensus_used = std::fs::read_dir(&consensus)
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    let restore = |what: String| {
+        HomeError::Invalid(format!(
+            "{what}. This node's data is incomplete and it will not start: restore the missing \
+             part from a backup, or remove the whole data directory ({}) to join again from \
+             genesis (a validator then re-syncs every block from its peers)",
+            data.display()
+        ))
+    };
+    match chain_len {
+        Some(0) => {
+            return Err(restore(format!("{} is empty", chain.display())));
+        }
+        None if has_run || consensus_used => {
+            return Err(restore(format!(
+                "{} is missing but this node has run before{}",
+                chain.display(),
+                if consensus_used {
+                    format!(" ({} holds its consensus state)", consensus.display())
+                } else {
+                    String::new()
+                }
+            )));
+        }
+        _ => {}
+    }
+    if has_run && !consensus_used {
+        return Err(restore(format!(
+            "the consensus storage {} is missing or empty but this node has run before",
+            consensus.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes the marker once the consensus directory holds something; returns whether the
+/// marker exists.
+fn write_marker(data: &Path, core: &Core) -> Result<bool, HomeError> {
+    let path = data.join(MARKER);
+    if path.exists() {
+        return Ok(true);
+    }
+    let consensus_used = std::fs::read_dir(data.join("consensus"))
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    if !consensus_used {
+        return Ok(false);
+    }
+    let text = serde_json::json!({
+        "chain_id": core.chain().chain_id(),
+        "genesis_hash": core.chain().genesis_hash(),
+    })
+    .to_string();
+    write_file(&path, &text)?;
+    Ok(true)
 }
 
 fn load_peers(peers: &[Peer]) -> Result<Vec<(ed25519::PublicKey, SocketAddr)>, HomeError> {

@@ -16,7 +16,7 @@ use cowboy_execution::{
 use cowboy_pvm::Value;
 use cowboy_rpc::jsonrpsee::{
     core::{RpcResult, async_trait},
-    server::{Server, ServerConfig, ServerHandle},
+    server::ServerHandle,
     types::ErrorObjectOwned,
 };
 use cowboy_rpc::{
@@ -113,6 +113,7 @@ impl CowboyApiServer for Rpc {
             .outcome(head.height)
             .map_err(state)?
             .map_or(Hash::ZERO, |o| o.state_root);
+        let disk = self.core.disk();
         Ok(NodeStatus {
             chain_id: self.core.chain().chain_id(),
             genesis_hash: self.core.chain().genesis_hash(),
@@ -123,26 +124,18 @@ impl CowboyApiServer for Rpc {
             peers: self.core.peers(),
             pool: self.core.pool_len(),
             halted: self.core.halted(),
+            halt: self.core.halt_reason().map(views::halt),
+            execution_lag: self.core.execution_lag(),
+            catching_up: self.core.catching_up(),
+            stalled: self.core.stalled(),
+            last_finalized_ms_ago: self.core.since_finalized().as_millis() as u64,
+            disk: views::disk(&disk),
             version: env!("CARGO_PKG_VERSION").into(),
         })
     }
 
     async fn health(&self) -> RpcResult<Health> {
-        let height = self.core.height();
-        let halted = self.core.halted();
-        let reason = if halted {
-            Some("halted: execution diverged from a finalized header (see the log)".into())
-        } else if height == 0 {
-            Some("no block finalized yet".into())
-        } else {
-            None
-        };
-        Ok(Health {
-            ready: reason.is_none(),
-            height,
-            halted,
-            reason,
-        })
+        Ok(views::health(&self.core))
     }
 
     async fn block(&self, id: BlockId, full: Option<bool>) -> RpcResult<Option<BlockView>> {
@@ -264,6 +257,7 @@ impl CowboyApiServer for Rpc {
                 Some(serde_json::json!({ "rule": tx_rule(&e) })),
             )),
             Err(AdmitError::Pool(e)) => Err(err(code::POOL_REFUSED, e.to_string())),
+            Err(AdmitError::Unavailable(e)) => Err(err(code::UNAVAILABLE, e)),
             Err(AdmitError::State(e)) => Err(state(e)),
         }
     }
@@ -289,11 +283,9 @@ impl CowboyApiServer for Rpc {
             cycles_limit: request.cycles_limit.unwrap_or(MAX_QUERY_CYCLES),
             cells_limit: request.cells_limit.unwrap_or(MAX_QUERY_CELLS),
         };
-        let chain = self.core.chain().clone();
         let result = self
             .core
-            .querier()
-            .run("query", move |engine| chain.query(engine, &q))
+            .query(q)
             .await
             .map_err(|e| err(code::UNAVAILABLE, e.to_string()))?
             .map_err(state)?;
@@ -302,6 +294,7 @@ impl CowboyApiServer for Rpc {
 
     async fn fees(&self) -> RpcResult<FeesView> {
         let (global, user) = self.core.user_prices().map_err(state)?;
+        let params = self.core.chain().params().map_err(state)?;
         Ok(FeesView {
             height: self.core.height(),
             cycle_basefee: global.cycle,
@@ -311,6 +304,8 @@ impl CowboyApiServer for Rpc {
             suggested_max_fee_per_cycle: user.cycle.saturating_mul(2),
             suggested_max_fee_per_cell: user.cell.saturating_mul(2),
             suggested_priority_fee_per_cycle: 1,
+            max_cycles_per_tx: params.lanes.user_cycles,
+            max_cells_per_tx: params.lanes.block_cells,
         })
     }
 
@@ -390,6 +385,7 @@ fn tx_rule(e: &cowboy_execution::TxError) -> &'static str {
         Signature(_) => "signature",
         BelowIntrinsic { .. } => "intrinsic_cost",
         AboveMaximum { .. } => "limit_maximum",
+        TipAboveMaxFee { .. } => "tip_above_max_fee",
         Nonce { .. } => "nonce",
         FeeBelowBasefee { .. } => "basefee",
         InsufficientBalance { .. } => "balance",
@@ -398,18 +394,22 @@ fn tx_rule(e: &cowboy_execution::TxError) -> &'static str {
     }
 }
 
-/// Starts the server on `addr`; returns its bound address and a handle that stops it.
+/// Starts the server on `addr` within `limits`; returns its bound address and a handle that
+/// stops it.
 pub async fn serve(
     core: Arc<Core>,
     addr: SocketAddr,
+    limits: crate::rpc_server::RpcLimits,
 ) -> std::io::Result<(SocketAddr, ServerHandle)> {
-    let config = ServerConfig::builder()
-        .max_request_body_size(cowboy_rpc::MAX_REQUEST_BYTES)
-        .max_response_body_size(64 * 1024 * 1024)
-        .http_only()
-        .build();
-    let server = Server::builder().set_config(config).build(addr).await?;
-    let bound = server.local_addr()?;
-    let handle = server.start(Rpc { core }.into_rpc());
-    Ok((bound, handle))
+    let probe_core = core.clone();
+    let probe: crate::rpc_server::HealthProbe = Arc::new(move || {
+        let health = views::health(&probe_core);
+        (
+            health.ready,
+            serde_json::to_string(&health).unwrap_or_default(),
+        )
+    });
+    let server =
+        crate::rpc_server::serve(addr, Rpc { core }.into_rpc(), limits, Some(probe)).await?;
+    Ok((server.local_addr, server.handle))
 }

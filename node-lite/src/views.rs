@@ -130,3 +130,63 @@ pub fn query(q: &QueryResult) -> QueryView {
         cells_used: q.cells_used,
     }
 }
+
+/// A halt as the RPC shows it.
+pub fn halt(h: crate::health::Halt) -> cowboy_rpc::HaltView {
+    cowboy_rpc::HaltView {
+        kind: h.kind.name().into(),
+        message: h.message,
+    }
+}
+
+/// The disk as the RPC shows it.
+pub fn disk(d: &crate::health::DiskState) -> cowboy_rpc::DiskView {
+    cowboy_rpc::DiskView {
+        free_bytes: d.free_bytes,
+        min_free_bytes: d.min_free_bytes,
+        paused: d.paused,
+    }
+}
+
+/// What `cowboy_health` and `GET /health` report.
+pub fn health(core: &crate::core::Core) -> cowboy_rpc::Health {
+    let height = core.height();
+    let halt = core.halt_reason();
+    let disk = core.disk();
+    let stalled = core.stalled();
+    let catching_up = core.catching_up();
+    let reason = if let Some(h) = &halt {
+        Some(format!("halted ({}): {}", h.kind.name(), h.message))
+    } else if disk.paused {
+        Some(format!(
+            "paused: {} bytes free on the data directory, below the floor of {}; free space to resume",
+            disk.free_bytes, disk.min_free_bytes
+        ))
+    } else if height == 0 {
+        Some("no block finalized yet".into())
+    } else if stalled {
+        Some(format!(
+            "stalled: nothing finalized for {} s",
+            core.since_finalized().as_secs()
+        ))
+    } else if catching_up {
+        Some(format!(
+            "catching up: {} finalized blocks not executed yet",
+            core.execution_lag()
+        ))
+    } else {
+        None
+    };
+    cowboy_rpc::Health {
+        ready: reason.is_none(),
+        height,
+        finalized_height: core.finalized_height(),
+        execution_lag: core.execution_lag(),
+        halted: halt.is_some(),
+        halt: halt.map(self::halt),
+        stalled,
+        catching_up,
+        disk_paused: disk.paused,
+        reason,
+    }
+}

@@ -1,7 +1,7 @@
 //! A thread that owns a PVM [`Engine`] and runs jobs on it. The interpreter is neither `Send`
 //! nor cheap to create (~0.3 s), so each worker creates one and keeps it; the node runs one
-//! worker for executing finalized blocks and one for read-only queries, so a slow query never
-//! delays execution.
+//! worker for executing finalized blocks and a small [`WorkerPool`] for read-only queries, so
+//! a slow query never delays execution, nor more than a pool's worth of other queries.
 
 use cowboy_pvm::Engine;
 use std::sync::mpsc;
@@ -27,7 +27,7 @@ fn ready<'a>(slot: &'a mut Option<Engine>, name: &'static str) -> Option<&'a mut
     slot.as_mut()
 }
 
-/// The worker thread is gone (its engine failed to start, or it panicked).
+/// The worker thread is gone (its engine failed to start, or a job panicked).
 #[derive(Debug, thiserror::Error)]
 #[error("the {0} engine thread is not running")]
 pub struct WorkerGone(pub &'static str);
@@ -54,15 +54,25 @@ impl Worker {
             .name(name.into())
             .stack_size(cowboy_pvm::thread::STACK_BYTES)
             .spawn(move || {
-                let mut engine = None;
-                if eager && ready(&mut engine, name).is_none() {
+                let mut slot = None;
+                if eager && ready(&mut slot, name).is_none() {
                     return;
                 }
                 while let Ok(job) = rx.recv() {
-                    let Some(engine) = ready(&mut engine, name) else {
+                    let Some(engine) = ready(&mut slot, name) else {
                         return;
                     };
-                    job(engine);
+                    // A panic in a job (the PVM has its own boundary around each call; this is
+                    // for everything around it) must not end the thread: the job's caller sees
+                    // its result channel closed (`WorkerGone`), and the engine, which may be
+                    // half-way through something, is replaced before the next job.
+                    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        job(engine);
+                    }));
+                    if ran.is_err() {
+                        tracing::error!(worker = name, "a job panicked; starting a fresh engine");
+                        slot = None;
+                    }
                 }
             })
             .map_err(|e| cowboy_pvm::engine::InitError(e.to_string()))?;
@@ -103,5 +113,62 @@ impl Worker {
         job: impl FnOnce(&mut Engine) + Send + 'static,
     ) -> Result<(), WorkerGone> {
         self.jobs.send(Box::new(job)).map_err(|_| WorkerGone(name))
+    }
+}
+
+/// Engine threads that take turns: a job waits for a free one (a bounded time), so at most
+/// `size` jobs run at once and a slow one holds up only its own thread.
+pub struct WorkerPool {
+    name: &'static str,
+    free: tokio::sync::Mutex<tokio::sync::mpsc::Receiver<Worker>>,
+    back: tokio::sync::mpsc::Sender<Worker>,
+}
+
+/// Every worker of a pool stayed busy for the whole wait.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    #[error("all {0} query engines are busy; retry shortly")]
+    Busy(usize),
+    #[error(transparent)]
+    Gone(#[from] WorkerGone),
+}
+
+impl WorkerPool {
+    /// `size` lazily started workers named `name`.
+    pub fn spawn_lazy(
+        name: &'static str,
+        size: usize,
+    ) -> Result<Self, cowboy_pvm::engine::InitError> {
+        let size = size.max(1);
+        let (back, free) = tokio::sync::mpsc::channel(size);
+        for _ in 0..size {
+            back.try_send(Worker::spawn_lazy(name)?)
+                .map_err(|_| cowboy_pvm::engine::InitError("worker pool is full".into()))?;
+        }
+        Ok(Self {
+            name,
+            free: tokio::sync::Mutex::new(free),
+            back,
+        })
+    }
+
+    /// Runs `f` on a free worker, waiting at most `wait` for one.
+    pub async fn run<R: Send + 'static>(
+        &self,
+        wait: std::time::Duration,
+        f: impl FnOnce(&mut Engine) -> R + Send + 'static,
+    ) -> Result<R, PoolError> {
+        let worker = {
+            let mut free = self.free.lock().await;
+            match tokio::time::timeout(wait, free.recv()).await {
+                Ok(Some(w)) => w,
+                Ok(None) => return Err(PoolError::Gone(WorkerGone(self.name))),
+                Err(_) => return Err(PoolError::Busy(self.back.max_capacity())),
+            }
+        };
+        let result = worker.run(self.name, f).await;
+        // The pool's channel holds exactly its workers: a returned worker always fits.
+        let _ = self.back.try_send(worker);
+        Ok(result?)
     }
 }

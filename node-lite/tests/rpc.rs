@@ -5,8 +5,8 @@
 
 use cowboy_crypto::PrivateKey;
 use cowboy_execution::{Genesis, GenesisValidator, genesis::Allocation};
-use cowboy_mempool::PoolConfig;
-use cowboy_node::core::Core;
+
+use cowboy_node::core::{Core, CoreOptions};
 use cowboy_rpc::{BlockId, BlockTag, CowboyApiClient, QueryRequest, code};
 use cowboy_types::{
     Address, Beacon, Block, Header, Instruction, Round, SystemInstruction, Transaction,
@@ -121,11 +121,14 @@ fn next_block(core: &Core) -> Block {
 
 async fn start() -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let core = Core::open(dir.path(), &genesis(), PoolConfig::default()).expect("core");
-    let (addr, handle) =
-        cowboy_node::rpc::serve(core.clone(), "127.0.0.1:0".parse().expect("addr"))
-            .await
-            .expect("serve");
+    let core = Core::open(dir.path(), &genesis(), CoreOptions::default()).expect("core");
+    let (addr, handle) = cowboy_node::rpc::serve(
+        core.clone(),
+        "127.0.0.1:0".parse().expect("addr"),
+        Default::default(),
+    )
+    .await
+    .expect("serve");
     // Keep the server for the whole test.
     std::mem::forget(handle);
     (dir, core, addr)

@@ -8,7 +8,7 @@ use commonware_p2p::simulated::{self, Link, Network};
 use commonware_runtime::{Clock, Handle, Quota, Runner, Spawner, Supervisor, deterministic};
 use commonware_utils::{NZU32, NZUsize};
 use cowboy_execution::{Genesis, GenesisValidator};
-use cowboy_mempool::PoolConfig;
+
 use cowboy_node::{
     consensus::{self, Channels, Timing, Validator, channel, keys},
     core::Core,
@@ -83,11 +83,13 @@ async fn start_validator(
     generation: u32,
 ) -> (Handle<()>, Arc<Core>) {
     let identity = net.identities[i].clone();
-    let core = Core::open_with(
+    let core = Core::open(
         net.dirs[i].path(),
         &net.genesis,
-        PoolConfig::default(),
-        true,
+        CoreOptions {
+            blocking: true,
+            ..Default::default()
+        },
     )
     .expect("core");
     let publics: Vec<_> = net.identities.iter().map(|k| k.public_key()).collect();

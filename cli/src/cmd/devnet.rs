@@ -89,6 +89,9 @@ pub struct UpArgs {
     /// Seconds to wait for readiness.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
+    /// Also print the dev accounts' private keys (the published mnemonic's; devnets only).
+    #[arg(long)]
+    show_private_keys: bool,
 }
 
 #[derive(Args)]
@@ -334,6 +337,7 @@ impl UpArgs {
             &profile,
             &deployed,
             self.detach,
+            self.show_private_keys,
         );
         if self.detach {
             return Ok(());
@@ -556,7 +560,11 @@ fn print_up(
     profile: &(String, bool),
     deployed: &Option<Deployed>,
     detach: bool,
+    show_private_keys: bool,
 ) {
+    let budget = output::execution_budget(&cowboy_execution::Parameters::for_block_time(
+        state.block_time_ms,
+    ));
     if global.json {
         let nodes: Vec<_> = state
             .nodes
@@ -575,16 +583,20 @@ fn print_up(
             .accounts
             .iter()
             .map(|a| {
-                serde_json::json!({
+                let mut account = serde_json::json!({
                     "account": format!("dev:{}", a.index),
                     "address": a.address,
-                    "private_key": a.private_key,
-                })
+                });
+                if show_private_keys {
+                    account["private_key"] = serde_json::json!(a.private_key);
+                }
+                account
             })
             .collect();
         output::json(&serde_json::json!({
             "name": state.name,
             "chain_id": state.chain_id,
+            "execution_budget": budget.json(),
             "resumed": resumed,
             "ready_ms": ready_ms,
             "dir": devnet.dir(),
@@ -617,12 +629,23 @@ fn print_up(
     outln!("  faucet  {}", state.faucet.url());
     outln!("  logs    {}/*.log", devnet.dir().display());
     outln!();
+    outln!("{}", budget.line());
+    outln!();
     outln!(
-        "dev accounts (10,000 CBY each; mnemonic \"{}\"; public keys, devnets only):",
-        cowboy_devnet::DEV_MNEMONIC
+        "dev accounts (10,000 CBY each; mnemonic \"{}\"; sign with --account dev:N{}):",
+        cowboy_devnet::DEV_MNEMONIC,
+        if show_private_keys {
+            "; private keys, devnets only"
+        } else {
+            "; --show-private-keys prints their keys"
+        }
     );
     for a in &state.accounts {
-        outln!("  dev:{:<3} {}  {}", a.index, a.address, a.private_key);
+        if show_private_keys {
+            outln!("  dev:{:<3} {}  {}", a.index, a.address, a.private_key);
+        } else {
+            outln!("  dev:{:<3} {}", a.index, a.address);
+        }
     }
     outln!();
     outln!(

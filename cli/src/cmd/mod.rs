@@ -15,6 +15,7 @@ pub mod node;
 mod query;
 mod run;
 mod sign;
+mod status;
 mod test;
 mod timer;
 mod tx;
@@ -55,6 +56,8 @@ pub enum Command {
     Balance(balance::BalanceArgs),
     /// A block by height, hash or `latest`.
     Block(block::BlockArgs),
+    /// A node's health: ready, halted (and why), stalled, catching up, paused for disk space.
+    Status(status::StatusArgs),
     /// Create a node home and run a validator.
     Node(node::NodeArgs),
     /// Run local multi-node devnets: up, status, logs, stop/start a node, down, reset.
@@ -89,6 +92,7 @@ impl Command {
             Self::Timer(cmd) => cmd.run(global),
             Self::Balance(cmd) => cmd.run(global),
             Self::Block(cmd) => cmd.run(global),
+            Self::Status(cmd) => cmd.run(global),
             Self::Node(cmd) => cmd.run(global),
         }
     }

@@ -137,9 +137,11 @@ impl InitArgs {
             allocations,
             validators: vec![],
             threshold_public: None,
-            parameters: Default::default(),
+            // Cycle budgets sized so a full block executes in half the block time.
+            parameters: cowboy_execution::Parameters::for_block_time(self.block_time),
         };
         let committee = node::init_committee(&members, genesis, self.block_time)?;
+        let budget = crate::output::execution_budget(&committee.genesis.parameters);
         if global.json {
             let homes: Vec<_> = members
                 .iter()
@@ -154,6 +156,7 @@ impl InitArgs {
             output::json(&serde_json::json!({
                 "chain_id": committee.genesis.chain_id,
                 "nodes": homes,
+                "execution_budget": budget.json(),
             }));
         } else {
             for m in &members {
@@ -164,6 +167,7 @@ impl InitArgs {
                     m.p2p_addr
                 );
             }
+            outln!("{}", budget.line());
             outln!(
                 "start with: cowboy node run --home {}",
                 members[0].home.0.display()

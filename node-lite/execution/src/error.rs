@@ -29,6 +29,14 @@ pub enum TxError {
         limit: u64,
         max: u64,
     },
+    #[error(
+        "max_priority_fee_per_{what} {tip} is above max_fee_per_{what} {cap}: the tip is paid out of the fee cap, so it can be at most the cap (lower the tip or raise the cap)"
+    )]
+    TipAboveMaxFee {
+        what: &'static str,
+        tip: u64,
+        cap: u64,
+    },
     #[error("nonce {got} is not the sender's next nonce {expected}")]
     Nonce { expected: u64, got: u64 },
     #[error("max_fee_per_{what} {offered} is below the lane basefee {basefee}")]

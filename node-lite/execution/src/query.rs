@@ -12,7 +12,8 @@ use cowboy_pvm::Engine;
 use cowboy_state::Overlay;
 use cowboy_types::{ActorInstruction, Address, Event, Hash, Instruction, Status, receipt::failure};
 
-/// Most cycles a query may use unless asked for less (the largest single transaction).
+/// Most cycles a query may use unless asked for less (and never more than the largest single
+/// transaction: the chain's user lane).
 pub const MAX_QUERY_CYCLES: u64 = 20_000_000;
 /// Most cells a query may use unless asked for less.
 pub const MAX_QUERY_CELLS: u64 = 4_000_000;
@@ -90,7 +91,11 @@ impl Chain {
             q.from,
             free,
             Basefees { cycle: 0, cell: 0 },
-            q.cycles_limit.min(MAX_QUERY_CYCLES),
+            // No more than one transaction could use: the user lane is sized so a block
+            // executes in time, and a query shares the node's cores with execution.
+            q.cycles_limit
+                .min(MAX_QUERY_CYCLES)
+                .min(x.env.params.lanes.user_cycles),
             q.cells_limit.min(MAX_QUERY_CELLS),
             fanout,
             Hash::ZERO,

@@ -21,6 +21,11 @@ use cowboy_types::{
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BinaryHeap};
 
+/// A proposer includes no transactions while its executed height trails the finalized height
+/// by more than this many blocks (spec README, "Execution budget"): a node that cannot keep up
+/// must not add work, and its empty blocks still let the chain finalize.
+pub const MAX_EXECUTION_LAG: u64 = 2;
+
 /// A transaction whose stateless checks passed, with its sender recovered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifiedTx {
@@ -66,7 +71,8 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
     check_envelope(&tx, size, chain_id, params)?;
     let hash = tx.digest();
     let sender = cowboy_crypto::verify_transaction_hashed(&tx, &hash)?;
-    let intrinsic = intrinsic::cost(&tx.instruction);
+    let intrinsic = intrinsic::cost(&tx.instruction, size);
+    check_fees(&tx)?;
     check_limits(&tx, intrinsic, params)?;
     Ok(VerifiedTx {
         tx,
@@ -82,7 +88,21 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
 /// [`verify`] without recovering the sender a second time.
 pub fn recheck(vtx: &VerifiedTx, chain_id: u64, params: &Parameters) -> Result<(), TxError> {
     check_envelope(&vtx.tx, vtx.size, chain_id, params)?;
+    check_fees(&vtx.tx)?;
     check_limits(&vtx.tx, vtx.intrinsic, params)
+}
+
+/// A tip above the fee cap could never be paid in full (EIP-1559 rejects it the same way).
+fn check_fees(tx: &Transaction) -> Result<(), TxError> {
+    for (what, tip, cap) in [
+        ("cycle", tx.max_priority_fee_per_cycle, tx.max_fee_per_cycle),
+        ("cell", tx.max_priority_fee_per_cell, tx.max_fee_per_cell),
+    ] {
+        if tip > cap {
+            return Err(TxError::TipAboveMaxFee { what, tip, cap });
+        }
+    }
+    Ok(())
 }
 
 fn check_envelope(

@@ -9,6 +9,8 @@
 //! decryption code, so a malformed or hostile file is reported, never a crash or a
 //! multi-gigabyte scrypt.
 
+pub mod private_fs;
+
 use cowboy_crypto::{CryptoError, PrivateKey};
 use cowboy_types::Address;
 use eth_keystore::{EthKeystore, KdfparamsType, KeystoreError as EthError};
@@ -111,8 +113,8 @@ impl Keystore {
     /// Opens (creating if needed, mode 0700) the keystore under `home`.
     pub fn open(home: &Path) -> Result<Self> {
         let dir = home.join("keystore");
-        fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-        set_mode(&dir, 0o700)?;
+        private_fs::create_dir(home).map_err(io_err(home))?;
+        private_fs::create_dir(&dir).map_err(io_err(&dir))?;
         Ok(Self { dir })
     }
 

@@ -12,7 +12,10 @@
 
 use cowboy_execution::{VerifiedTx, fees::Basefees};
 use cowboy_types::{Address, Hash, state::Account};
-use std::collections::{BTreeMap, HashMap};
+use std::{
+    collections::{BTreeMap, HashMap},
+    time::Instant,
+};
 
 /// Size limits of a pool.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +30,8 @@ pub struct PoolConfig {
     pub max_nonce_gap: u64,
     /// Percentage by which a replacement must raise both fee caps and the tip.
     pub replace_bump_percent: u64,
+    /// How long a transaction that cannot run yet (a nonce gap before it) may wait.
+    pub queued_lifetime: std::time::Duration,
 }
 
 impl Default for PoolConfig {
@@ -37,6 +42,7 @@ impl Default for PoolConfig {
             max_per_sender: 256,
             max_nonce_gap: 256,
             replace_bump_percent: 10,
+            queued_lifetime: std::time::Duration::from_secs(600),
         }
     }
 }
@@ -95,8 +101,8 @@ pub struct Pool {
     config: PoolConfig,
     /// Sender → nonce → transaction.
     by_sender: BTreeMap<Address, BTreeMap<u64, VerifiedTx>>,
-    /// Hash → (sender, nonce).
-    by_hash: HashMap<Hash, (Address, u64)>,
+    /// Hash → (sender, nonce, when it was admitted).
+    by_hash: HashMap<Hash, (Address, u64, Instant)>,
     bytes: usize,
 }
 
@@ -141,8 +147,13 @@ impl Pool {
     }
 
     pub fn get(&self, hash: &Hash) -> Option<&VerifiedTx> {
-        let (sender, nonce) = self.by_hash.get(hash)?;
+        let (sender, nonce, _) = self.by_hash.get(hash)?;
         self.by_sender.get(sender)?.get(nonce)
+    }
+
+    /// Every pending transaction, each sender's in nonce order.
+    pub fn all(&self) -> impl Iterator<Item = &VerifiedTx> {
+        self.by_sender.values().flat_map(|q| q.values())
     }
 
     /// The sender's pending transactions, by nonce.
@@ -165,13 +176,24 @@ impl Pool {
         next
     }
 
-    /// Admits `tx`, checked against the sender's `account` in the latest executed state and
-    /// the user lane's current `prices`.
+    /// Admits `tx` now (see [`Pool::insert_at`]).
     pub fn insert(
         &mut self,
         tx: VerifiedTx,
         account: &Account,
         prices: &Basefees,
+    ) -> Result<Admitted, PoolError> {
+        self.insert_at(tx, account, prices, Instant::now())
+    }
+
+    /// Admits `tx` at `now`, checked against the sender's `account` in the latest executed
+    /// state and the user lane's current `prices`.
+    pub fn insert_at(
+        &mut self,
+        tx: VerifiedTx,
+        account: &Account,
+        prices: &Basefees,
+        now: Instant,
     ) -> Result<Admitted, PoolError> {
         if self.by_hash.contains_key(&tx.hash) {
             return Err(PoolError::AlreadyKnown(tx.hash));
@@ -246,7 +268,7 @@ impl Pool {
             self.remove(&old);
         }
         self.bytes += tx.size;
-        self.by_hash.insert(tx.hash, (tx.sender, nonce));
+        self.by_hash.insert(tx.hash, (tx.sender, nonce, now));
         self.by_sender
             .entry(tx.sender)
             .or_default()
@@ -282,7 +304,7 @@ impl Pool {
 
     /// Removes one transaction.
     pub fn remove(&mut self, hash: &Hash) -> Option<VerifiedTx> {
-        let (sender, nonce) = self.by_hash.remove(hash)?;
+        let (sender, nonce, _) = self.by_hash.remove(hash)?;
         let queue = self.by_sender.get_mut(&sender)?;
         let tx = queue.remove(&nonce);
         if queue.is_empty() {
@@ -306,6 +328,30 @@ impl Pool {
             self.remove(h);
         }
         stale.len()
+    }
+
+    /// Drops the transactions that cannot run yet — a nonce gap separates them from the
+    /// sender's account nonce (`nonce_of`) — and have waited longer than
+    /// [`PoolConfig::queued_lifetime`] by `now`. Returns how many were dropped.
+    pub fn expire(&mut self, now: Instant, mut nonce_of: impl FnMut(&Address) -> u64) -> usize {
+        let lifetime = self.config.queued_lifetime;
+        let mut expired = Vec::new();
+        for (sender, queue) in &self.by_sender {
+            let mut next = nonce_of(sender);
+            while queue.contains_key(&next) {
+                next += 1;
+            }
+            for (_, t) in queue.range(next..) {
+                let admitted = self.by_hash.get(&t.hash).map(|(_, _, at)| *at);
+                if admitted.is_some_and(|at| now.saturating_duration_since(at) > lifetime) {
+                    expired.push(t.hash);
+                }
+            }
+        }
+        for h in &expired {
+            self.remove(h);
+        }
+        expired.len()
     }
 
     /// Candidates for a block: every sender's pending transactions from `from_nonce(sender)`
@@ -476,6 +522,34 @@ mod tests {
             .expect("c");
         assert!(!pool.contains(&cheap.hash));
         assert_eq!(pool.len(), 2);
+    }
+
+    #[test]
+    fn transactions_behind_a_gap_expire() {
+        let k = key(8);
+        let mut pool = Pool::new(PoolConfig {
+            queued_lifetime: std::time::Duration::from_secs(60),
+            ..PoolConfig::default()
+        });
+        let start = Instant::now();
+        // Nonce 0 runs now; nonces 2 and 3 wait for the missing 1.
+        for n in [0, 2, 3] {
+            pool.insert_at(tx(&k, n, 20_000, 1), &rich(0), &PRICES, start)
+                .expect("admitted");
+        }
+        assert_eq!(
+            pool.expire(start + std::time::Duration::from_secs(59), |_| 0),
+            0
+        );
+        assert_eq!(
+            pool.expire(start + std::time::Duration::from_secs(61), |_| 0),
+            2
+        );
+        assert_eq!(
+            pool.all().map(|t| t.tx.nonce).collect::<Vec<_>>(),
+            vec![0],
+            "the runnable transaction stays, however old"
+        );
     }
 
     #[test]

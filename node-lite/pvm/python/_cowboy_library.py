@@ -20,6 +20,7 @@ import keyword
 import struct
 
 from pvm_host import MEMORY_LIMIT_BYTES
+from pvm_host import charge as _charge
 
 _get_field = dataclasses._get_field
 
@@ -99,11 +100,13 @@ _native_calcsize = _struct.calcsize
 
 def pack(format, /, *values):
     _check_struct_size(_native_calcsize(format), "struct.pack()")
+    _charge(len(values))
     return _native_pack(format, *values)
 
 
 def pack_into(format, buffer, offset, /, *values):
     _check_struct_size(_native_calcsize(format), "struct.pack_into()")
+    _charge(len(values))
     return _native_pack_into(format, buffer, offset, *values)
 
 

@@ -105,7 +105,11 @@ fn compile_source(text: &str, mode: Mode, vm: &VirtualMachine) -> PyResult<PyRef
             ));
         }
     }
-    let path = if actor_rules { DYNAMIC_PATH } else { "<generated>" };
+    let path = if actor_rules {
+        DYNAMIC_PATH
+    } else {
+        "<generated>"
+    };
     match mode {
         Mode::Eval => library::compile_instrumented_expression(text, path, actor_rules, vm),
         Mode::Exec => library::compile_instrumented(text, path, actor_rules, vm),
@@ -205,7 +209,9 @@ fn run(
         }
     };
     let globals = globals_for_run(globals, vm)?;
-    let locals = locals.map(|l| ArgMapping::try_from_object(vm, l)).transpose()?;
+    let locals = locals
+        .map(|l| ArgMapping::try_from_object(vm, l))
+        .transpose()?;
     vm.run_code_obj(code, Scope::with_builtins(locals, globals, vm))
 }
 
@@ -260,8 +266,7 @@ pub fn compile(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         let original = vm.builtins.get_attr(ORIGINAL_COMPILE, vm)?;
         return original.call(args, vm);
     }
-    let source =
-        arg(0, "source").ok_or_else(|| vm.new_type_error("compile() missing 'source'"))?;
+    let source = arg(0, "source").ok_or_else(|| vm.new_type_error("compile() missing 'source'"))?;
     let mode = arg(2, "mode").ok_or_else(|| vm.new_type_error("compile() missing 'mode'"))?;
     let mode = mode
         .downcast_ref::<PyStr>()

@@ -155,8 +155,10 @@ const NATIVE_MODULES: &[&str] = &[
 /// the instruction families whose specialized forms would bypass metered operations.
 ///
 /// Specialized instructions skip type slots: `FOR_ITER_RANGE` advances a range without calling
-/// the iterator's (charged) `__next__`, and specialized `BINARY_OP`s compute without the
-/// patched slots. The cycles a program is charged would then depend on how warm a code object
+/// the iterator's (charged) `__next__`, specialized `BINARY_OP`s (arithmetic and subscripts)
+/// compute without the patched slots, `COMPARE_OP_STR` compares without the charged
+/// comparison, and `CALL_STR_1`/`CALL_TUPLE_1`/`CALL_BUILTIN_CLASS` build without the charged
+/// constructors. The cycles a program is charged would then depend on how warm a code object
 /// is, and differ on a freshly started node. Those two families never specialize; everything
 /// else (attribute and global loads, calls, subscripts) may, since it charges nothing itself.
 pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
@@ -176,7 +178,11 @@ pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
         let caches = op.cache_entries();
         if caches > 0 && i + 1 < units.len() && !op.is_instrumented() {
             let counter = match op {
-                Instruction::ForIter { .. } | Instruction::BinaryOp { .. } => NEVER,
+                Instruction::ForIter { .. }
+                | Instruction::BinaryOp { .. }
+                | Instruction::CompareOp { .. }
+                | Instruction::Call { .. }
+                | Instruction::CallKw { .. } => NEVER,
                 Instruction::JumpBackward { .. } => JUMP_BACKWARD_INITIAL_VALUE,
                 _ => ADAPTIVE_WARMUP_VALUE,
             };
@@ -282,6 +288,7 @@ impl Engine {
             library::preload(vm).map_err(fail)?;
             crate::sizes::guard_struct(vm).map_err(fail)?;
             crate::sizes::guard_itertools(vm).map_err(fail)?;
+            crate::prices::install_deque(vm).map_err(fail)?;
             library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
             let reset = LibraryReset::load(vm).map_err(fail)?;

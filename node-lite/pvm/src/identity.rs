@@ -100,7 +100,10 @@ fn object_hash(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
 }
 
 fn float_hash(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
-    if zelf.downcast_ref::<PyFloat>().is_some_and(|f| f.to_f64().is_nan()) {
+    if zelf
+        .downcast_ref::<PyFloat>()
+        .is_some_and(|f| f.to_f64().is_nan())
+    {
         mark();
     }
     (FLOAT_HASH.get().ok_or_else(|| inconsistent(vm))?)(zelf, vm)
@@ -124,7 +127,10 @@ fn inconsistent(vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseException
 
 /// Gives a class created after start-up the marking hash when it inherits `object`'s (see
 /// `patches::patch_new_type`).
-pub fn patch_new_type(ty: &rustpython_vm::Py<rustpython_vm::builtins::PyType>, vm: &VirtualMachine) {
+pub fn patch_new_type(
+    ty: &rustpython_vm::Py<rustpython_vm::builtins::PyType>,
+    vm: &VirtualMachine,
+) {
     let Some(original) = OBJECT_HASH.get() else {
         return;
     };
@@ -166,7 +172,11 @@ pub fn install(vm: &VirtualMachine) {
                 .slots
                 .flags
                 .has_feature(rustpython_vm::types::PyTypeFlags::HEAPTYPE)
-                && ty.slots.hash.load().is_some_and(|h| h as usize == original as usize)
+                && ty
+                    .slots
+                    .hash
+                    .load()
+                    .is_some_and(|h| h as usize == original as usize)
             {
                 ty.slots.hash.store(Some(object_hash));
             }

@@ -567,7 +567,11 @@ impl Instrumenter {
                     Expr::Subscript(sub) => {
                         let container = take_expr(&mut sub.value);
                         let key = take_expr(&mut sub.slice);
-                        call(AUGMENTED_ITEM, vec![container, key, str_lit(f, range), value], range)
+                        call(
+                            AUGMENTED_ITEM,
+                            vec![container, key, str_lit(f, range), value],
+                            range,
+                        )
                     }
                     Expr::Attribute(attr) => {
                         let object = take_expr(&mut attr.value);

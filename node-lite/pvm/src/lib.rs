@@ -13,6 +13,7 @@ pub mod library_objects;
 pub mod meter;
 pub mod natives;
 pub mod patches;
+pub mod prices;
 pub mod pyconv;
 pub mod reversed_dict;
 pub mod sandbox;

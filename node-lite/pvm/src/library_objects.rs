@@ -179,7 +179,9 @@ fn is_library_function(value: &PyObject, vm: &VirtualMachine) -> bool {
         return !path.is_some_and(|p| is_actor_code_path(&p));
     }
     // Native functions and methods are the runtime's.
-    function.class().is(vm.ctx.types.builtin_function_or_method_type)
+    function
+        .class()
+        .is(vm.ctx.types.builtin_function_or_method_type)
         || function.class().is(vm.ctx.types.method_descriptor_type)
 }
 
@@ -215,6 +217,8 @@ pub fn private_attribute(obj: PyObjectRef, name: PyObjectRef, vm: &VirtualMachin
     let name = name
         .downcast::<PyStr>()
         .map_err(|_| vm.new_type_error("attribute name must be str"))?;
+    // The check is a native call the cost table's one cycle for an attribute does not cover.
+    crate::natives::charge(crate::cost::cycles::CALL, vm)?;
     let value = obj.get_attr(&name, vm)?;
     check_private_read(&obj, name.to_str().unwrap_or_default(), &value, vm)?;
     Ok(value)

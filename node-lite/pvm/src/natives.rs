@@ -927,9 +927,19 @@ const FLAG_DOTALL: i64 = 16;
 const FLAG_VERBOSE: i64 = 64;
 const FLAG_ASCII: i64 = 256;
 
+/// A pattern compiled during the current call, with its anchored variants (built when a
+/// `match`/`fullmatch` first needs them).
+struct Compiled {
+    source: String,
+    flags: i64,
+    regex: regex::Regex,
+    /// `^(?:…)` and `^(?:…)$`.
+    anchored: [Option<Option<regex::Regex>>; 2],
+}
+
 thread_local! {
     /// Compiled patterns of the current interpreter, by handle.
-    static PATTERNS: RefCell<Vec<regex::Regex>> = const { RefCell::new(Vec::new()) };
+    static PATTERNS: RefCell<Vec<Compiled>> = const { RefCell::new(Vec::new()) };
     static REGEX_ERROR: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
 }
 
@@ -953,6 +963,17 @@ fn regex_error(msg: String, vm: &VirtualMachine) -> PyBaseExceptionRef {
 
 fn rx_compile(pattern: PyUtf8StrRef, flags: i64, vm: &VirtualMachine) -> PyResult<usize> {
     let p = pattern.as_str();
+    // A pattern this call compiled already is reused (`re.match(p, s)` in a loop compiles
+    // `p` once, as CPython's cache does); the charge is a call.
+    let cached = PATTERNS.with(|ps| {
+        ps.borrow()
+            .iter()
+            .position(|c| c.flags == flags && c.source == p)
+    });
+    if let Some(handle) = cached {
+        charge(cycles::CALL, vm)?;
+        return Ok(handle);
+    }
     charge(cycles::CALL + p.chars().count() as u64 * 10, vm)?;
     if p.len() > MAX_PATTERN_LEN {
         return Err(regex_error(
@@ -976,16 +997,7 @@ fn rx_compile(pattern: PyUtf8StrRef, flags: i64, vm: &VirtualMachine) -> PyResul
             vm,
         ));
     }
-    let mut builder = regex::RegexBuilder::new(p);
-    builder
-        .case_insensitive(flags & FLAG_IGNORECASE != 0)
-        .multi_line(flags & FLAG_MULTILINE != 0)
-        .dot_matches_new_line(flags & FLAG_DOTALL != 0)
-        .ignore_whitespace(flags & FLAG_VERBOSE != 0)
-        .unicode(flags & FLAG_ASCII == 0)
-        .size_limit(1 << 20)
-        .dfa_size_limit(1 << 20);
-    let re = builder
+    let re = regex_builder(p, flags)
         .build()
         .map_err(|e| regex_error(e.to_string(), vm))?;
     PATTERNS.with(|ps| {
@@ -996,9 +1008,27 @@ fn rx_compile(pattern: PyUtf8StrRef, flags: i64, vm: &VirtualMachine) -> PyResul
                 vm,
             ));
         }
-        ps.push(re);
+        ps.push(Compiled {
+            source: p.to_owned(),
+            flags,
+            regex: re,
+            anchored: [None, None],
+        });
         Ok(ps.len() - 1)
     })
+}
+
+fn regex_builder(pattern: &str, flags: i64) -> regex::RegexBuilder {
+    let mut builder = regex::RegexBuilder::new(pattern);
+    builder
+        .case_insensitive(flags & FLAG_IGNORECASE != 0)
+        .multi_line(flags & FLAG_MULTILINE != 0)
+        .dot_matches_new_line(flags & FLAG_DOTALL != 0)
+        .ignore_whitespace(flags & FLAG_VERBOSE != 0)
+        .unicode(flags & FLAG_ASCII == 0)
+        .size_limit(1 << 20)
+        .dfa_size_limit(1 << 20);
+    builder
 }
 
 fn has_backreference(p: &str) -> bool {
@@ -1025,9 +1055,68 @@ fn with_pattern<R>(
     PATTERNS.with(|ps| {
         ps.borrow()
             .get(handle)
-            .map(f)
+            .map(|c| f(&c.regex))
             .ok_or_else(|| regex_error("pattern handle is no longer valid".into(), vm))
     })
+}
+
+/// The anchored variant (`fullmatch`: also at the end) of pattern `handle`, built once.
+fn anchored_pattern(
+    handle: usize,
+    full: bool,
+    vm: &VirtualMachine,
+) -> PyResult<Option<regex::Regex>> {
+    PATTERNS.with(|ps| {
+        let mut ps = ps.borrow_mut();
+        let c = ps
+            .get_mut(handle)
+            .ok_or_else(|| regex_error("pattern handle is no longer valid".into(), vm))?;
+        let slot = &mut c.anchored[usize::from(full)];
+        if slot.is_none() {
+            let tail = if full { "$" } else { "" };
+            *slot = Some(
+                regex_builder(&format!("^(?:{}){}", c.source, tail), c.flags)
+                    .build()
+                    .ok(),
+            );
+        }
+        Ok(slot.clone().flatten())
+    })
+}
+
+/// Byte offsets of a text to Python's character offsets, in one pass however many are asked.
+struct CharOffsets<'a> {
+    text: &'a str,
+    ascii: bool,
+    /// `(byte, char)` of the last conversion: offsets asked roughly in order (as matches are
+    /// found) cost about one pass over the text in all.
+    cursor: std::cell::Cell<(usize, usize)>,
+}
+
+impl<'a> CharOffsets<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            ascii: text.is_ascii(),
+            cursor: std::cell::Cell::new((0, 0)),
+        }
+    }
+
+    fn of(&self, byte: usize) -> i64 {
+        if self.ascii {
+            return byte as i64;
+        }
+        let (at_byte, at_char) = self.cursor.get();
+        // Walk from the last offset asked, forwards or back: matches come in increasing order,
+        // and a match's groups lie within it.
+        let now = if byte >= at_byte {
+            at_char + self.text[at_byte..byte].chars().count()
+        } else {
+            at_char - self.text[byte..at_byte].chars().count()
+        };
+        self.cursor.set((byte, now));
+        now as i64
+    }
 }
 
 fn rx_group_count(handle: usize, vm: &VirtualMachine) -> PyResult<usize> {
@@ -1053,13 +1142,16 @@ fn byte_offset(s: &str, char_index: usize) -> usize {
     s.char_indices().nth(char_index).map_or(s.len(), |(b, _)| b)
 }
 
-fn spans_to_py(text: &str, caps: &regex::Captures<'_>, vm: &VirtualMachine) -> PyObjectRef {
+fn spans_to_py(
+    offsets: &CharOffsets<'_>,
+    caps: &regex::Captures<'_>,
+    vm: &VirtualMachine,
+) -> PyObjectRef {
     // Spans are reported in characters, as Python does.
-    let to_chars = |b: usize| text[..b].chars().count() as i64;
     let spans: Vec<PyObjectRef> = (0..caps.len())
         .map(|i| match caps.get(i) {
             Some(m) => vm
-                .new_tuple((to_chars(m.start()), to_chars(m.end())))
+                .new_tuple((offsets.of(m.start()), offsets.of(m.end())))
                 .into(),
             None => vm.new_tuple((-1i64, -1i64)).into(),
         })
@@ -1083,6 +1175,7 @@ fn rx_find(
     let start = byte_offset(s, pos);
     let end = byte_offset(s, endpos).max(start);
     let hay = &s[..end];
+    let offsets = CharOffsets::new(s);
     let found = with_pattern(handle, vm, |r| {
         r.captures_at(hay, start).and_then(|c| {
             let whole = c.get(0)?;
@@ -1094,7 +1187,7 @@ fn rx_find(
             // An anchored match must start at `pos`; a later leftmost match does not count, but
             // an anchored one may still exist: retry with an explicit anchor.
             if ok {
-                Some(spans_to_py(s, &c, vm))
+                Some(spans_to_py(&offsets, &c, vm))
             } else {
                 None
             }
@@ -1103,24 +1196,19 @@ fn rx_find(
     if found.is_some() || mode == 0 {
         return Ok(found.unwrap_or_else(|| vm.ctx.none()));
     }
-    // Anchored modes: compile an anchored variant of the same pattern for this search.
-    let anchored = with_pattern(handle, vm, |r| {
-        let tail = if mode == 2 { "$" } else { "" };
-        regex::Regex::new(&format!("^(?:{}){}", r.as_str(), tail)).ok()
-    })?;
+    // Anchored modes: the anchored variant of the same pattern (built once per call).
+    let anchored = anchored_pattern(handle, mode == 2, vm)?;
     let Some(anchored) = anchored else {
         return Ok(vm.ctx.none());
     };
     let sub = &s[start..end];
     Ok(match anchored.captures(sub) {
         Some(c) if mode != 2 || c.get(0).is_some_and(|m| m.end() == sub.len()) => {
-            // Shift spans back into the full string.
-            let offset = s[..start].chars().count() as i64;
-            let to_chars = |b: usize| sub[..b].chars().count() as i64 + offset;
+            // Spans of `sub` shifted back into the full string.
             let spans: Vec<PyObjectRef> = (0..c.len())
                 .map(|i| match c.get(i) {
                     Some(m) => vm
-                        .new_tuple((to_chars(m.start()), to_chars(m.end())))
+                        .new_tuple((offsets.of(start + m.start()), offsets.of(start + m.end())))
                         .into(),
                     None => vm.new_tuple((-1i64, -1i64)).into(),
                 })
@@ -1146,6 +1234,7 @@ fn rx_find_all(
     let start = byte_offset(s, pos);
     let end = byte_offset(s, endpos).max(start);
     let hay = &s[..end];
+    let offsets = CharOffsets::new(s);
     let all: Vec<PyObjectRef> = with_pattern(handle, vm, |r| {
         let mut out = Vec::new();
         let mut at = start;
@@ -1154,7 +1243,7 @@ fn rx_find_all(
                 break;
             };
             let Some(whole) = c.get(0) else { break };
-            out.push(spans_to_py(s, &c, vm));
+            out.push(spans_to_py(&offsets, &c, vm));
             at = if whole.end() == whole.start() {
                 // Step over one character after an empty match.
                 hay[whole.end()..]

@@ -74,7 +74,13 @@ fn repr_wrapper<const I: usize>(zelf: &PyObject, vm: &VirtualMachine) -> PyResul
     let original = REPR_ORIGINALS[I]
         .get()
         .ok_or_else(|| vm.new_runtime_error("repr patch table is inconsistent"))?;
+    if let Some(i) = zelf.downcast_ref::<rustpython_vm::builtins::PyInt>() {
+        natives::charge(crate::prices::int_to_text_cost(i.as_bigint()), vm)?;
+    }
     let s = original(zelf, vm)?;
+    // Native reprs build their whole text (a container's, every element's) for a constant
+    // price: charged by the characters made, at every level of nesting.
+    natives::charge(s.char_len() as u64 * cycles::PER_CHAR, vm)?;
     Ok(match s.to_str().and_then(strip_addresses) {
         Some(clean) => vm.ctx.new_str(clean),
         None => s,
@@ -177,7 +183,11 @@ fn patch_type_slots(ty: &Py<PyType>, registry: &mut Registry) {
 }
 
 /// The class in `ty`'s MRO (itself first) whose own namespace defines `name`.
-pub fn defining_class(ty: &Py<PyType>, name: &'static str, vm: &VirtualMachine) -> Option<PyTypeRef> {
+pub fn defining_class(
+    ty: &Py<PyType>,
+    name: &'static str,
+    vm: &VirtualMachine,
+) -> Option<PyTypeRef> {
     let name = vm.ctx.intern_str(name);
     if ty.get_direct_attr(name).is_some() {
         return Some(ty.to_owned());
@@ -201,10 +211,12 @@ pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
             && let Some(i) = registry.repr.iter().position(|a| *a == f as usize)
         {
             ty.slots.repr.store(Some(repr_wrappers()[i]));
-        } else if defining_class(ty, "__repr__", vm)
-            .is_some_and(|c| c.is(vm.ctx.types.object_type))
+        } else if defining_class(ty, "__repr__", vm).is_some_and(|c| c.is(vm.ctx.types.object_type))
             && let Some(object_repr) = OBJECT_REPR.get()
-            && let Some(i) = registry.repr.iter().position(|a| *a == *object_repr as usize)
+            && let Some(i) = registry
+                .repr
+                .iter()
+                .position(|a| *a == *object_repr as usize)
         {
             // `object.__repr__` itself is a wrapper method (for direct calls): use the native
             // wrapper of its original.
@@ -408,6 +420,7 @@ pub fn first_on_this_thread(what: &'static str) -> bool {
 /// Installs every patch. Must run before any library or actor code.
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     crate::reversed_dict::install(vm)?;
+    crate::prices::install(vm)?;
     crate::identity::install(vm);
     crate::library_objects::install_class_guard(vm);
     if let Some(f) = vm.ctx.types.object_type.slots.repr.load()
@@ -682,7 +695,11 @@ fn truncate_for_precision(args: &mut FuncArgs, spec: &str, vm: &VirtualMachine) 
     let Some(value) = args.args.first().and_then(|v| v.downcast_ref::<PyStr>()) else {
         return;
     };
-    let kept = value.as_wtf8().code_points().take(precision).collect::<Wtf8Buf>();
+    let kept = value
+        .as_wtf8()
+        .code_points()
+        .take(precision)
+        .collect::<Wtf8Buf>();
     args.args[0] = vm.ctx.new_str(kept).into();
     args.args[1] = vm.ctx.new_str(without).into();
 }
@@ -749,9 +766,7 @@ fn meter_method(ty: &'static Py<PyType>, name: &'static str, vm: &VirtualMachine
                     )));
                 }
             }
-            if mutates
-                && let Some(receiver) = args.args.first()
-            {
+            if mutates && let Some(receiver) = args.args.first() {
                 crate::library_objects::check_mutation(receiver, &format!("call {name}() on"), vm)?;
             }
             natives::charge(cycles::CALL + n * cycles::PER_ELEMENT, vm)?;

@@ -49,7 +49,10 @@ impl Walk {
             Some(d) => d.keys_vec(),
             // A view's mapping proxy: forward iteration (charged per element by the patched
             // `__next__`).
-            None => mapping.get_iter(vm)?.into_iter::<PyObjectRef>(vm)?.collect::<PyResult<_>>()?,
+            None => mapping
+                .get_iter(vm)?
+                .into_iter::<PyObjectRef>(vm)?
+                .collect::<PyResult<_>>()?,
         };
         natives::charge(keys.len() as u64 * cycles::PER_ELEMENT, vm)?;
         Ok(Self {
@@ -151,12 +154,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     Ok(())
 }
 
-fn install_on(
-    ty: &'static Py<PyType>,
-    yields: Yields,
-    view: bool,
-    vm: &VirtualMachine,
-) {
+fn install_on(ty: &'static Py<PyType>, yields: Yields, view: bool, vm: &VirtualMachine) {
     let method = vm.new_method(
         "__reversed__",
         ty,

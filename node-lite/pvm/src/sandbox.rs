@@ -187,8 +187,7 @@ fn unit_size(o: &PyObjectRef) -> Option<(usize, usize)> {
 /// A `collections.deque`'s length and the bytes per element of a repetition of it.
 fn deque_size(o: &PyObjectRef, vm: &VirtualMachine) -> Option<(usize, usize)> {
     let named_deque = |c: &Py<PyType>| &*c.slot_name() == "collections.deque";
-    let is_deque =
-        named_deque(o.class()) || o.class().mro.read().iter().any(|c| named_deque(c));
+    let is_deque = named_deque(o.class()) || o.class().mro.read().iter().any(|c| named_deque(c));
     if !is_deque {
         return None;
     }
@@ -279,10 +278,16 @@ fn pow_impl(
             if mag.bits() > 1 && (mag.bits() - 1).saturating_mul(e) >= limits::INT_BITS {
                 return Err(overflow(vm));
             }
-            // Square-and-multiply: ~log2(e) big multiplications of the growing result.
+            // Square-and-multiply: ~log2(e) big multiplications of the growing result, each
+            // quadratic in its 64-bit words.
             let steps = 64 - e.leading_zeros() as u64;
+            let words = mag
+                .bits()
+                .saturating_mul(e)
+                .min(limits::INT_BITS)
+                .div_ceil(64);
             natives::charge(
-                steps * cost::bigint_surcharge(mag.bits().saturating_mul(e).min(limits::INT_BITS)),
+                steps * (cost::bigint_surcharge(words * 64) + words * words / 16),
                 vm,
             )?;
             return check_int(vm._pow(&a, &b, vm.ctx.none.as_object())?, vm);
@@ -291,10 +296,9 @@ fn pow_impl(
             && let Some(modulus) = exact_int(m, vm)
         {
             bigint_surcharge(x, modulus, vm)?;
-            natives::charge(
-                cost::bigint_surcharge(y.bits()) * cost::bigint_surcharge(modulus.bits()).max(1),
-                vm,
-            )?;
+            // Square-and-multiply: bits(e) steps, each a product of modulus-sized numbers.
+            let words = modulus.bits().div_ceil(64).max(1);
+            natives::charge(y.bits().saturating_mul(words * words) / 16, vm)?;
         }
     }
     let float_operands = a.downcast_ref_if_exact::<PyFloat>(vm).is_some()
@@ -606,12 +610,7 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, ops::IPOW, op_ipow, vm)?;
     set_builtin(&b, ops::ILSHIFT, op_ilshift, vm)?;
     set_builtin(&b, ops::IMOD, op_imod, vm)?;
-    set_builtin(
-        &b,
-        crate::instrument::AUGMENTED_ITEM,
-        augmented_item,
-        vm,
-    )?;
+    set_builtin(&b, crate::instrument::AUGMENTED_ITEM, augmented_item, vm)?;
     set_builtin(
         &b,
         crate::instrument::AUGMENTED_ATTRIBUTE,
@@ -663,8 +662,6 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     crate::dynamic::guard_function_constructor(vm);
     Ok(())
 }
-
-
 
 // ---- actor builtins -------------------------------------------------------------------------
 

@@ -96,7 +96,11 @@ fn first_arg_size(args: &FuncArgs, what: &str, vm: &VirtualMachine) -> PyResult<
     Ok(())
 }
 
-fn bytes_new(cls: rustpython_vm::builtins::PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn bytes_new(
+    cls: rustpython_vm::builtins::PyTypeRef,
+    args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
     first_arg_size(&args, "bytes(n)", vm)?;
     (BYTES_NEW.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)
 }
@@ -108,7 +112,11 @@ fn bytearray_init(zelf: PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyR
 
 /// `int(s, base)` and `int(b)`: the text is charged per character (parsing is native work),
 /// and the result must fit the integer limit (power-of-two bases skip CPython's digit limit).
-fn int_new(cls: rustpython_vm::builtins::PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn int_new(
+    cls: rustpython_vm::builtins::PyTypeRef,
+    args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
     let text_len = args.args.first().map_or(0, |a| {
         a.downcast_ref::<PyStr>()
             .map(|s| s.char_len())
@@ -175,7 +183,10 @@ fn replace_size(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
         .args
         .get(3)
         .or_else(|| args.kwargs.get("count"))
-        .and_then(|c| c.downcast_ref::<PyInt>().and_then(|i| i.as_bigint().to_i64()))
+        .and_then(|c| {
+            c.downcast_ref::<PyInt>()
+                .and_then(|i| i.as_bigint().to_i64())
+        })
         .filter(|c| *c >= 0)
         .map_or(occurrences, |c| occurrences.min(c as usize));
     let result = s
@@ -334,12 +345,24 @@ fn guard_from_bytes(vm: &VirtualMachine) -> PyResult<()> {
 /// `sum(items, start)`: a non-numeric start (lists, tuples: `sum(lists, [])`) concatenates,
 /// so each step is charged by the checked `+`; numbers keep the native loop.
 fn sum(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
-    let start = args.args.get(1).or_else(|| args.kwargs.get("start")).cloned();
+    let start = args
+        .args
+        .get(1)
+        .or_else(|| args.kwargs.get("start"))
+        .cloned();
     let numeric = start.as_ref().is_none_or(|s| {
         s.downcast_ref::<PyInt>().is_some()
-            || s.downcast_ref::<rustpython_vm::builtins::PyFloat>().is_some()
+            || s.downcast_ref::<rustpython_vm::builtins::PyFloat>()
+                .is_some()
     });
     if numeric {
+        if let Some(n) = args
+            .args
+            .first()
+            .and_then(|a| crate::prices::size_of_value(a, vm))
+        {
+            natives::charge(n as u64 * cycles::PER_ELEMENT, vm)?;
+        }
         let original = vm.builtins.get_attr(ORIGINAL_SUM, vm)?;
         return original.call(args, vm);
     }
@@ -470,22 +493,38 @@ fn clamp_r(args: &mut FuncArgs, n: usize, vm: &VirtualMachine) {
     }
 }
 
-fn combinations_new(cls: rustpython_vm::builtins::PyTypeRef, mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn combinations_new(
+    cls: rustpython_vm::builtins::PyTypeRef,
+    mut args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
     let n = pool(&mut args, vm)?;
     clamp_r(&mut args, n, vm);
     (COMBINATIONS_NEW.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)
 }
 
-fn permutations_new(cls: rustpython_vm::builtins::PyTypeRef, mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn permutations_new(
+    cls: rustpython_vm::builtins::PyTypeRef,
+    mut args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
     let n = pool(&mut args, vm)?;
     clamp_r(&mut args, n, vm);
     (PERMUTATIONS_NEW.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)
 }
 
-fn cwr_new(cls: rustpython_vm::builtins::PyTypeRef, mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn cwr_new(
+    cls: rustpython_vm::builtins::PyTypeRef,
+    mut args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
     let n = pool(&mut args, vm)?;
     if n > 0
-        && let Some(r) = args.args.get(1).or_else(|| args.kwargs.get("r")).and_then(size_of)
+        && let Some(r) = args
+            .args
+            .get(1)
+            .or_else(|| args.kwargs.get("r"))
+            .and_then(size_of)
     {
         // Every element of the pool can repeat r times: r indices are kept.
         check_size(r, 8, "combinations_with_replacement(r)", vm)?;
@@ -493,7 +532,11 @@ fn cwr_new(cls: rustpython_vm::builtins::PyTypeRef, mut args: FuncArgs, vm: &Vir
     (CWR_NEW.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)
 }
 
-fn product_new(cls: rustpython_vm::builtins::PyTypeRef, mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn product_new(
+    cls: rustpython_vm::builtins::PyTypeRef,
+    mut args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
     let mut width = 1usize;
     for i in 0..args.args.len() {
         let item = args.args[i].clone();

@@ -258,7 +258,11 @@ pub fn validate_dynamic(source: &str, expression: bool) -> Result<(), Vec<Diagno
         let parsed = parser::parse_expression(source).map_err(syntax)?;
         checker.visit_expr(&parsed.into_syntax().body);
     } else {
-        for stmt in &parser::parse_module(source).map_err(syntax)?.into_syntax().body {
+        for stmt in &parser::parse_module(source)
+            .map_err(syntax)?
+            .into_syntax()
+            .body
+        {
             checker.visit_stmt(stmt);
         }
     }
@@ -283,9 +287,9 @@ struct Checker<'s> {
 /// name generated into source may be).
 pub fn is_identifier(name: &str) -> bool {
     // What the parser reads as exactly this one name (keywords are not names).
-    parser::parse_expression(name).is_ok_and(|parsed| {
-        matches!(&*parsed.into_syntax().body, Expr::Name(n) if n.id.as_str() == name)
-    })
+    parser::parse_expression(name).is_ok_and(
+        |parsed| matches!(&*parsed.into_syntax().body, Expr::Name(n) if n.id.as_str() == name),
+    )
 }
 
 fn is_dunder(name: &str) -> bool {
@@ -622,15 +626,14 @@ impl<'a> Visitor<'a> for Checker<'_> {
                     left = right;
                 }
             }
-            Expr::NumberLiteral(n) if matches!(n.value, ast::Number::Complex { .. }) => {
-                self.report(
+            Expr::NumberLiteral(n) if matches!(n.value, ast::Number::Complex { .. }) => self
+                .report(
                     n.range(),
                     Rule::ComplexNumber,
                     "complex numbers are not available in the PVM".into(),
                     "complex arithmetic uses the host's math library, which differs between \
                      machines; keep real and imaginary parts as two floats or integers",
-                )
-            }
+                ),
             Expr::Await(a) => self.report(
                 a.range(),
                 Rule::AsyncNotSupported,

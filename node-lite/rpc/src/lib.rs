@@ -71,18 +71,66 @@ pub struct NodeStatus {
     pub peers: usize,
     /// Pending transactions in the pool.
     pub pool: usize,
-    /// True when this node's execution disagreed with a finalized header and it stopped.
+    /// True when the node stopped applying blocks (see `halt`).
     pub halted: bool,
+    /// Why it halted.
+    #[serde(default)]
+    pub halt: Option<HaltView>,
+    /// Finalized blocks this node has not executed yet.
+    #[serde(default)]
+    pub execution_lag: u64,
+    /// Execution trails finalization by more than 2 blocks (the node proposes empty blocks).
+    #[serde(default)]
+    pub catching_up: bool,
+    /// Nothing was finalized for 10 block times.
+    #[serde(default)]
+    pub stalled: bool,
+    /// Milliseconds since the finalized height last grew (as this node saw it).
+    #[serde(default)]
+    pub last_finalized_ms_ago: u64,
+    /// Free space on the data directory.
+    #[serde(default)]
+    pub disk: DiskView,
     pub version: String,
 }
 
-/// Readiness: a node is ready once it has executed a block finalized after it started and is
-/// not halted.
+/// Why a node halted: `divergence` (its execution disagreed with a finalized header),
+/// `panic` (its execution engine panicked), `storage` (its storage failed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HaltView {
+    pub kind: String,
+    pub message: String,
+}
+
+/// The data directory's free space against the node's floor.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiskView {
+    pub free_bytes: u64,
+    pub min_free_bytes: u64,
+    /// Below the floor: the node takes no transactions and commits no blocks until twice the
+    /// floor is free.
+    pub paused: bool,
+}
+
+/// Readiness: a node is ready once it has executed a block finalized after it started, is not
+/// halted, not paused for disk space, not stalled and not catching up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Health {
     pub ready: bool,
     pub height: u64,
+    #[serde(default)]
+    pub finalized_height: u64,
+    #[serde(default)]
+    pub execution_lag: u64,
     pub halted: bool,
+    #[serde(default)]
+    pub halt: Option<HaltView>,
+    #[serde(default)]
+    pub stalled: bool,
+    #[serde(default)]
+    pub catching_up: bool,
+    #[serde(default)]
+    pub disk_paused: bool,
     /// Why it is not ready, if it is not.
     pub reason: Option<String>,
 }
@@ -261,6 +309,10 @@ pub struct FeesView {
     pub suggested_max_fee_per_cell: u64,
     /// Suggested tip per cycle.
     pub suggested_priority_fee_per_cycle: u64,
+    /// The most cycles one transaction may reserve (the user lane's budget).
+    pub max_cycles_per_tx: u64,
+    /// The most cells one transaction may reserve (the block's cell cap).
+    pub max_cells_per_tx: u64,
 }
 
 /// A pending timer.

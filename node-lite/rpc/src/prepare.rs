@@ -13,7 +13,12 @@ use std::time::{Duration, Instant};
 pub struct TxOptions {
     pub nonce: Option<u64>,
     pub cycles_limit: u64,
+    /// Cells for execution; raised to the transaction's intrinsic cells (one per byte of
+    /// the signed transaction) when below them, so `0` means "only what it must pay".
     pub cells_limit: u64,
+    /// The limits above are a client's defaults, not the user's choice: lowered to what the
+    /// chain lets one transaction reserve (its user lane and cell cap).
+    pub default_limits: bool,
     pub max_fee_per_cycle: Option<u64>,
     pub max_fee_per_cell: Option<u64>,
     pub priority_fee_per_cycle: Option<u64>,
@@ -46,8 +51,16 @@ pub async fn signed_transaction<C: CowboyApiClient + Sync>(
         chain_id,
         nonce,
         instruction,
-        cycles_limit: options.cycles_limit,
-        cells_limit: options.cells_limit,
+        cycles_limit: if options.default_limits {
+            options.cycles_limit.min(fees.max_cycles_per_tx)
+        } else {
+            options.cycles_limit
+        },
+        cells_limit: if options.default_limits {
+            options.cells_limit.min(fees.max_cells_per_tx)
+        } else {
+            options.cells_limit
+        },
         max_fee_per_cycle: options
             .max_fee_per_cycle
             .unwrap_or(fees.suggested_max_fee_per_cycle),
@@ -65,6 +78,9 @@ pub async fn signed_transaction<C: CowboyApiClient + Sync>(
         signature: Default::default(),
         additional_signers: vec![],
     };
+    tx.cells_limit = tx
+        .cells_limit
+        .max(cowboy_types::intrinsic::minimum_cells(&tx));
     cowboy_crypto::sign_transaction(&mut tx, key)?;
     Ok(tx)
 }

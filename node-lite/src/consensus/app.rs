@@ -295,24 +295,36 @@ impl<E: Clock + Send + 'static> Application<E> for App {
         if executed.wait_for(|h| *h >= floor).await.is_err() {
             return None;
         }
+        if self.core.disk_paused() || self.core.halted() {
+            // No room to store what it proposes, or nothing trustworthy to build on.
+            return None;
+        }
         let used = self.unexecuted_nonces(ancestry.clone()).await;
         let state_height = self.core.height().min(parent.header.height).max(floor);
         let outcome = self.core.outcome(state_height).ok()??;
         let params = self.core.chain().params().ok()?;
         let (_, prices) = self.core.user_prices().ok()?;
         let (cycles, cells) = lanes::user_room(&params.lanes, &lanes::Reserved::default());
-        let mut chosen = self
-            .core
-            .select_for_block(
-                &used,
-                &prices,
-                tx::Room {
-                    cycles,
-                    cells,
-                    count: MAX_BLOCK_TRANSACTIONS,
-                },
-            )
-            .ok()?;
+        let mut chosen = if self.core.catching_up() {
+            // Execution trails finalization: add no work until it catches up.
+            tracing::debug!(
+                lag = self.core.execution_lag(),
+                "proposing an empty block while execution catches up"
+            );
+            Vec::new()
+        } else {
+            self.core
+                .select_for_block(
+                    &used,
+                    &prices,
+                    tx::Room {
+                        cycles,
+                        cells,
+                        count: MAX_BLOCK_TRANSACTIONS,
+                    },
+                )
+                .ok()?
+        };
         tx::canonical_order(&mut chosen, &beacon);
         let hashes: Vec<_> = chosen.iter().map(|t| t.hash).collect();
         let proposer = *self.proposers.get(&ctx.leader)?;
@@ -357,6 +369,13 @@ impl<E: Clock + Send + 'static> Application<E> for App {
             return false;
         };
         let (block, parent) = (&block.inner().0, &parent.inner().0);
+        if self.core.disk_paused() {
+            tracing::warn!(
+                height = block.header.height,
+                "not voting: the disk is nearly full"
+            );
+            return false;
+        }
         if let Err(why) = self.check_block(&ctx, block, parent, Self::now_ms(&clock)) {
             tracing::warn!(height = block.header.height, reason = %why, "rejecting block");
             return false;
@@ -479,7 +498,8 @@ impl Reporter for Finalized {
     }
 }
 
-/// Applies queued finalized blocks in order, acknowledging each once it is committed.
+/// Applies queued finalized blocks in order, acknowledging each once it is committed. While
+/// the disk is nearly full it waits (checking again every second) instead of committing.
 pub async fn apply_loop(
     core: Arc<Core>,
     mut queue: tokio::sync::mpsc::UnboundedReceiver<(
@@ -488,6 +508,9 @@ pub async fn apply_loop(
     )>,
 ) {
     while let Some((block, ack)) = queue.recv().await {
+        while core.disk().paused {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
         match core.apply_finalized(block).await {
             Ok(_) => ack.acknowledge(),
             Err(e) => {

@@ -11,6 +11,7 @@ pub mod block;
 pub mod codec;
 pub mod constants;
 pub mod instruction;
+pub mod intrinsic;
 pub mod json;
 pub mod primitives;
 pub mod receipt;

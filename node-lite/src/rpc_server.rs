@@ -1,0 +1,634 @@
+//! The RPC port: who may connect, for how long, and how much of the node one client may use.
+//!
+//! jsonrpsee answers the requests ([`crate::rpc`]); this module owns the socket in front of it,
+//! so that no client — nor thousands of idle or slow ones — can take the node's file
+//! descriptors, or every other client's turn:
+//!
+//! - **connections**: at most [`RpcLimits::max_connections`] in total (the node lowers it to
+//!   what its descriptor limit leaves after storage and p2p: [`crate::fd`]) and
+//!   [`RpcLimits::max_connections_per_ip`] per client address; a connection over either cap
+//!   gets `503` and is closed at once.
+//! - **time**: a request's headers must arrive within [`RpcLimits::header_timeout`] and its
+//!   body within [`RpcLimits::body_timeout`] (`408` otherwise); a connection with no request in
+//!   flight for [`RpcLimits::idle_timeout`] is closed; a request, long polls included, ends by
+//!   [`RpcLimits::request_timeout`].
+//! - **size**: a body above [`cowboy_rpc::MAX_REQUEST_BYTES`] is refused with `413`, whether
+//!   it declares its length or streams it in chunks.
+//! - **fairness**: at most [`RpcLimits::max_in_flight_per_ip`] requests of one address run at
+//!   once (`429` beyond, with `Retry-After`); a batch holds at most [`RpcLimits::max_batch`]
+//!   calls, which run concurrently.
+//!
+//! `GET /health` answers `200` when the node is ready and `503` otherwise, with the
+//! `cowboy_health` document.
+//!
+//! The accept loop never stops on an error: when the process runs out of descriptors it
+//! backs off and retries, and the rest of the node (storage, p2p) keeps its reserve.
+
+use bytes::Bytes;
+use cowboy_rpc::jsonrpsee::{
+    core::{
+        BoxError,
+        middleware::{Batch, BatchEntry, Notification, Request, RpcServiceBuilder, RpcServiceT},
+        server::{BatchResponseBuilder, MethodResponse, Methods},
+    },
+    server::{
+        BatchRequestConfig, HttpBody, HttpRequest, HttpResponse, ServerConfig, ServerHandle,
+        StopHandle, stop_channel,
+    },
+};
+use http_body_util::BodyExt as _;
+use hyper::StatusCode;
+use serde::{Deserialize, Serialize};
+use std::{
+    collections::HashMap,
+    future::Future,
+    net::{IpAddr, SocketAddr},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
+use tokio::{net::TcpListener, sync::Semaphore};
+
+/// The limits of the RPC port (`[rpc]` in `config.toml`; every field optional).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RpcLimits {
+    /// Open connections in total (lowered to what the descriptor limit leaves).
+    pub max_connections: usize,
+    /// Open connections from one IP address.
+    pub max_connections_per_ip: usize,
+    /// Requests of one IP address running at once (long polls included).
+    pub max_in_flight_per_ip: usize,
+    /// Calls in one batch.
+    pub max_batch: u32,
+    /// Read-only queries (`cowboy_query`) running at once, node-wide.
+    pub max_queries: usize,
+    /// Seconds a client has to send a request's headers.
+    pub header_timeout_s: u64,
+    /// Seconds a client has to send a request's body.
+    pub body_timeout_s: u64,
+    /// Seconds a connection may stay open with no request in flight.
+    pub idle_timeout_s: u64,
+    /// Seconds a request may take, long polls included (they wait at most 60 s).
+    pub request_timeout_s: u64,
+}
+
+impl Default for RpcLimits {
+    fn default() -> Self {
+        Self {
+            max_connections: 2_048,
+            max_connections_per_ip: 64,
+            max_in_flight_per_ip: 32,
+            max_batch: 100,
+            max_queries: 4,
+            header_timeout_s: 10,
+            body_timeout_s: 10,
+            idle_timeout_s: 30,
+            request_timeout_s: cowboy_rpc::MAX_WAIT_MS / 1_000 + 10,
+        }
+    }
+}
+
+impl RpcLimits {
+    fn header_timeout(&self) -> Duration {
+        Duration::from_secs(self.header_timeout_s)
+    }
+    fn body_timeout(&self) -> Duration {
+        Duration::from_secs(self.body_timeout_s)
+    }
+    fn idle_timeout(&self) -> Duration {
+        Duration::from_secs(self.idle_timeout_s)
+    }
+    fn request_timeout(&self) -> Duration {
+        Duration::from_secs(self.request_timeout_s)
+    }
+
+    /// Checks the limits make a usable server.
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, value) in [
+            ("max_connections", self.max_connections as u64),
+            ("max_connections_per_ip", self.max_connections_per_ip as u64),
+            ("max_in_flight_per_ip", self.max_in_flight_per_ip as u64),
+            ("max_batch", u64::from(self.max_batch)),
+            ("max_queries", self.max_queries as u64),
+            ("header_timeout_s", self.header_timeout_s),
+            ("body_timeout_s", self.body_timeout_s),
+            ("idle_timeout_s", self.idle_timeout_s),
+        ] {
+            if value == 0 {
+                return Err(format!("rpc.{name} must be at least 1"));
+            }
+        }
+        if self.request_timeout_s * 1_000 <= cowboy_rpc::MAX_WAIT_MS {
+            return Err(format!(
+                "rpc.request_timeout_s must be above the longest long poll ({} s)",
+                cowboy_rpc::MAX_WAIT_MS / 1_000
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Connections and requests per client address.
+#[derive(Default)]
+struct Clients {
+    by_ip: Mutex<HashMap<IpAddr, ClientUse>>,
+}
+
+#[derive(Default)]
+struct ClientUse {
+    connections: usize,
+    in_flight: usize,
+}
+
+impl Clients {
+    fn with<R>(&self, ip: IpAddr, f: impl FnOnce(&mut ClientUse) -> R) -> R {
+        let mut map = self.by_ip.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = map.entry(ip).or_default();
+        let result = f(entry);
+        if entry.connections == 0 && entry.in_flight == 0 {
+            map.remove(&ip);
+        }
+        result
+    }
+}
+
+/// `GET /health`: whether the node is ready, and its health document (JSON).
+pub type HealthProbe = Arc<dyn Fn() -> (bool, String) + Send + Sync>;
+
+/// What the accept loop and every connection share.
+struct Shared {
+    limits: RpcLimits,
+    health: Option<HealthProbe>,
+    connections: Arc<Semaphore>,
+    clients: Clients,
+    open: AtomicUsize,
+}
+
+/// A JSON-RPC error body for an HTTP-level refusal.
+fn refusal(status: StatusCode, message: &str, retry_after: Option<u64>) -> HttpResponse {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32000 - i64::from(status.as_u16()), "message": message},
+    })
+    .to_string();
+    let mut response = HttpResponse::new(HttpBody::from(body));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    if let Some(seconds) = retry_after {
+        headers.insert(hyper::header::RETRY_AFTER, seconds.into());
+    }
+    response
+}
+
+/// Runs one calls of a batch concurrently (jsonrpsee runs them one after another, so a batch
+/// of long polls would wait for each in turn).
+#[derive(Clone)]
+struct ConcurrentBatch<S> {
+    inner: S,
+}
+
+impl<S> RpcServiceT for ConcurrentBatch<S>
+where
+    S: RpcServiceT<
+            MethodResponse = MethodResponse,
+            BatchResponse = MethodResponse,
+            NotificationResponse = MethodResponse,
+        > + Send
+        + Sync
+        + Clone
+        + 'static,
+{
+    type MethodResponse = MethodResponse;
+    type BatchResponse = MethodResponse;
+    type NotificationResponse = MethodResponse;
+
+    fn call<'a>(
+        &self,
+        request: Request<'a>,
+    ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
+        self.inner.call(request)
+    }
+
+    fn batch<'a>(&self, batch: Batch<'a>) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
+        let service = self.inner.clone();
+        async move {
+            let mut got_notification = false;
+            let mut pending = Vec::new();
+            for entry in batch.into_iter() {
+                match entry {
+                    Ok(BatchEntry::Call(request)) => {
+                        let service = service.clone();
+                        pending.push(futures::future::Either::Left(async move {
+                            Some(service.call(request).await)
+                        }));
+                    }
+                    Ok(BatchEntry::Notification(n)) => {
+                        got_notification = true;
+                        let service = service.clone();
+                        pending.push(futures::future::Either::Right(
+                            futures::future::Either::Left(async move {
+                                service.notification(n).await;
+                                None
+                            }),
+                        ));
+                    }
+                    Err(error) => {
+                        let (error, id) = error.into_parts();
+                        pending.push(futures::future::Either::Right(
+                            futures::future::Either::Right(futures::future::ready(Some(
+                                MethodResponse::error(id, error),
+                            ))),
+                        ));
+                    }
+                }
+            }
+            let mut responses = BatchResponseBuilder::new_with_limit(usize::MAX);
+            for response in futures::future::join_all(pending)
+                .await
+                .into_iter()
+                .flatten()
+            {
+                if let Err(too_big) = responses.append(response) {
+                    return too_big;
+                }
+            }
+            if responses.is_empty() && got_notification {
+                MethodResponse::notification()
+            } else {
+                MethodResponse::from_batch(responses.finish())
+            }
+        }
+    }
+
+    fn notification<'a>(
+        &self,
+        n: Notification<'a>,
+    ) -> impl Future<Output = Self::NotificationResponse> + Send + 'a {
+        self.inner.notification(n)
+    }
+}
+
+/// A listening RPC port.
+pub struct RpcServer {
+    pub local_addr: SocketAddr,
+    pub handle: ServerHandle,
+}
+
+/// Serves `methods` on `addr` within `limits`.
+pub async fn serve(
+    addr: SocketAddr,
+    methods: impl Into<Methods>,
+    limits: RpcLimits,
+    health: Option<HealthProbe>,
+) -> std::io::Result<RpcServer> {
+    let listener = TcpListener::bind(addr).await?;
+    let local_addr = listener.local_addr()?;
+    let (stop, handle) = stop_channel();
+    let config = ServerConfig::builder()
+        .max_request_body_size(cowboy_rpc::MAX_REQUEST_BYTES)
+        .max_response_body_size(64 * 1024 * 1024)
+        .set_batch_request_config(BatchRequestConfig::Limit(limits.max_batch))
+        .max_connections(u32::try_from(limits.max_connections).unwrap_or(u32::MAX))
+        .http_only()
+        .build();
+    let service_builder = cowboy_rpc::jsonrpsee::server::Server::builder()
+        .set_config(config)
+        .set_rpc_middleware(RpcServiceBuilder::new().layer_fn(|inner| ConcurrentBatch { inner }))
+        .to_service_builder();
+    let methods: Methods = methods.into();
+    let shared = Arc::new(Shared {
+        connections: Arc::new(Semaphore::new(limits.max_connections)),
+        limits,
+        health,
+        clients: Clients::default(),
+        open: AtomicUsize::new(0),
+    });
+    let factory_stop = stop.clone();
+    let make_service = move || {
+        service_builder
+            .clone()
+            .build(methods.clone(), factory_stop.clone())
+    };
+    tokio::spawn(accept_loop(listener, shared, make_service, stop));
+    Ok(RpcServer { local_addr, handle })
+}
+
+async fn accept_loop<F, S>(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    make_service: F,
+    stop: StopHandle,
+) where
+    F: Fn() -> S + Send + 'static,
+    S: tower::Service<
+            HttpRequest<http_body_util::Full<Bytes>>,
+            Response = HttpResponse,
+            Error = BoxError,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send,
+{
+    loop {
+        let accepted = tokio::select! {
+            _ = stop.clone().shutdown() => return,
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of descriptors (EMFILE/ENFILE) or a connection reset before it was
+                // accepted: keep serving the connections that exist; try again shortly.
+                tracing::warn!(error = %e, "cannot accept an RPC connection");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let ip = peer.ip();
+        let per_ip = shared.limits.max_connections_per_ip;
+        let admitted = shared.clients.with(ip, |c| {
+            if c.connections >= per_ip {
+                false
+            } else {
+                c.connections += 1;
+                true
+            }
+        });
+        let permit = if admitted {
+            match shared.connections.clone().try_acquire_owned() {
+                Ok(p) => Some(p),
+                Err(_) => {
+                    shared.clients.with(ip, |c| c.connections -= 1);
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let Some(permit) = permit else {
+            tokio::spawn(refuse_connection(stream, admitted));
+            continue;
+        };
+        let service = make_service();
+        let shared = shared.clone();
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            shared.open.fetch_add(1, Ordering::Relaxed);
+            serve_connection(stream, ip, service, &shared, stop).await;
+            shared.open.fetch_sub(1, Ordering::Relaxed);
+            shared.clients.with(ip, |c| c.connections -= 1);
+            drop(permit);
+        });
+    }
+}
+
+/// Answers a connection over a cap with `503` and closes it.
+async fn refuse_connection(mut stream: tokio::net::TcpStream, total_cap: bool) {
+    use tokio::io::AsyncWriteExt as _;
+    let message = if total_cap {
+        "the node serves its maximum number of RPC connections; retry later"
+    } else {
+        "too many RPC connections from your address; close some and retry"
+    };
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "id": null,
+        "error": {"code": -32503, "message": message},
+    })
+    .to_string();
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = stream.write_all(response.as_bytes()).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
+/// Serves one connection until the client closes it, it idles out, or the server stops.
+async fn serve_connection<S>(
+    stream: tokio::net::TcpStream,
+    ip: IpAddr,
+    service: S,
+    shared: &Arc<Shared>,
+    stop: StopHandle,
+) where
+    S: tower::Service<
+            HttpRequest<http_body_util::Full<Bytes>>,
+            Response = HttpResponse,
+            Error = BoxError,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send,
+{
+    let activity = Arc::new(Activity::default());
+    let limits = shared.limits.clone();
+    let gate_shared = shared.clone();
+    let gate_activity = activity.clone();
+    let handler = hyper::service::service_fn(move |request: HttpRequest<hyper::body::Incoming>| {
+        let service = service.clone();
+        let shared = gate_shared.clone();
+        let activity = gate_activity.clone();
+        async move {
+            let _busy = activity.start();
+            Ok::<_, std::convert::Infallible>(gate(request, ip, service, &shared).await)
+        }
+    });
+    let builder = {
+        let mut b = hyper::server::conn::http1::Builder::new();
+        b.timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(limits.header_timeout())
+            .keep_alive(true);
+        b
+    };
+    let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), handler);
+    tokio::pin!(connection);
+    let idle = limits.idle_timeout();
+    loop {
+        tokio::select! {
+            result = connection.as_mut() => {
+                if let Err(e) = result {
+                    tracing::debug!(%ip, error = %e, "RPC connection ended");
+                }
+                return;
+            }
+            _ = stop.clone().shutdown() => {
+                connection.as_mut().graceful_shutdown();
+            }
+            _ = activity.idle_for(idle) => {
+                connection.as_mut().graceful_shutdown();
+            }
+        }
+    }
+}
+
+/// Whether a connection has a request in flight, and since when it has had none.
+#[derive(Default)]
+struct Activity {
+    in_flight: AtomicUsize,
+    last: Mutex<Option<tokio::time::Instant>>,
+    changed: tokio::sync::Notify,
+}
+
+struct Busy<'a>(&'a Activity);
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        *self.0.last.lock().unwrap_or_else(|p| p.into_inner()) = Some(tokio::time::Instant::now());
+        self.0.changed.notify_waiters();
+    }
+}
+
+impl Activity {
+    fn start(&self) -> Busy<'_> {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        self.changed.notify_waiters();
+        Busy(self)
+    }
+
+    /// Resolves once no request has been in flight for `idle`.
+    async fn idle_for(&self, idle: Duration) {
+        loop {
+            let changed = self.changed.notified();
+            if self.in_flight.load(Ordering::Acquire) > 0 {
+                changed.await;
+                continue;
+            }
+            let since = {
+                let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+                *last.get_or_insert_with(tokio::time::Instant::now)
+            };
+            tokio::select! {
+                _ = tokio::time::sleep_until(since + idle) => {
+                    if self.in_flight.load(Ordering::Acquire) == 0 {
+                        return;
+                    }
+                }
+                _ = changed => {}
+            }
+        }
+    }
+}
+
+/// Applies the per-request limits, then hands the request to jsonrpsee.
+async fn gate<S>(
+    request: HttpRequest<hyper::body::Incoming>,
+    ip: IpAddr,
+    mut service: S,
+    shared: &Arc<Shared>,
+) -> HttpResponse
+where
+    S: tower::Service<
+            HttpRequest<http_body_util::Full<Bytes>>,
+            Response = HttpResponse,
+            Error = BoxError,
+        >,
+{
+    let limits = &shared.limits;
+    let admitted = shared.clients.with(ip, |c| {
+        if c.in_flight >= limits.max_in_flight_per_ip {
+            false
+        } else {
+            c.in_flight += 1;
+            true
+        }
+    });
+    if !admitted {
+        return refusal(
+            StatusCode::TOO_MANY_REQUESTS,
+            &format!(
+                "more than {} requests of your address are running; wait for one to finish",
+                limits.max_in_flight_per_ip
+            ),
+            Some(1),
+        );
+    }
+    struct InFlight<'a>(&'a Clients, IpAddr);
+    impl Drop for InFlight<'_> {
+        fn drop(&mut self) {
+            self.0.with(self.1, |c| c.in_flight -= 1);
+        }
+    }
+    let _in_flight = InFlight(&shared.clients, ip);
+
+    if request.method() == hyper::Method::GET
+        && request.uri().path() == "/health"
+        && let Some(probe) = &shared.health
+    {
+        // For load balancers and orchestrators: 200 when ready, 503 otherwise, the
+        // `cowboy_health` document either way.
+        let (ready, document) = probe();
+        let mut response = HttpResponse::new(HttpBody::from(document));
+        *response.status_mut() = if ready {
+            StatusCode::OK
+        } else {
+            StatusCode::SERVICE_UNAVAILABLE
+        };
+        response.headers_mut().insert(
+            hyper::header::CONTENT_TYPE,
+            hyper::header::HeaderValue::from_static("application/json"),
+        );
+        return response;
+    }
+
+    let (parts, body) = request.into_parts();
+    let limited = http_body_util::Limited::new(body, cowboy_rpc::MAX_REQUEST_BYTES as usize);
+    let body = match tokio::time::timeout(limits.body_timeout(), limited.collect()).await {
+        Err(_) => {
+            return refusal(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!(
+                    "the request body did not arrive within {} s",
+                    limits.body_timeout_s
+                ),
+                None,
+            );
+        }
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return refusal(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!(
+                    "the request body is larger than {} bytes",
+                    cowboy_rpc::MAX_REQUEST_BYTES
+                ),
+                None,
+            );
+        }
+        Ok(Err(e)) => {
+            return refusal(
+                StatusCode::BAD_REQUEST,
+                &format!("cannot read the body: {e}"),
+                None,
+            );
+        }
+        Ok(Ok(collected)) => collected.to_bytes(),
+    };
+    let request = HttpRequest::from_parts(parts, http_body_util::Full::new(body));
+    match tokio::time::timeout(limits.request_timeout(), service.call(request)).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(e)) => refusal(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &format!("internal error: {e}"),
+            None,
+        ),
+        Err(_) => refusal(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &format!(
+                "the request took longer than {} s",
+                limits.request_timeout_s
+            ),
+            None,
+        ),
+    }
+}
