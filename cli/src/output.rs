@@ -110,11 +110,11 @@ pub fn execution_budget(parameters: &cowboy_execution::Parameters) -> ExecutionB
 impl ExecutionBudget {
     pub fn line(&self) -> String {
         format!(
-            "execution budget: {:.2}% of the spec's cycle caps (sized for this machine's PVM \
-             speed): {} cycles per block, {} per transaction",
+            "execution budget: {:.2}% of the spec's cycle caps, sized for the PVM's speed \
+             (block cap {} cycles, {} per transaction)",
             self.ppm as f64 / 10_000.0,
-            self.block_cycles,
-            self.max_cycles_per_tx
+            thousands(self.block_cycles),
+            thousands(self.max_cycles_per_tx)
         )
     }
 
@@ -125,4 +125,29 @@ impl ExecutionBudget {
             "max_cycles_per_tx": self.max_cycles_per_tx,
         })
     }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A percentage (`5`, `2.5`, `100`) as parts per million, for clap.
+pub fn parse_percent_ppm(text: &str) -> Result<u64, String> {
+    let percent: f64 = text
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("{text:?} is not a percentage (e.g. 5 or 2.5)"))?;
+    if !(percent > 0.0 && percent <= 100.0) {
+        return Err(format!("{text} is not between 0 (excluded) and 100"));
+    }
+    Ok((percent * 10_000.0).round() as u64)
 }

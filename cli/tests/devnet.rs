@@ -66,6 +66,10 @@ impl Devnet {
             &validators.to_string(),
             "--block-time",
             &block_time.to_string(),
+            // Short blocks for speed, with the execution budget of 1-second blocks so the
+            // examples' timers fit.
+            "--cycle-budget",
+            "5",
             "--rpc-port",
             &rpc.to_string(),
             "--p2p-port",

@@ -141,7 +141,14 @@ fn net(n: usize) -> Net {
             "--rpc-port",
             &rpc.to_string(),
         ])
-        .args(["--block-time", "200", "--chain-id", "4242"])
+        .args([
+            "--block-time",
+            "200",
+            "--chain-id",
+            "4242",
+            "--cycle-budget",
+            "5",
+        ])
         .args(["--fund", &format!("{funded}=1000000000000000000")])
         .output()
         .expect("init");

@@ -35,7 +35,9 @@ fn node_transcripts() {
             "--rpc-port",
             &rpc.to_string(),
         ])
-        .args(["--block-time", "100"])
+        // 100 ms blocks for speed, with the execution budget of 1-second blocks so timers and
+        // calls get the limits the transcripts show.
+        .args(["--block-time", "100", "--cycle-budget", "5"])
         .args(["--fund", &format!("{funded}=1000000000000000000")])
         .output()
         .expect("init");

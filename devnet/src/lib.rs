@@ -149,6 +149,9 @@ pub struct UpOptions {
     pub binary: PathBuf,
     /// How long to wait for readiness.
     pub timeout: Duration,
+    /// The execution budget as parts per million of the spec's cycle caps (`None`: sized for
+    /// the block time, `Parameters::for_block_time`).
+    pub cycle_budget_ppm: Option<u64>,
 }
 
 impl UpOptions {
@@ -165,6 +168,7 @@ impl UpOptions {
             faucet_port: DEFAULT_FAUCET_PORT,
             binary,
             timeout: Duration::from_secs(60),
+            cycle_budget_ppm: None,
         }
     }
 }
@@ -431,8 +435,12 @@ impl Devnet {
             allocations,
             validators: vec![],
             threshold_public: None,
-            // Cycle budgets sized so a full block executes in half of this devnet's block time.
-            parameters: cowboy_execution::Parameters::for_block_time(state.block_time_ms),
+            // Cycle budgets sized so a full block executes in half of this devnet's block time
+            // (unless asked for another budget).
+            parameters: match options.cycle_budget_ppm {
+                Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
+                None => cowboy_execution::Parameters::for_block_time(state.block_time_ms),
+            },
         };
         let stake = cowboy_execution::Parameters::default()
             .consensus

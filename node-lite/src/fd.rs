@@ -77,5 +77,5 @@ fn raise_soft_limit() -> Result<u64, FdError> {
         }
     }
     // RLIM_INFINITY and other huge values are plenty.
-    Ok(u64::try_from(limit.rlim_cur).unwrap_or(u64::MAX))
+    Ok(limit.rlim_cur)
 }

@@ -11,7 +11,7 @@ use cowboy_execution::{Genesis, GenesisValidator};
 
 use cowboy_node::{
     consensus::{self, Channels, Timing, Validator, channel, keys},
-    core::Core,
+    core::{Core, CoreOptions},
 };
 use cowboy_types::{
     Address, Hash,

@@ -92,6 +92,10 @@ pub struct UpArgs {
     /// Also print the dev accounts' private keys (the published mnemonic's; devnets only).
     #[arg(long)]
     show_private_keys: bool,
+    /// The block cycle cap as a percentage of the spec's 80,000,000 (default: what this
+    /// machine's PVM executes in half the block time, 5% per second of block time).
+    #[arg(long, value_name = "PERCENT", value_parser = crate::output::parse_percent_ppm)]
+    cycle_budget: Option<u64>,
 }
 
 #[derive(Args)]
@@ -307,6 +311,7 @@ impl UpArgs {
             p2p_port: self.p2p_port,
             faucet_port: self.faucet_port,
             timeout: Duration::from_secs(self.timeout),
+            cycle_budget_ppm: self.cycle_budget,
             ..defaults
         };
         let started = Instant::now();
@@ -562,9 +567,14 @@ fn print_up(
     detach: bool,
     show_private_keys: bool,
 ) {
-    let budget = output::execution_budget(&cowboy_execution::Parameters::for_block_time(
-        state.block_time_ms,
-    ));
+    // The budget the devnet's genesis was written with.
+    let parameters = state
+        .nodes
+        .first()
+        .and_then(|n| cowboy_execution::Genesis::load(&n.home.join("genesis.json")).ok())
+        .map(|g| g.parameters)
+        .unwrap_or_else(|| cowboy_execution::Parameters::for_block_time(state.block_time_ms));
+    let budget = output::execution_budget(&parameters);
     if global.json {
         let nodes: Vec<_> = state
             .nodes

@@ -51,6 +51,10 @@ pub struct InitArgs {
     /// Milliseconds between blocks.
     #[arg(long, default_value_t = 1_000)]
     block_time: u64,
+    /// The block cycle cap as a percentage of the spec's 80,000,000 (default: what this
+    /// machine's PVM executes in half the block time, 5% per second of block time).
+    #[arg(long, value_name = "PERCENT", value_parser = crate::output::parse_percent_ppm)]
+    cycle_budget: Option<u64>,
 }
 
 #[derive(Args, Default)]
@@ -138,7 +142,10 @@ impl InitArgs {
             validators: vec![],
             threshold_public: None,
             // Cycle budgets sized so a full block executes in half the block time.
-            parameters: cowboy_execution::Parameters::for_block_time(self.block_time),
+            parameters: match self.cycle_budget {
+                Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
+                None => cowboy_execution::Parameters::for_block_time(self.block_time),
+            },
         };
         let committee = node::init_committee(&members, genesis, self.block_time)?;
         let budget = crate::output::execution_budget(&committee.genesis.parameters);

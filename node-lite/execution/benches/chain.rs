@@ -194,7 +194,7 @@ fn transfers(engine: &mut Engine, quick: bool) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let senders = 3_809u32;
     let keys: Vec<PrivateKey> = (0..senders).into_par_iter().map(key).collect();
-    let g = genesis(&keys, Parameters::default());
+    let g = genesis(&keys, Parameters::spec());
     let pdir = tempfile::tempdir().expect("tmp");
     let proposer = Chain::open(&pdir.path().join("s.redb"), &g).expect("genesis");
     let vdir = tempfile::tempdir().expect("tmp");
@@ -279,7 +279,7 @@ fn counters(engine: &mut Engine, quick: bool) {
     let dir = tempfile::tempdir().expect("tmp");
     let chain = Chain::open(
         &dir.path().join("s.redb"),
-        &genesis(&keys, Parameters::default()),
+        &genesis(&keys, Parameters::spec()),
     )
     .expect("genesis");
     let deploys: Vec<Transaction> = (0..actors)
@@ -363,7 +363,7 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
     let dir = tempfile::tempdir().expect("tmp");
     let chain = Chain::open(
         &dir.path().join("s.redb"),
-        &genesis(&keys, Parameters::default()),
+        &genesis(&keys, Parameters::spec()),
     )
     .expect("genesis");
     let deploy = sign(

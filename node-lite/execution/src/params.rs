@@ -424,7 +424,16 @@ impl Parameters {
     /// The default genesis parameters for blocks `block_time_ms` apart: the spec's cycle
     /// budgets scaled by [`budget_scale_ppm`] of that block time.
     pub fn for_block_time(block_time_ms: u64) -> Self {
-        let ppm = budget_scale_ppm(block_time_ms);
+        Self::with_budget_ppm(budget_scale_ppm(block_time_ms))
+    }
+
+    /// The spec's own cycle budgets, unscaled (what the chain grows to; the formula tests).
+    pub fn spec() -> Self {
+        Self::with_budget_ppm(1_000_000)
+    }
+
+    /// The default parameters with the spec's cycle budgets scaled by `ppm` parts per million.
+    pub fn with_budget_ppm(ppm: u64) -> Self {
         let mut p = Self::default();
         p.basefee.cycles_target = scaled(spec::CYCLES_TARGET, ppm);
         p.lanes.system_cycles = scaled(spec::SYSTEM_CYCLES, ppm);

@@ -31,7 +31,7 @@ class Actor:
 "#;
 
 fn auction_params(lane: u64) -> Parameters {
-    let mut p = Parameters::default();
+    let mut p = Parameters::spec();
     p.timer.auction_enabled = true;
     p.lanes.timer_cycles = lane;
     p
@@ -197,7 +197,7 @@ fn the_timer_lane_basefee_follows_its_own_utilisation() {
         // …then falling back to the floor.
         assert_eq!(*seen.last().unwrap(), floor, "{seen:?}");
         // The formula: a full lane raises it by 12.5%, an idle one lowers it by 12.5%.
-        let cfg = Parameters::default().timer;
+        let cfg = Parameters::spec().timer;
         assert_eq!(
             fees::next_timer_basefee(80_000, 400_000, 400_000, &cfg, floor),
             90_000

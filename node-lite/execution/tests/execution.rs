@@ -37,16 +37,18 @@ fn a_transfer_moves_value_and_pays_exactly_the_fee() {
         let r = receipt_of(&executed, &t.digest());
         assert_success(r);
         assert_eq!(r.cycles_used, 21_000);
-        assert_eq!(r.cells_used, 0);
-        // fee = 21,000 × (10,000 + min(1, 20,000 − 10,000)) = 21,000 × 10,001
-        assert_eq!(r.fee, 21_000 * 10_001);
+        // One cell per byte of the transaction (whitepaper §17 "Calldata").
+        let size = commonware_codec::EncodeSize::encode_size(&t) as u64;
+        assert_eq!(r.cells_used, size);
+        // fee = 21,000 × (10,000 + min(1, 20,000 − 10,000)) + size × 10,000 (no cell tip)
+        assert_eq!(r.fee, 21_000 * 10_001 + size * 10_000);
         assert_eq!(node.account(&a.address()).balance, before - 5 * CBY - r.fee);
         assert_eq!(node.account(&a.address()).nonce, 1);
         assert_eq!(
             node.account(&b.address()).balance,
             1_000_000 * CBY + 5 * CBY
         );
-        assert_eq!(executed.stats.burned, 21_000 * 10_000);
+        assert_eq!(executed.stats.burned, (21_000 + size) * 10_000);
         assert_eq!(executed.stats.tips, 21_000);
     })
 }
@@ -123,7 +125,7 @@ fn unused_limits_are_refunded_at_the_max_fee() {
         };
         let expected = fees::fee(
             21_000,
-            0,
+            commonware_codec::EncodeSize::encode_size(&t) as u64,
             &bid,
             &fees::Basefees {
                 cycle: 10_000,
@@ -215,6 +217,6 @@ fn blocks_mint_rewards_and_keep_supply_balanced() {
             e.stats.minted,
             "one validator takes the whole reward"
         );
-        let _ = Parameters::default();
+        let _ = Parameters::spec();
     })
 }

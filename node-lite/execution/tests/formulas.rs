@@ -5,7 +5,7 @@
 use cowboy_execution::{
     fees::{self, Basefees, Bid},
     lanes::{Reserved, user_room},
-    params::{BasefeeConfig, InflationConfig, LaneBudgets},
+    params::{InflationConfig, Parameters},
 };
 
 const BID: Bid = Bid {
@@ -65,7 +65,7 @@ fn ordering_fee_uses_intrinsic_costs_only() {
 
 #[test]
 fn basefee_moves_by_at_most_one_ninety_sixth() {
-    let cfg = BasefeeConfig::default();
+    let cfg = Parameters::spec().basefee;
     let t = cfg.cycles_target; // 20,000,000
     let b = 1_000_000;
     // At target: unchanged.
@@ -84,7 +84,7 @@ fn basefee_moves_by_at_most_one_ninety_sixth() {
 
 #[test]
 fn basefee_never_drops_below_the_floor_and_always_rises_above_target() {
-    let cfg = BasefeeConfig::default();
+    let cfg = Parameters::spec().basefee;
     let t = cfg.cycles_target;
     assert_eq!(fees::next_basefee(10_000, 0, t, &cfg), 10_000);
     assert_eq!(fees::next_basefee(10_050, 0, t, &cfg), 10_000);
@@ -106,7 +106,7 @@ fn lane_basefee_applies_the_multiplier() {
 
 #[test]
 fn unused_reserved_lanes_spill_to_the_user_lane() {
-    let lanes = LaneBudgets::default();
+    let lanes = Parameters::spec().lanes;
     // Nothing reserved: the whole 80,000,000-cycle block.
     assert_eq!(
         user_room(&lanes, &Reserved::default()),

@@ -74,7 +74,7 @@ fn run_one(
 #[test]
 fn fanout_above_1024_fails_the_sender() {
     with_engine(|engine| {
-        let (node, bombs) = setup(engine, Parameters::default());
+        let (node, bombs) = setup(engine, Parameters::spec());
         let target = Value::Str(bombs.to_string());
         let (executed, r) = run_one(
             engine,
@@ -112,7 +112,7 @@ fn fanout_above_1024_fails_the_sender() {
 #[test]
 fn sends_nest_at_most_32_deep() {
     with_engine(|engine| {
-        let (node, bombs) = setup(engine, Parameters::default());
+        let (node, bombs) = setup(engine, Parameters::spec());
         let (_, r) = run_one(
             engine,
             &node,
@@ -142,7 +142,7 @@ fn sends_nest_at_most_32_deep() {
 #[test]
 fn a_full_mailbox_refuses_the_send() {
     with_engine(|engine| {
-        let (node, bombs) = setup(engine, Parameters::default());
+        let (node, bombs) = setup(engine, Parameters::spec());
         // 11 messages of ~100 KB to one recipient: the mailbox holds 1,000,000 bytes.
         let (executed, r) = run_one(
             engine,
@@ -169,7 +169,7 @@ fn a_full_mailbox_refuses_the_send() {
 #[test]
 fn storage_beyond_the_quota_fails_and_a_bond_raises_it() {
     with_engine(|engine| {
-        let (node, bombs) = setup(engine, Parameters::default());
+        let (node, bombs) = setup(engine, Parameters::spec());
         // Two 600,000-byte values exceed the 1 MiB quota.
         let (executed, r) = run_one(
             engine,
@@ -208,7 +208,7 @@ fn storage_beyond_the_quota_fails_and_a_bond_raises_it() {
 #[test]
 fn an_actor_holds_at_most_1024_timers() {
     with_engine(|engine| {
-        let (node, bombs) = setup(engine, Parameters::default());
+        let (node, bombs) = setup(engine, Parameters::spec());
         // Fund the timers' firings is not needed to schedule them.
         let (_, r) = run_one(
             engine,
@@ -239,7 +239,7 @@ fn an_actor_holds_at_most_1024_timers() {
 fn a_transaction_above_max_tx_size_never_enters_a_block() {
     with_engine(|engine| {
         let a = key(1);
-        let g = genesis_with(Parameters::default(), &[(a.address(), 1_000_000 * CBY)]);
+        let g = genesis_with(Parameters::spec(), &[(a.address(), 1_000_000 * CBY)]);
         let node = Node::new(&g);
         let code = format!(
             "class Actor:\n    def __init__(self):\n        pass\n# {}\n",

@@ -74,7 +74,7 @@ class Worker:
 const KEYS: u8 = 6;
 
 fn params() -> Parameters {
-    let mut p = Parameters::default();
+    let mut p = Parameters::spec();
     // Small enough that busy actors defer messages to later blocks often.
     p.execution.per_actor_per_block_cycles = 150_000;
     p

@@ -73,7 +73,7 @@ fn next_nonce(node: &Node) -> u64 {
 #[test]
 fn a_timer_fires_at_its_height_and_refunds_the_unused_budget() {
     with_engine(|engine| {
-        let (node, ticker) = setup(engine, Parameters::default(), 10 * CBY);
+        let (node, ticker) = setup(engine, Parameters::spec(), 10 * CBY);
         let a = key(1);
         let h = node.height();
         let set = tx(
@@ -125,7 +125,7 @@ fn a_timer_fires_at_its_height_and_refunds_the_unused_budget() {
 #[test]
 fn a_timer_cannot_fire_in_the_block_that_creates_it() {
     with_engine(|engine| {
-        let (node, ticker) = setup(engine, Parameters::default(), 10 * CBY);
+        let (node, ticker) = setup(engine, Parameters::spec(), 10 * CBY);
         let a = key(1);
         let h = node.height() + 1; // the block the call runs in
         let t = tx(
@@ -150,7 +150,7 @@ fn a_timer_cannot_fire_in_the_block_that_creates_it() {
 #[test]
 fn an_interval_repeats_until_its_ttl() {
     with_engine(|engine| {
-        let (node, ticker) = setup(engine, Parameters::default(), 10 * CBY);
+        let (node, ticker) = setup(engine, Parameters::spec(), 10 * CBY);
         let a = key(1);
         let h = node.height() + 1;
         let t = tx(
@@ -176,7 +176,7 @@ fn an_interval_repeats_until_its_ttl() {
 #[test]
 fn due_timers_roll_to_the_next_block_in_order_and_expire_past_their_ttl() {
     with_engine(|engine| {
-        let mut p = Parameters::default();
+        let mut p = Parameters::spec();
         // Room for one 100,000-cycle firing per block.
         p.lanes.timer_cycles = 150_000;
         let (node, ticker) = setup(engine, p, 10 * CBY);
@@ -230,7 +230,7 @@ fn due_timers_roll_to_the_next_block_in_order_and_expire_past_their_ttl() {
 #[test]
 fn an_unfunded_timer_self_destructs_without_firing() {
     with_engine(|engine| {
-        let (node, ticker) = setup(engine, Parameters::default(), 0);
+        let (node, ticker) = setup(engine, Parameters::spec(), 0);
         let a = key(1);
         let h = node.height() + 2;
         node.block(
@@ -256,7 +256,7 @@ fn only_the_creator_cancels_a_timer() {
         let a = key(1);
         let b = key(2);
         let g = genesis_with(
-            Parameters::default(),
+            Parameters::spec(),
             &[
                 (a.address(), 1_000_000 * CBY),
                 (b.address(), 1_000_000 * CBY),
@@ -330,7 +330,7 @@ class Actor:
 #[test]
 fn messages_over_the_per_actor_budget_wait_for_the_next_block() {
     with_engine(|engine| {
-        let mut p = Parameters::default();
+        let mut p = Parameters::spec();
         p.execution.per_actor_per_block_cycles = 100_000;
         let a = key(1);
         let g = genesis_with(p, &[(a.address(), 1_000_000 * CBY)]);

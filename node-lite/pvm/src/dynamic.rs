@@ -89,21 +89,19 @@ fn compile_source(text: &str, mode: Mode, vm: &VirtualMachine) -> PyResult<PyRef
         text
     };
     let actor_rules = meter::in_call() && !called_by_dataclass_generator(vm);
-    if actor_rules {
-        if let Err(problems) = validate::validate_dynamic(text, mode == Mode::Eval) {
-            let first = problems
-                .first()
-                .map(|d| format!("{}: {}", d.rule.id(), d.message))
-                .unwrap_or_default();
-            return Err(vm.new_exception_msg(
-                vm.ctx.exceptions.syntax_error.to_owned(),
-                format!(
-                    "code built at run time is checked like actor source and breaks a rule: \
+    if actor_rules && let Err(problems) = validate::validate_dynamic(text, mode == Mode::Eval) {
+        let first = problems
+            .first()
+            .map(|d| format!("{}: {}", d.rule.id(), d.message))
+            .unwrap_or_default();
+        return Err(vm.new_exception_msg(
+            vm.ctx.exceptions.syntax_error.to_owned(),
+            format!(
+                "code built at run time is checked like actor source and breaks a rule: \
                      {first} (in {text:?})"
-                )
-                .into(),
-            ));
-        }
+            )
+            .into(),
+        ));
     }
     let path = if actor_rules {
         DYNAMIC_PATH

@@ -68,7 +68,7 @@ pub fn genesis(n: u8) -> Genesis {
     let funded: Vec<_> = (1..=n)
         .map(|i| (key(i).address(), 1_000_000 * CBY))
         .collect();
-    genesis_with(Parameters::default(), &funded)
+    genesis_with(Parameters::spec(), &funded)
 }
 
 /// A transaction from `key` with generous limits at the minimum basefee.
