@@ -392,7 +392,7 @@ async fn accept_loop<F, S>(
 
 /// Answers a connection over a cap with `503` and closes it.
 async fn refuse_connection(mut stream: tokio::net::TcpStream, total_cap: bool) {
-    use tokio::io::AsyncWriteExt as _;
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
     let message = if total_cap {
         "the node serves its maximum number of RPC connections; retry later"
     } else {
@@ -407,9 +407,21 @@ async fn refuse_connection(mut stream: tokio::net::TcpStream, total_cap: bool) {
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
         body.len()
     );
+    // A lingering close: closing a socket whose request is still unread makes the kernel send
+    // a reset, which can destroy the answer before the client reads it. So the answer goes
+    // first, then what the client sent is read and dropped (at most 64 KiB, 1 s) until it
+    // closes too.
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         let _ = stream.write_all(response.as_bytes()).await;
         let _ = stream.shutdown().await;
+        let mut sink = [0u8; 4096];
+        let mut drained = 0usize;
+        while drained < 64 * 1024 {
+            match stream.read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => drained += n,
+            }
+        }
     })
     .await;
 }

@@ -172,3 +172,42 @@ impl WorkerPool {
         Ok(result?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::{sync::Arc, time::Duration};
+
+    #[tokio::test]
+    async fn a_full_pool_answers_busy_and_a_panicking_job_leaves_its_worker_running() {
+        let pool = Arc::new(WorkerPool::spawn_lazy("test-query", 1).expect("pool"));
+        let (release, hold) = mpsc::channel::<()>();
+        let (started, running) = tokio::sync::oneshot::channel();
+        let slow = tokio::spawn({
+            let pool = pool.clone();
+            async move {
+                pool.run(Duration::from_secs(60), move |_| {
+                    let _ = started.send(());
+                    let _ = hold.recv();
+                    1
+                })
+                .await
+            }
+        });
+        running.await.expect("the slow job started");
+        // Its only engine is taken: the next job waits its bounded time, then hears "busy".
+        let busy = pool.run(Duration::from_millis(50), |_| 2).await;
+        assert!(matches!(busy, Err(PoolError::Busy(1))), "{busy:?}");
+        assert!(busy.unwrap_err().to_string().contains("retry shortly"));
+        release.send(()).expect("release");
+        assert_eq!(slow.await.expect("join").expect("slow job"), 1);
+
+        // A job that panics reports its worker gone for that job only.
+        let panicked = pool
+            .run(Duration::from_secs(60), |_| -> u32 { panic!("a bug in a job") })
+            .await;
+        assert!(matches!(panicked, Err(PoolError::Gone(_))), "{panicked:?}");
+        let after = pool.run(Duration::from_secs(60), |_| 3).await;
+        assert_eq!(after.expect("the worker runs on"), 3);
+    }
+}

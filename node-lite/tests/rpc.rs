@@ -2,11 +2,20 @@
 //! bad parameters and invalid transactions each get a clear JSON-RPC error and the node keeps
 //! answering; a transaction goes from `sendRawTransaction` through a finalized block to its
 //! receipt, and the long polls return as soon as the block is executed.
+//!
+//! The port's limits (issue 12): connection caps per address and in total answer `503` and
+//! leave room for other clients; idle, header-less and body-less connections are closed; a
+//! chunked body over 1 MiB gets `413`; one address cannot hold every request slot; a batch is
+//! capped and its calls run concurrently; `GET /health` says `503` until the node is ready and
+//! after it halts, with the halt's kind.
 
 use cowboy_crypto::PrivateKey;
 use cowboy_execution::{Genesis, GenesisValidator, genesis::Allocation};
 
-use cowboy_node::core::{Core, CoreOptions};
+use cowboy_node::{
+    core::{Core, CoreOptions},
+    rpc_server::RpcLimits,
+};
 use cowboy_rpc::{BlockId, BlockTag, CowboyApiClient, QueryRequest, code};
 use cowboy_types::{
     Address, Beacon, Block, Header, Instruction, Round, SystemInstruction, Transaction,
@@ -120,12 +129,16 @@ fn next_block(core: &Core) -> Block {
 }
 
 async fn start() -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
+    start_with(RpcLimits::default()).await
+}
+
+async fn start_with(limits: RpcLimits) -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
     let dir = tempfile::tempdir().expect("tempdir");
     let core = Core::open(dir.path(), &genesis(), CoreOptions::default()).expect("core");
     let (addr, handle) = cowboy_node::rpc::serve(
         core.clone(),
         "127.0.0.1:0".parse().expect("addr"),
-        Default::default(),
+        limits,
     )
     .await
     .expect("serve");
@@ -347,4 +360,326 @@ async fn a_finalized_header_claiming_another_state_halts_the_node() {
     let again = core.apply_finalized(next_block(&core)).await;
     assert!(matches!(again, Err(cowboy_node::core::ApplyError::Halted)));
     assert!(client.status().await.expect("status").halted);
+}
+
+// ---- The port's limits ------------------------------------------------------------------
+
+/// Each loopback address is a client of its own.
+const CLIENT_A: [u8; 4] = [127, 0, 0, 1];
+const CLIENT_B: [u8; 4] = [127, 0, 0, 2];
+const CLIENT_C: [u8; 4] = [127, 0, 0, 3];
+
+/// Long enough for any answer the tests wait for; a hang fails instead of blocking CI.
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// A connection to `addr` from the loopback address `from`.
+async fn connect_from(from: [u8; 4], addr: SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.bind(SocketAddr::from((from, 0))).expect("bind");
+    socket.connect(addr).await.expect("connect")
+}
+
+/// Reads one HTTP response: `None` if the server closed the connection first.
+async fn read_response(stream: &mut tokio::net::TcpStream) -> Option<(u16, String)> {
+    use tokio::io::AsyncReadExt as _;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    let read = async {
+        loop {
+            if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0);
+                if buf.len() >= end + 4 + length {
+                    let status = head.split_whitespace().nth(1)?.parse().ok()?;
+                    let body = String::from_utf8_lossy(&buf[end + 4..end + 4 + length]);
+                    return Some((status, body.into_owned()));
+                }
+            }
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return None,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+    };
+    tokio::time::timeout(PATIENCE, read)
+        .await
+        .expect("the server answers or closes in time")
+}
+
+/// Sends one JSON-RPC body on a kept-alive connection and reads the answer.
+async fn exchange(stream: &mut tokio::net::TcpStream, body: &str) -> Option<(u16, String)> {
+    use tokio::io::AsyncWriteExt as _;
+    let head = format!(
+        "POST / HTTP/1.1\r\nHost: node\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await.ok()?;
+    stream.write_all(body.as_bytes()).await.ok()?;
+    read_response(stream).await
+}
+
+const CHAIN_ID_CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"cowboy_chainId","params":[]}"#;
+
+/// A long poll that waits `ms` for a block that will not come.
+fn long_poll(id: u64, ms: u64) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"cowboy_waitForBlock","params":[1000,{ms}]}}"#
+    )
+}
+
+/// One request from `from` on a fresh connection.
+async fn call_from(from: [u8; 4], addr: SocketAddr, body: &str) -> Option<(u16, String)> {
+    let mut s = connect_from(from, addr).await;
+    exchange(&mut s, body).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connection_caps_answer_503_and_leave_room_for_other_clients() {
+    let (_dir, _core, addr) = start_with(RpcLimits {
+        max_connections: 5,
+        max_connections_per_ip: 3,
+        ..Default::default()
+    })
+    .await;
+    // Client A holds its three connections (each has answered once, so each is counted).
+    let mut held_a = Vec::new();
+    for _ in 0..3 {
+        let mut s = connect_from(CLIENT_A, addr).await;
+        assert_eq!(exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0, 200);
+        held_a.push(s);
+    }
+    let (status, body) = call_from(CLIENT_A, addr, CHAIN_ID_CALL)
+        .await
+        .expect("a refusal");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("too many RPC connections from your address"), "{body}");
+    // Another client is still served, and may take what is left of the total.
+    let mut held_b = Vec::new();
+    for _ in 0..2 {
+        let mut s = connect_from(CLIENT_B, addr).await;
+        assert_eq!(exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0, 200);
+        held_b.push(s);
+    }
+    let (status, body) = call_from(CLIENT_C, addr, CHAIN_ID_CALL)
+        .await
+        .expect("a refusal");
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("maximum number of RPC connections"), "{body}");
+    // Closed connections give their places back.
+    drop(held_a);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        match call_from(CLIENT_C, addr, CHAIN_ID_CALL).await {
+            Some((200, _)) => break,
+            other => assert!(
+                tokio::time::Instant::now() < deadline,
+                "places were not given back: {other:?}"
+            ),
+        }
+        tokio::task::yield_now().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_slow_and_idle_connections_are_closed() {
+    use tokio::io::AsyncWriteExt as _;
+    let (_dir, _core, addr) = start_with(RpcLimits {
+        header_timeout_s: 1,
+        body_timeout_s: 1,
+        idle_timeout_s: 1,
+        max_connections_per_ip: 3,
+        ..Default::default()
+    })
+    .await;
+    // A connection that never sends a request is closed (hyper may say 408 first).
+    let mut silent = connect_from(CLIENT_A, addr).await;
+    let ended = read_response(&mut silent).await;
+    assert!(matches!(ended, None | Some((408, _))), "{ended:?}");
+
+    // A body that stops half-way gets 408.
+    let mut slow = connect_from(CLIENT_A, addr).await;
+    slow.write_all(
+        b"POST / HTTP/1.1\r\nHost: node\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"",
+    )
+    .await
+    .expect("write");
+    let (status, body) = read_response(&mut slow).await.expect("an answer");
+    assert_eq!(status, 408, "{body}");
+    assert!(body.contains("did not arrive within 1 s"), "{body}");
+
+    // A kept-alive connection with nothing in flight is closed.
+    let mut idle = connect_from(CLIENT_A, addr).await;
+    assert_eq!(exchange(&mut idle, CHAIN_ID_CALL).await.expect("answer").0, 200);
+    assert_eq!(read_response(&mut idle).await, None);
+
+    // None of them holds a place any more: the address can open its three again.
+    drop((silent, slow, idle));
+    let mut again = Vec::new();
+    for _ in 0..3 {
+        let mut s = connect_from(CLIENT_A, addr).await;
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            match exchange(&mut s, CHAIN_ID_CALL).await {
+                Some((200, _)) => break,
+                other => {
+                    assert!(tokio::time::Instant::now() < deadline, "{other:?}");
+                    s = connect_from(CLIENT_A, addr).await;
+                }
+            }
+        }
+        again.push(s);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chunked_body_over_1_mib_gets_413() {
+    use tokio::io::AsyncWriteExt as _;
+    let (_dir, _core, addr) = start().await;
+    let mut s = connect_from(CLIENT_A, addr).await;
+    s.write_all(
+        b"POST / HTTP/1.1\r\nHost: node\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+    )
+    .await
+    .expect("write");
+    let chunk = vec![b' '; 64 * 1024];
+    // 17 chunks of 64 KiB: just over the 1 MiB limit.
+    for _ in 0..17 {
+        let framed = [
+            format!("{:x}\r\n", chunk.len()).as_bytes(),
+            &chunk,
+            b"\r\n",
+        ]
+        .concat();
+        if s.write_all(&framed).await.is_err() {
+            break;
+        }
+    }
+    let _ = s.write_all(b"0\r\n\r\n").await;
+    let (status, body) = read_response(&mut s).await.expect("an answer");
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("larger than 1048576 bytes"), "{body}");
+    // The node keeps serving.
+    assert_eq!(
+        call_from(CLIENT_B, addr, CHAIN_ID_CALL).await.expect("answer").0,
+        200
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_cannot_hold_every_request_slot() {
+    let (_dir, _core, addr) = start_with(RpcLimits {
+        max_in_flight_per_ip: 2,
+        ..Default::default()
+    })
+    .await;
+    // Client A parks two long polls (one that meets the limit itself, while one of the
+    // requests below runs, tries again).
+    let mut polls = Vec::new();
+    for id in 0..2 {
+        polls.push(tokio::spawn(async move {
+            loop {
+                match call_from(CLIENT_A, addr, &long_poll(id, 15_000)).await {
+                    Some((429, _)) => continue,
+                    other => return other,
+                }
+            }
+        }));
+    }
+    // Its next request is refused once both are running …
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let (status, body) = loop {
+        let answer = call_from(CLIENT_A, addr, CHAIN_ID_CALL).await.expect("answer");
+        if answer.0 != 200 {
+            break answer;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never refused");
+    };
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("more than 2 requests of your address"), "{body}");
+    // … while another client is served at once.
+    for _ in 0..5 {
+        assert_eq!(
+            call_from(CLIENT_B, addr, CHAIN_ID_CALL).await.expect("answer").0,
+            200
+        );
+    }
+    for p in polls {
+        p.abort();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_is_capped_and_its_calls_run_concurrently() {
+    let (_dir, _core, addr) = start_with(RpcLimits {
+        max_batch: 3,
+        ..Default::default()
+    })
+    .await;
+    let too_many = format!("[{}]", [CHAIN_ID_CALL; 4].join(","));
+    let (status, body) = call_from(CLIENT_A, addr, &too_many).await.expect("answer");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("batch"),
+        "{status} {body}"
+    );
+
+    // Three long polls of 2 s each: one after another they would take 6 s.
+    let polls = format!(
+        "[{}]",
+        (0..3).map(|i| long_poll(i, 2_000)).collect::<Vec<_>>().join(",")
+    );
+    let started = std::time::Instant::now();
+    let (status, body) = call_from(CLIENT_A, addr, &polls).await.expect("answer");
+    let took = started.elapsed();
+    assert_eq!(status, 200, "{body}");
+    let answers: Vec<serde_json::Value> = serde_json::from_str(&body).expect("a batch answer");
+    assert_eq!(answers.len(), 3);
+    assert!(answers.iter().all(|a| a["result"].is_null()), "{body}");
+    assert!(
+        took < std::time::Duration::from_millis(4_500),
+        "the batch's calls ran one after another ({took:?})"
+    );
+}
+
+/// `GET /health`: the status and the health document.
+async fn get_health(addr: SocketAddr) -> (u16, serde_json::Value) {
+    use tokio::io::AsyncWriteExt as _;
+    let mut s = connect_from(CLIENT_A, addr).await;
+    s.write_all(b"GET /health HTTP/1.1\r\nHost: node\r\n\r\n")
+        .await
+        .expect("write");
+    let (status, body) = read_response(&mut s).await.expect("an answer");
+    (status, serde_json::from_str(&body).expect("a health document"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_health_is_503_until_the_first_block_and_after_a_halt() {
+    let (_dir, core, addr) = start().await;
+    let (status, doc) = get_health(addr).await;
+    assert_eq!(status, 503, "{doc}");
+    assert_eq!(doc["ready"], false);
+    assert!(doc["reason"].as_str().unwrap_or_default().contains("no block finalized"));
+
+    core.apply_finalized(next_block(&core))
+        .await
+        .expect("block 1 applies");
+    let (status, doc) = get_health(addr).await;
+    assert_eq!(status, 200, "{doc}");
+    assert_eq!(doc["ready"], true);
+    assert_eq!(doc["execution_lag"], 0);
+
+    let mut lying = next_block(&core);
+    lying.header.state_root = cowboy_types::Hash([0xee; 32]);
+    let _ = core.apply_finalized(lying).await;
+    let (status, doc) = get_health(addr).await;
+    assert_eq!(status, 503, "{doc}");
+    assert_eq!(doc["halted"], true);
+    assert_eq!(doc["halt"]["kind"], "divergence", "{doc}");
 }

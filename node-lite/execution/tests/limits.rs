@@ -1,6 +1,7 @@
 //! Every DoS limit (whitepaper §3, §12.1) ends the offending execution with a clear error and
 //! changes nothing but the fee: fanout, send depth, mailbox capacity, storage quota, timers per
-//! actor, transaction size.
+//! actor, transaction size. Every byte of a transaction is paid for in cells before it runs, a
+//! tip above its fee cap is refused, and a free read-only query stops at the user lane.
 
 mod common;
 
@@ -40,6 +41,10 @@ class Actor:
     def timers(self, n):
         for i in range(n):
             sdk.set_timer(sdk.block_height() + 5, "sink", i, cycles=5000, cells=64)
+
+    def spin(self):
+        while True:
+            pass
 
     def down(self, depth):
         self.storage["depth"] = depth
@@ -281,5 +286,126 @@ fn a_transaction_above_max_tx_size_never_enters_a_block() {
             before
         );
         assert_eq!(node.height(), 1);
+    })
+}
+
+/// A transfer carrying `padding` bytes of metadata (metadata is any field a client may fill).
+fn padded_transfer(padding: usize, cells_limit: u64) -> cowboy_types::Transaction {
+    let a = key(1);
+    let mut t = tx_with(&a, 0, transfer(key(2).address(), 1), 30_000, cells_limit);
+    t.metadata = vec![0x5a; padding];
+    cowboy_crypto::sign_transaction(&mut t, &a).expect("sign");
+    t
+}
+
+fn encoded_size(t: &cowboy_types::Transaction) -> u64 {
+    use commonware_codec::EncodeSize as _;
+    t.encode_size() as u64
+}
+
+#[test]
+fn the_largest_admissible_transaction_pays_one_cell_per_byte_before_it_runs() {
+    with_engine(|engine| {
+        let a = key(1);
+        let g = genesis_with(Parameters::spec(), &[(a.address(), 1_000_000 * CBY)]);
+        let node = Node::new(&g);
+        let params = node.chain.params().expect("params");
+        let max = params.execution.max_tx_size;
+        // The padding that makes the transaction exactly max_tx_size bytes (the cells limit
+        // stays a 3-byte varint throughout, so it does not move the size).
+        let base = encoded_size(&padded_transfer(0, 200_000));
+        let mut padding = (max - base) as usize;
+        while encoded_size(&padded_transfer(padding, 200_000)) > max {
+            padding -= 1;
+        }
+        let largest = padded_transfer(padding, max);
+        let size = encoded_size(&largest);
+        assert_eq!(size, max, "the probe hits the limit exactly");
+        assert_eq!(cowboy_types::intrinsic::minimum_cells(&largest), size);
+
+        // One cell short of its own size is refused at admission, naming the rule.
+        let short = padded_transfer(padding, size - 1);
+        let err = cowboy_execution::verify(short, CHAIN_ID, &params).unwrap_err();
+        assert!(
+            matches!(err, TxError::BelowIntrinsic { what: "cells", needed, .. } if needed == size),
+            "{err}"
+        );
+        // One byte more is too large.
+        let over = padded_transfer(padding + 1, max);
+        assert!(matches!(
+            cowboy_execution::verify(over, CHAIN_ID, &params),
+            Err(TxError::TooLarge { .. })
+        ));
+
+        // Admitted, it executes and is charged every byte.
+        cowboy_execution::verify(largest.clone(), CHAIN_ID, &params).expect("admissible");
+        let executed = node.block(engine, vec![largest.clone()]);
+        let r = receipt_of(&executed, &largest.digest());
+        assert_success(r);
+        assert!(r.cells_used >= size, "{} cells for {size} bytes", r.cells_used);
+
+        // A plain transfer pays its own (small) size, not the large one's.
+        let small = tx_with(&a, 1, transfer(key(2).address(), 1), 30_000, 1_000);
+        let executed = node.block(engine, vec![small.clone()]);
+        let r = receipt_of(&executed, &small.digest());
+        assert_eq!(r.cells_used, encoded_size(&small));
+    })
+}
+
+#[test]
+fn a_tip_above_its_fee_cap_is_refused_at_admission() {
+    let a = key(1);
+    let params = Parameters::spec();
+    for (cycle_tip, cell_tip, what) in [(20_001, 0, "cycle"), (1, 20_001, "cell")] {
+        let mut t = tx_with(&a, 0, transfer(key(2).address(), 1), 30_000, 1_000);
+        t.max_priority_fee_per_cycle = cycle_tip;
+        t.max_priority_fee_per_cell = cell_tip;
+        cowboy_crypto::sign_transaction(&mut t, &a).expect("sign");
+        let err = cowboy_execution::verify(t, CHAIN_ID, &params).unwrap_err();
+        assert!(
+            matches!(err, TxError::TipAboveMaxFee { what: w, tip: 20_001, cap: 20_000 } if w == what),
+            "{err}"
+        );
+        assert!(err.to_string().contains("lower the tip or raise the cap"), "{err}");
+    }
+    // Equal is allowed: the whole cap may go to the tip.
+    let mut t = tx_with(&a, 0, transfer(key(2).address(), 1), 30_000, 1_000);
+    t.max_priority_fee_per_cycle = t.max_fee_per_cycle;
+    cowboy_crypto::sign_transaction(&mut t, &a).expect("sign");
+    cowboy_execution::verify(t, CHAIN_ID, &params).expect("a tip equal to the cap");
+}
+
+#[test]
+fn a_query_stops_at_the_user_lane_however_many_cycles_it_asks_for() {
+    with_engine(|engine| {
+        // A 1 s block's budget: the user lane is far below the query's own cap.
+        let params = Parameters::for_block_time(1_000);
+        let lane = params.lanes.user_cycles;
+        assert!(lane < cowboy_execution::query::MAX_QUERY_CYCLES);
+        let a = key(1);
+        let node = Node::new(&genesis_with(params, &[(a.address(), 1_000_000 * CBY)]));
+        node.block(
+            engine,
+            vec![tx_with(&a, 0, deploy(BOMBS, 1, vec![]), lane, 200_000)],
+        );
+        let bombs = actor_at(a.address(), BOMBS, 1);
+        let q = cowboy_execution::Query {
+            from: key(3).address(),
+            to: bombs,
+            method: "spin".into(),
+            args: encode_args(vec![]),
+            cycles_limit: u64::MAX,
+            cells_limit: u64::MAX,
+        };
+        let result = node.chain.query(engine, &q).expect("query runs");
+        match &result.status {
+            cowboy_types::Status::Failed { kind: k, .. } => assert_eq!(*k, cowboy_types::receipt::FailureKind::OutOfCycles.code()),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            result.cycles_used <= lane && result.cycles_used > lane / 2,
+            "{} cycles for a lane of {lane}",
+            result.cycles_used
+        );
     })
 }

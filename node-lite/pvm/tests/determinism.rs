@@ -289,3 +289,71 @@ fn a_replaced_interpreter_charges_the_same() {
         "interpreters on one thread charged {cycles:?}"
     );
 }
+
+/// A host whose `balance` panics: stands for any Rust panic an actor might find in the VM.
+struct PanicsOnBalance(MemoryHost);
+
+impl Host for PanicsOnBalance {
+    fn storage_get(&mut self, actor: &Address, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
+        self.0.storage_get(actor, key)
+    }
+    fn balance(&mut self, _account: &Address) -> Result<u64, HostError> {
+        panic!("a bug reached by an actor");
+    }
+    fn timer_owner(&mut self, id: &[u8; 32]) -> Result<Option<Address>, HostError> {
+        self.0.timer_owner(id)
+    }
+    fn timer_count(&mut self, actor: &Address) -> Result<usize, HostError> {
+        self.0.timer_count(actor)
+    }
+    fn mailbox_size(&mut self, actor: &Address) -> Result<u64, HostError> {
+        self.0.mailbox_size(actor)
+    }
+}
+
+#[test]
+fn a_panic_in_a_call_fails_that_call_only_and_charges_its_whole_budget() {
+    // The boundary around every call: a panic becomes the deterministic `VmPanic` failure,
+    // charged every cycle of the budget, with no effects; the thread survives, and the next
+    // call runs on a fresh interpreter and costs what it costs anywhere.
+    const SOURCE: &str = "import pvm_host\n\nclass Actor:\n    def boom(self):\n        self.storage['x'] = 1\n        return pvm_host.balance()\n\n    def fine(self):\n        return sorted([3, 1, 2])\n";
+    let limits = Limits {
+        cycles: 1_000_000,
+        cells: 100_000,
+    };
+    let fine_cost = move |engine: &mut cowboy_pvm::Engine| {
+        let code = engine.load(SOURCE).expect("valid actor");
+        let out = engine.call(
+            &code,
+            &mut MemoryHost::default(),
+            corpus::ctx(),
+            "fine",
+            &[],
+            limits,
+        );
+        assert!(out.result.is_ok(), "{:?}", out.result);
+        out.cycles_used
+    };
+    let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
+    let fresh = pvm.run(fine_cost).expect("PVM thread");
+    let (panicked, after) = pvm
+        .run(move |engine| {
+            let code = engine.load(SOURCE).expect("valid actor");
+            let mut host = PanicsOnBalance(MemoryHost::default());
+            let out = engine.call(&code, &mut host, corpus::ctx(), "boom", &[], limits);
+            (out, fine_cost(engine))
+        })
+        .expect("the PVM thread survives the panic");
+    let error = panicked.result.expect_err("the call fails");
+    assert_eq!(error.kind, cowboy_pvm::ErrorKind::VmPanic);
+    assert_eq!(error.message, cowboy_pvm::engine::PANIC_MESSAGE);
+    assert!(
+        error
+            .traceback
+            .unwrap_or_default()
+            .contains("a bug reached by an actor")
+    );
+    assert_eq!(panicked.cycles_used, limits.cycles);
+    assert_eq!(panicked.effects, Default::default());
+    assert_eq!(after, fresh, "the call after a panic costs the same");
+}
