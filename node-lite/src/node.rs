@@ -559,6 +559,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
         .block(0)
         .map_err(|e| HomeError::Invalid(e.to_string()))?
         .ok_or_else(|| HomeError::Invalid("the store has no genesis block".into()))?;
+    explain_storage_panics(data.join("consensus"));
     let runtime = commonware_runtime::tokio::Config::new()
         .with_storage_directory(data.join("consensus"))
         .with_catch_panics(false);
@@ -755,7 +756,65 @@ fn check_data_dir(data: &Path) -> Result<(), HomeError> {
             consensus.display()
         )));
     }
+    // The votes this validator cast: without them it could vote again, differently, in views
+    // it already voted in.
+    let votes = consensus.join(VOTE_JOURNAL);
+    let votes_kept = std::fs::read_dir(&votes)
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
+    if has_run && !votes_kept {
+        return Err(restore(format!(
+            "the vote journal {} is missing or empty but this node has run before",
+            votes.display()
+        )));
+    }
     Ok(())
+}
+
+/// The consensus partition holding this validator's votes (`<partition>-simplex`).
+const VOTE_JOURNAL: &str = "cowboy-simplex";
+
+/// Consensus storage that fails to open or to write panics inside commonware
+/// (`BlobCorrupt(partition, blob, reason)`, `WriteFailed`): say which file or disk, and what
+/// to do, instead of only a backtrace.
+fn explain_storage_panics(consensus: PathBuf) {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_default();
+        if let Some(file) = corrupt_blob(&message) {
+            eprintln!(
+                "error: the node's consensus storage is damaged: {} ({message}). It stops rather \
+                 than vote from incomplete records: restore the data directory from a backup, \
+                 or remove it to re-sync this validator from its peers.",
+                consensus.join(file).display()
+            );
+        } else if message.contains("WriteFailed") || message.contains("No space left") {
+            // The disk filled faster than the free-space floor could pause the node (another
+            // process took the rest at once): consensus cannot record a vote, so it stops.
+            eprintln!(
+                "error: the node cannot write its consensus storage under {} ({message}): the \
+                 disk is full or failing. It stopped rather than vote on what it cannot record; \
+                 the transactions it accepted are kept in its pool journal. Free space (see \
+                 min_free_bytes), then start it again.",
+                consensus.display()
+            );
+        }
+        previous(info);
+    }));
+}
+
+/// `partition/blob` out of a `BlobCorrupt("partition", "blob", "reason")` message.
+fn corrupt_blob(message: &str) -> Option<PathBuf> {
+    let rest = &message[message.find("BlobCorrupt(")? + "BlobCorrupt(".len()..];
+    let mut quoted = rest.split('"').skip(1).step_by(2);
+    let partition = quoted.next()?;
+    let blob = quoted.next()?;
+    Some(Path::new(partition).join(blob))
 }
 
 /// Writes the marker once the consensus directory holds something; returns whether the
@@ -803,5 +862,20 @@ async fn wait_for_signal() {
         Err(_) => {
             let _ = tokio::signal::ctrl_c().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod storage_panic_tests {
+    use super::*;
+
+    #[test]
+    fn a_corrupt_blob_panic_names_its_file() {
+        let message = r#"unable to open journal: Runtime(BlobCorrupt("cowboy-simplex", "0000000000000009", "invalid header padding"))"#;
+        assert_eq!(
+            corrupt_blob(message),
+            Some(PathBuf::from("cowboy-simplex/0000000000000009"))
+        );
+        assert_eq!(corrupt_blob("some other panic"), None);
     }
 }

@@ -201,6 +201,24 @@ impl App {
             .map_or(0, |d| d.as_millis() as u64)
     }
 
+    /// A block at `height` can only extend the finalized chain if it is above its tip: one at
+    /// or below it conflicts with a finalized block (or repeats it), and no vote for it can help
+    /// anyone. Consensus asks for one only when its vote journal has forgotten votes this node
+    /// cast — a damaged `cowboy-simplex` journal — or, briefly, while it catches up. Proposing
+    /// or voting then would sign a block conflicting with one this node already finalized.
+    fn extends_finalized(&self, height: u64) -> Result<(), String> {
+        let finalized = self.core.finalized_height();
+        if height <= finalized {
+            return Err(format!(
+                "consensus asked about height {height}, at or below the finalized height \
+                 {finalized}; if this persists, the vote journal (data/consensus/cowboy-simplex) \
+                 has lost votes this node cast: restore the data directory from a backup, or \
+                 let the node follow its peers"
+            ));
+        }
+        Ok(())
+    }
+
     /// Checks everything about `block` that does not need its parent's execution.
     fn check_block(
         &self,
@@ -281,6 +299,10 @@ impl<E: Clock + Send + 'static> Application<E> for App {
     ) -> Option<Digested<ChainBlock>> {
         let parent = ancestry.peek()?.clone();
         let parent = &parent.inner().0;
+        if let Err(why) = self.extends_finalized(parent.header.height + 1) {
+            tracing::warn!(view = ctx.round.view().get(), "not proposing: {why}");
+            return None;
+        }
         // Pace blocks: not before the parent's time plus the block time.
         let earliest = parent.header.timestamp_ms + self.block_time.as_millis() as u64;
         let now = Self::now_ms(&clock);
@@ -374,6 +396,10 @@ impl<E: Clock + Send + 'static> Application<E> for App {
                 height = block.header.height,
                 "not voting: the disk is nearly full"
             );
+            return false;
+        }
+        if let Err(why) = self.extends_finalized(block.header.height) {
+            tracing::warn!(view = ctx.round.view().get(), "not voting: {why}");
             return false;
         }
         if let Err(why) = self.check_block(&ctx, block, parent, Self::now_ms(&clock)) {
