@@ -78,7 +78,7 @@ pub struct RpcLimits {
 impl Default for RpcLimits {
     fn default() -> Self {
         Self {
-            max_connections: 2_048,
+            max_connections: 8_192,
             max_connections_per_ip: 64,
             max_in_flight_per_ip: 32,
             max_batch: 100,
