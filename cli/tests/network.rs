@@ -268,12 +268,10 @@ fn transfer(nonce: u64) -> cowboy_types::Transaction {
     let mut t = cowboy_types::Transaction {
         chain_id: 4242,
         nonce,
-        instruction: cowboy_types::Instruction::System(
-            cowboy_types::SystemInstruction::Transfer {
-                to: cowboy_types::Address([7; 20]),
-                amount: 1,
-            },
-        ),
+        instruction: cowboy_types::Instruction::System(cowboy_types::SystemInstruction::Transfer {
+            to: cowboy_types::Address([7; 20]),
+            amount: 1,
+        }),
         cycles_limit: 30_000,
         cells_limit: 1_000,
         max_fee_per_cycle: 1_000_000,
@@ -438,7 +436,10 @@ fn damaged_or_missing_storage_stops_the_node_and_never_forks_it() {
     std::fs::write(home.join("data/chain.redb"), b"").expect("empty");
     let err = net.start_refused(0);
     assert!(err.contains("chain.redb is empty"), "{err}");
-    assert!(err.contains("restore the missing part from a backup"), "{err}");
+    assert!(
+        err.contains("restore the missing part from a backup"),
+        "{err}"
+    );
     restore();
     std::fs::remove_dir_all(home.join("data/consensus")).expect("rm");
     let err = net.start_refused(0);
@@ -478,7 +479,10 @@ fn damaged_or_missing_storage_stops_the_node_and_never_forks_it() {
     let log = net.log(0)[before_restart..].to_string();
     assert!(log.contains("not proposing"), "{log}");
     assert!(log.contains("cowboy-simplex"), "{log}");
-    assert!(!log.contains("DIVERGED") && !log.contains("FAILED"), "{log}");
+    assert!(
+        !log.contains("DIVERGED") && !log.contains("FAILED"),
+        "{log}"
+    );
     for (h, root) in (1..).zip(&roots) {
         assert_eq!(&net.root_at(0, h), root, "block {h} changed");
     }
@@ -595,7 +599,11 @@ fn a_nearly_full_disk_pauses_the_node_keeps_its_transactions_and_resumes() {
     let health = net.health(0);
     assert!(!health.ready, "{health:?}");
     assert!(
-        health.reason.as_deref().unwrap_or_default().contains("free space to resume"),
+        health
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("free space to resume"),
         "{health:?}"
     );
     let refused = net.send(0, &transfer(0)).expect_err("no new transactions");

@@ -784,7 +784,11 @@ fn explain_storage_panics(consensus: PathBuf) {
             .payload()
             .downcast_ref::<String>()
             .cloned()
-            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .or_else(|| {
+                info.payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+            })
             .unwrap_or_default();
         if let Some(file) = corrupt_blob(&message) {
             eprintln!(

@@ -204,7 +204,9 @@ mod tests {
 
         // A job that panics reports its worker gone for that job only.
         let panicked = pool
-            .run(Duration::from_secs(60), |_| -> u32 { panic!("a bug in a job") })
+            .run(Duration::from_secs(60), |_| -> u32 {
+                panic!("a bug in a job")
+            })
             .await;
         assert!(matches!(panicked, Err(PoolError::Gone(_))), "{panicked:?}");
         let after = pool.run(Duration::from_secs(60), |_| 3).await;

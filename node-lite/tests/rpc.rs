@@ -135,13 +135,10 @@ async fn start() -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
 async fn start_with(limits: RpcLimits) -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
     let dir = tempfile::tempdir().expect("tempdir");
     let core = Core::open(dir.path(), &genesis(), CoreOptions::default()).expect("core");
-    let (addr, handle) = cowboy_node::rpc::serve(
-        core.clone(),
-        "127.0.0.1:0".parse().expect("addr"),
-        limits,
-    )
-    .await
-    .expect("serve");
+    let (addr, handle) =
+        cowboy_node::rpc::serve(core.clone(), "127.0.0.1:0".parse().expect("addr"), limits)
+            .await
+            .expect("serve");
     // Keep the server for the whole test.
     std::mem::forget(handle);
     (dir, core, addr)
@@ -426,9 +423,7 @@ const CHAIN_ID_CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"cowboy_chainId"
 
 /// A long poll that waits `ms` for a block that will not come.
 fn long_poll(id: u64, ms: u64) -> String {
-    format!(
-        r#"{{"jsonrpc":"2.0","id":{id},"method":"cowboy_waitForBlock","params":[1000,{ms}]}}"#
-    )
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"cowboy_waitForBlock","params":[1000,{ms}]}}"#)
 }
 
 /// One request from `from` on a fresh connection.
@@ -449,19 +444,28 @@ async fn connection_caps_answer_503_and_leave_room_for_other_clients() {
     let mut held_a = Vec::new();
     for _ in 0..3 {
         let mut s = connect_from(CLIENT_A, addr).await;
-        assert_eq!(exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0, 200);
+        assert_eq!(
+            exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0,
+            200
+        );
         held_a.push(s);
     }
     let (status, body) = call_from(CLIENT_A, addr, CHAIN_ID_CALL)
         .await
         .expect("a refusal");
     assert_eq!(status, 503, "{body}");
-    assert!(body.contains("too many RPC connections from your address"), "{body}");
+    assert!(
+        body.contains("too many RPC connections from your address"),
+        "{body}"
+    );
     // Another client is still served, and may take what is left of the total.
     let mut held_b = Vec::new();
     for _ in 0..2 {
         let mut s = connect_from(CLIENT_B, addr).await;
-        assert_eq!(exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0, 200);
+        assert_eq!(
+            exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0,
+            200
+        );
         held_b.push(s);
     }
     let (status, body) = call_from(CLIENT_C, addr, CHAIN_ID_CALL)
@@ -513,7 +517,10 @@ async fn silent_slow_and_idle_connections_are_closed() {
 
     // A kept-alive connection with nothing in flight is closed.
     let mut idle = connect_from(CLIENT_A, addr).await;
-    assert_eq!(exchange(&mut idle, CHAIN_ID_CALL).await.expect("answer").0, 200);
+    assert_eq!(
+        exchange(&mut idle, CHAIN_ID_CALL).await.expect("answer").0,
+        200
+    );
     assert_eq!(read_response(&mut idle).await, None);
 
     // None of them holds a place any more: the address can open its three again.
@@ -548,12 +555,7 @@ async fn a_chunked_body_over_1_mib_gets_413() {
     let chunk = vec![b' '; 64 * 1024];
     // 17 chunks of 64 KiB: just over the 1 MiB limit.
     for _ in 0..17 {
-        let framed = [
-            format!("{:x}\r\n", chunk.len()).as_bytes(),
-            &chunk,
-            b"\r\n",
-        ]
-        .concat();
+        let framed = [format!("{:x}\r\n", chunk.len()).as_bytes(), &chunk, b"\r\n"].concat();
         if s.write_all(&framed).await.is_err() {
             break;
         }
@@ -564,7 +566,10 @@ async fn a_chunked_body_over_1_mib_gets_413() {
     assert!(body.contains("larger than 1048576 bytes"), "{body}");
     // The node keeps serving.
     assert_eq!(
-        call_from(CLIENT_B, addr, CHAIN_ID_CALL).await.expect("answer").0,
+        call_from(CLIENT_B, addr, CHAIN_ID_CALL)
+            .await
+            .expect("answer")
+            .0,
         200
     );
 }
@@ -592,18 +597,26 @@ async fn one_address_cannot_hold_every_request_slot() {
     // Its next request is refused once both are running …
     let deadline = tokio::time::Instant::now() + PATIENCE;
     let (status, body) = loop {
-        let answer = call_from(CLIENT_A, addr, CHAIN_ID_CALL).await.expect("answer");
+        let answer = call_from(CLIENT_A, addr, CHAIN_ID_CALL)
+            .await
+            .expect("answer");
         if answer.0 != 200 {
             break answer;
         }
         assert!(tokio::time::Instant::now() < deadline, "never refused");
     };
     assert_eq!(status, 429, "{body}");
-    assert!(body.contains("more than 2 requests of your address"), "{body}");
+    assert!(
+        body.contains("more than 2 requests of your address"),
+        "{body}"
+    );
     // … while another client is served at once.
     for _ in 0..5 {
         assert_eq!(
-            call_from(CLIENT_B, addr, CHAIN_ID_CALL).await.expect("answer").0,
+            call_from(CLIENT_B, addr, CHAIN_ID_CALL)
+                .await
+                .expect("answer")
+                .0,
             200
         );
     }
@@ -633,7 +646,10 @@ async fn a_batch_is_capped_and_its_calls_run_concurrently() {
     // Three long polls of 2 s each: one after another they would take 6 s.
     let polls = format!(
         "[{}]",
-        (0..3).map(|i| long_poll(i, 2_000)).collect::<Vec<_>>().join(",")
+        (0..3)
+            .map(|i| long_poll(i, 2_000))
+            .collect::<Vec<_>>()
+            .join(",")
     );
     let started = std::time::Instant::now();
     let (status, body) = call_from(CLIENT_A, addr, &polls).await.expect("answer");
@@ -656,7 +672,10 @@ async fn get_health(addr: SocketAddr) -> (u16, serde_json::Value) {
         .await
         .expect("write");
     let (status, body) = read_response(&mut s).await.expect("an answer");
-    (status, serde_json::from_str(&body).expect("a health document"))
+    (
+        status,
+        serde_json::from_str(&body).expect("a health document"),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -665,7 +684,12 @@ async fn get_health_is_503_until_the_first_block_and_after_a_halt() {
     let (status, doc) = get_health(addr).await;
     assert_eq!(status, 503, "{doc}");
     assert_eq!(doc["ready"], false);
-    assert!(doc["reason"].as_str().unwrap_or_default().contains("no block finalized"));
+    assert!(
+        doc["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no block finalized")
+    );
 
     core.apply_finalized(next_block(&core))
         .await

@@ -202,9 +202,15 @@ fn child(no_aslr: bool, heap_shift: usize, warm: bool) -> Vec<String> {
     } else {
         Command::new(exe)
     };
-    cmd.args(["--exact", "print_roots", "--nocapture", "--test-threads", "1"])
-        .env("COWBOY_PRINT_ROOTS", "1")
-        .env("COWBOY_HEAP_SHIFT", heap_shift.to_string());
+    cmd.args([
+        "--exact",
+        "print_roots",
+        "--nocapture",
+        "--test-threads",
+        "1",
+    ])
+    .env("COWBOY_PRINT_ROOTS", "1")
+    .env("COWBOY_HEAP_SHIFT", heap_shift.to_string());
     if warm {
         cmd.env("COWBOY_WARM_ENGINE", "1");
     }
@@ -233,5 +239,8 @@ fn processes_with_different_address_layouts_agree_at_every_height() {
     // The corpus exercises both outcomes: handlers that ran, and refusals.
     let ran = randomised.iter().filter(|l| l.contains("Success")).count();
     let refused = randomised.iter().filter(|l| l.contains("Failed")).count();
-    assert!(ran > ACTORS / 2 && refused > 0, "{ran} ran, {refused} refused");
+    assert!(
+        ran > ACTORS / 2 && refused > 0,
+        "{ran} ran, {refused} refused"
+    );
 }

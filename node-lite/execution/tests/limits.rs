@@ -342,7 +342,11 @@ fn the_largest_admissible_transaction_pays_one_cell_per_byte_before_it_runs() {
         let executed = node.block(engine, vec![largest.clone()]);
         let r = receipt_of(&executed, &largest.digest());
         assert_success(r);
-        assert!(r.cells_used >= size, "{} cells for {size} bytes", r.cells_used);
+        assert!(
+            r.cells_used >= size,
+            "{} cells for {size} bytes",
+            r.cells_used
+        );
 
         // A plain transfer pays its own (small) size, not the large one's.
         let small = tx_with(&a, 1, transfer(key(2).address(), 1), 30_000, 1_000);
@@ -366,7 +370,10 @@ fn a_tip_above_its_fee_cap_is_refused_at_admission() {
             matches!(err, TxError::TipAboveMaxFee { what: w, tip: 20_001, cap: 20_000 } if w == what),
             "{err}"
         );
-        assert!(err.to_string().contains("lower the tip or raise the cap"), "{err}");
+        assert!(
+            err.to_string().contains("lower the tip or raise the cap"),
+            "{err}"
+        );
     }
     // Equal is allowed: the whole cap may go to the tip.
     let mut t = tx_with(&a, 0, transfer(key(2).address(), 1), 30_000, 1_000);
@@ -399,7 +406,9 @@ fn a_query_stops_at_the_user_lane_however_many_cycles_it_asks_for() {
         };
         let result = node.chain.query(engine, &q).expect("query runs");
         match &result.status {
-            cowboy_types::Status::Failed { kind: k, .. } => assert_eq!(*k, cowboy_types::receipt::FailureKind::OutOfCycles.code()),
+            cowboy_types::Status::Failed { kind: k, .. } => {
+                assert_eq!(*k, cowboy_types::receipt::FailureKind::OutOfCycles.code())
+            }
             other => panic!("{other:?}"),
         }
         assert!(
