@@ -717,11 +717,19 @@ fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
     if global.json {
         output::json(&s);
     } else {
+        let answering = s.nodes.iter().filter(|n| n.height.is_some()).count();
         match (s.common_height, s.roots_agree) {
-            (Some(h), Some(true)) => outln!(
+            (Some(h), Some(true)) if answering == s.nodes.len() => outln!(
                 "devnet {} (chain {}): state roots agree at height {h}",
                 s.name,
                 s.chain_id
+            ),
+            // Nodes that do not answer are not part of the agreement.
+            (Some(h), Some(true)) => outln!(
+                "devnet {} (chain {}): state roots agree at height {h} among the {answering} of {} nodes that answer",
+                s.name,
+                s.chain_id,
+                s.nodes.len()
             ),
             (Some(h), _) => outln!(
                 "devnet {} (chain {}): STATE ROOTS DIFFER at height {h}",
