@@ -8,7 +8,7 @@
 
 #![no_main]
 
-use cowboy_pvm::{BlockInfo, CallContext, ErrorKind, Limits, MemoryHost, PvmThread};
+use cowboy_pvm::{CallContext, ErrorKind, Limits, MemoryHost, PvmThread};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -155,22 +155,7 @@ fuzz_target!(|data: &[u8]| {
             let Ok(code) = engine.load(&source) else {
                 return None; // refused by a named rule: fine
             };
-            let ctx = CallContext {
-                actor: [0xaa; 20],
-                caller: [0x11; 20],
-                value: 0,
-                block: BlockInfo {
-                    height: 1,
-                    epoch: 0,
-                    view: 1,
-                    timestamp_ms: 0,
-                    chain_id: 1,
-                    beacon: vec![0; 48],
-                },
-                nonce: 0,
-                depth: 0,
-                limits: Default::default(),
-            };
+            let ctx = CallContext::local([0xaa; 20], [0x11; 20], 0, 1);
             let limits = Limits {
                 cycles: 300_000,
                 cells: 100_000,

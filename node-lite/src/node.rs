@@ -669,7 +669,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             timing: Timing {
                 block_time: Duration::from_millis(loaded.config.block_time_ms),
             },
-            partition: "cowboy".into(),
+            partition: PARTITION.into(),
         };
         let _running = consensus::start(
             context.child("consensus"),
@@ -758,7 +758,7 @@ fn check_data_dir(data: &Path) -> Result<(), HomeError> {
     }
     // The votes this validator cast: without them it could vote again, differently, in views
     // it already voted in.
-    let votes = consensus.join(VOTE_JOURNAL);
+    let votes = consensus.join(consensus::vote_journal(PARTITION));
     let votes_kept = std::fs::read_dir(&votes)
         .map(|mut d| d.next().is_some())
         .unwrap_or(false);
@@ -771,8 +771,8 @@ fn check_data_dir(data: &Path) -> Result<(), HomeError> {
     Ok(())
 }
 
-/// The consensus partition holding this validator's votes (`<partition>-simplex`).
-const VOTE_JOURNAL: &str = "cowboy-simplex";
+/// Prefix of a node's consensus storage partitions (under `data/consensus`).
+const PARTITION: &str = "cowboy";
 
 /// Consensus storage that fails to open or to write panics inside commonware
 /// (`BlobCorrupt(partition, blob, reason)`, `WriteFailed`): say which file or disk, and what

@@ -131,22 +131,7 @@ fn print_roots() {
                 let _ = engine.call(
                     &code,
                     &mut cowboy_pvm::MemoryHost::default(),
-                    cowboy_pvm::CallContext {
-                        actor: [9; 20],
-                        caller: [8; 20],
-                        value: 0,
-                        block: cowboy_pvm::BlockInfo {
-                            height: 1,
-                            epoch: 0,
-                            view: 1,
-                            timestamp_ms: 0,
-                            chain_id: 1,
-                            beacon: vec![0; 48],
-                        },
-                        nonce: 0,
-                        depth: 0,
-                        limits: Default::default(),
-                    },
+                    cowboy_pvm::CallContext::local([9; 20], [8; 20], 0, 1),
                     "f",
                     &[],
                     cowboy_pvm::Limits {

@@ -17,7 +17,7 @@
 //! Run: `cargo bench -p cowboy-pvm --bench cycle_price` (`COWBOY_PRICE_FILTER=json` runs only
 //! workloads whose name contains `json`).
 
-use cowboy_pvm::{BlockInfo, CallContext, Engine, Limits, MemoryHost, Value};
+use cowboy_pvm::{CallContext, Engine, Limits, MemoryHost, Value};
 use std::time::{Duration, Instant};
 
 /// Cycles each measured call aims to use…
@@ -259,22 +259,7 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
 ];
 
 fn ctx() -> CallContext {
-    CallContext {
-        actor: [0xaa; 20],
-        caller: [0x11; 20],
-        value: 0,
-        block: BlockInfo {
-            height: 1,
-            epoch: 0,
-            view: 1,
-            timestamp_ms: 0,
-            chain_id: 1,
-            beacon: vec![0; 48],
-        },
-        nonce: 0,
-        depth: 0,
-        limits: Default::default(),
-    }
+    CallContext::local([0xaa; 20], [0x11; 20], 0, 1)
 }
 
 fn indent(code: &str, by: usize) -> String {

@@ -493,24 +493,32 @@ fn clamp_r(args: &mut FuncArgs, n: usize, vm: &VirtualMachine) {
     }
 }
 
-fn combinations_new(
+/// `combinations` and `permutations`: the pool materialised and `r` clamped, then `original`.
+fn clamped_r_new(
+    original: &std::sync::OnceLock<NewFn>,
     cls: rustpython_vm::builtins::PyTypeRef,
     mut args: FuncArgs,
     vm: &VirtualMachine,
 ) -> PyResult {
     let n = pool(&mut args, vm)?;
     clamp_r(&mut args, n, vm);
-    (COMBINATIONS_NEW.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)
+    (original.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)
+}
+
+fn combinations_new(
+    cls: rustpython_vm::builtins::PyTypeRef,
+    args: FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
+    clamped_r_new(&COMBINATIONS_NEW, cls, args, vm)
 }
 
 fn permutations_new(
     cls: rustpython_vm::builtins::PyTypeRef,
-    mut args: FuncArgs,
+    args: FuncArgs,
     vm: &VirtualMachine,
 ) -> PyResult {
-    let n = pool(&mut args, vm)?;
-    clamp_r(&mut args, n, vm);
-    (PERMUTATIONS_NEW.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)
+    clamped_r_new(&PERMUTATIONS_NEW, cls, args, vm)
 }
 
 fn cwr_new(

@@ -111,6 +111,8 @@ pub struct App {
     /// Consensus identity → reward address.
     proposers: Arc<HashMap<ed25519::PublicKey, Address>>,
     block_time: Duration,
+    /// The vote journal's partition (named when consensus asks about finalized heights).
+    vote_journal: String,
 }
 
 impl App {
@@ -120,6 +122,7 @@ impl App {
         scheme: Scheme,
         proposers: HashMap<ed25519::PublicKey, Address>,
         block_time: Duration,
+        vote_journal: String,
     ) -> Self {
         Self {
             core,
@@ -127,6 +130,7 @@ impl App {
             scheme,
             proposers: Arc::new(proposers),
             block_time,
+            vote_journal,
         }
     }
 
@@ -204,16 +208,17 @@ impl App {
     /// A block at `height` can only extend the finalized chain if it is above its tip: one at
     /// or below it conflicts with a finalized block (or repeats it), and no vote for it can help
     /// anyone. Consensus asks for one only when its vote journal has forgotten votes this node
-    /// cast — a damaged `cowboy-simplex` journal — or, briefly, while it catches up. Proposing
+    /// cast — a damaged vote journal — or, briefly, while it catches up. Proposing
     /// or voting then would sign a block conflicting with one this node already finalized.
     fn extends_finalized(&self, height: u64) -> Result<(), String> {
         let finalized = self.core.finalized_height();
         if height <= finalized {
             return Err(format!(
                 "consensus asked about height {height}, at or below the finalized height \
-                 {finalized}; if this persists, the vote journal (data/consensus/cowboy-simplex) \
-                 has lost votes this node cast: restore the data directory from a backup, or \
-                 let the node follow its peers"
+                 {finalized}; if this persists, the vote journal (data/consensus/{}) has lost \
+                 votes this node cast: restore the data directory from a backup, or let the \
+                 node follow its peers",
+                self.vote_journal
             ));
         }
         Ok(())

@@ -82,6 +82,12 @@ pub struct Validator {
     pub partition: String,
 }
 
+/// The partition holding a validator's votes, under its storage `prefix`: without it a
+/// restarted validator could vote again, differently, in views it already voted in.
+pub fn vote_journal(prefix: &str) -> String {
+    format!("{prefix}-simplex")
+}
+
 /// Two ends of a p2p channel.
 pub type Channel<S, R> = (S, R);
 
@@ -244,6 +250,7 @@ where
         validator.scheme.clone(),
         validator.proposers.clone(),
         validator.timing.block_time,
+        vote_journal(&prefix),
     );
     let inline = Inline::new(
         context.child("application"),
@@ -266,7 +273,7 @@ where
                 inner: inline,
             },
             strategy: Sequential,
-            partition: format!("{prefix}-simplex"),
+            partition: vote_journal(&prefix),
             mailbox_size: NZUsize!(1_024),
             epoch: Epoch::zero(),
             floor: simplex::config::Floor::Genesis(genesis_digest),
