@@ -6,8 +6,9 @@
 //! Faults (issue 12), on one validator: damaged or missing storage stops the node with an error
 //! naming the file, and never makes it finalize a block conflicting with one it finalized; a
 //! descriptor limit too low for the configuration refuses to start; accepted transactions
-//! survive `kill -9`; a nearly full disk (a small tmpfs) pauses the node, keeping every
-//! accepted transaction, and it resumes once space returns.
+//! survive `kill -9`; a nearly full disk (a small tmpfs), or one a runaway writer fills to the
+//! last byte at once, pauses the node, keeping every accepted transaction, and it resumes once
+//! space returns.
 
 use cowboy_rpc::CowboyApiClient;
 use std::{
@@ -543,7 +544,7 @@ impl Drop for Tmpfs {
 }
 
 #[test]
-fn a_nearly_full_disk_pauses_the_node_keeps_its_transactions_and_resumes() {
+fn a_nearly_full_or_suddenly_full_disk_pauses_the_node_keeps_its_transactions_and_resumes() {
     let Some(disk) = Tmpfs::mount(64) else {
         // `.ci/run` runs as root; elsewhere this test needs `sudo` to mount a tmpfs.
         eprintln!("SKIPPED: cannot mount a tmpfs (needs root)");
@@ -609,6 +610,47 @@ fn a_nearly_full_disk_pauses_the_node_keeps_its_transactions_and_resumes() {
     net.wait_health(0, "resumed", |h| !h.disk_paused && h.height > paused_at);
     let first = net.send(0, &transfer(0)).expect("accepted");
     assert_eq!(net.wait_receipt(0, first).status, "success");
+    assert_eq!(net.wait_receipt(0, gapped).status, "success");
+
+    // A runaway writer fills the disk to the last byte at once, faster than the node's
+    // once-a-second check. The first store write that finds no space releases the node's
+    // reserve and is retried; the node pauses instead of exiting, and resumes when space
+    // returns, with what it accepted before.
+    let reserve = net.home(0).join("data/disk.reserve");
+    assert!(reserve.exists(), "the reserve is taken at start");
+    let gapped = net.send(0, &transfer(3)).expect("accepted");
+    let mut runaway = std::fs::File::create(&filler).expect("filler");
+    let chunk = vec![0u8; 256 * 1024];
+    let full = loop {
+        if let Err(e) = std::io::Write::write_all(&mut runaway, &chunk) {
+            break e;
+        }
+    };
+    assert_eq!(full.raw_os_error(), Some(libc::ENOSPC), "{full}");
+    drop(runaway);
+    net.wait_health(0, "paused by a full disk", |h| h.disk_paused);
+    // Consensus keeps journaling its (empty) views; the first that finds no space spends the
+    // reserve. The node is still up and says why it stopped.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while reserve.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no write found the disk full: {}",
+            net.log(0)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let health = net.health(0);
+    assert!(health.disk_paused && !health.ready, "{health:?}");
+    assert!(!health.halted, "{health:?}");
+    let paused_at = net.height(0);
+    std::fs::remove_file(&filler).expect("free the space");
+    net.wait_health(0, "resumed after a full disk", |h| {
+        !h.disk_paused && h.height > paused_at
+    });
+    assert!(reserve.exists(), "the reserve is taken again on resuming");
+    let next = net.send(0, &transfer(2)).expect("accepted");
+    assert_eq!(net.wait_receipt(0, next).status, "success");
     assert_eq!(net.wait_receipt(0, gapped).status, "success");
     let log = net.log(0);
     assert!(!log.contains("panicked"), "{log}");

@@ -124,7 +124,7 @@ pub struct Core {
     peers: AtomicUsize,
     halt: crate::health::HaltState,
     progress: crate::health::Progress,
-    disk: crate::health::Disk,
+    disk: Arc<crate::disk::Disk>,
     started_at: u64,
     /// Execute on the calling thread's schedule (deterministic simulations).
     blocking: bool,
@@ -144,7 +144,12 @@ impl Core {
             what: dir.display().to_string(),
             reason: e.to_string(),
         })?;
-        let chain = Arc::new(Chain::open(&dir.join("chain.redb"), genesis)?);
+        let disk = Arc::new(crate::disk::Disk::new(dir, options.min_free_bytes));
+        let chain = Arc::new(Chain::open_with(
+            &dir.join("chain.redb"),
+            genesis,
+            disk.clone(),
+        )?);
         let height = chain.head()?.height;
         let (executed, _) = watch::channel(height);
         let (journal, recovered) =
@@ -162,7 +167,7 @@ impl Core {
             peers: AtomicUsize::new(0),
             halt: Default::default(),
             progress: crate::health::Progress::new(options.block_time),
-            disk: crate::health::Disk::new(dir, options.min_free_bytes),
+            disk,
             started_at: height,
             blocking: options.blocking,
             gossip: Mutex::new(None),
@@ -259,8 +264,13 @@ impl Core {
     }
 
     /// The data directory's free space (measured again now).
-    pub fn disk(&self) -> crate::health::DiskState {
+    pub fn disk(&self) -> crate::disk::DiskState {
         self.disk.check()
+    }
+
+    /// The data directory's free-space watch, for storage that waits for space.
+    pub fn disk_watch(&self) -> Arc<crate::disk::Disk> {
+        self.disk.clone()
     }
 
     /// Whether the node is paused for lack of disk space.

@@ -6,9 +6,9 @@
 //!   says why: its execution diverged from a finalized header, the execution engine panicked,
 //!   or its storage failed. The state is kept for investigation; what to do for each is in the
 //!   book ("Running a validator safely").
-//! - **disk paused**: free space on the data directory fell below `min_free_bytes`. The node
-//!   stops taking transactions and committing blocks before a write can fail, keeps everything
-//!   it accepted, and resumes on its own once twice that much is free again.
+//! - **disk paused**: free space on the data directory fell below `min_free_bytes`
+//!   ([`crate::disk`]). The node stops taking transactions and committing blocks, keeps
+//!   everything it accepted, and resumes on its own once twice that much is free again.
 //! - **stalled**: nothing was finalized for [`STALL_BLOCKS`] block times (a lost quorum, a
 //!   partition): the node itself may be fine.
 //! - **catching up**: execution trails finalization by more than
@@ -16,7 +16,6 @@
 
 use serde::{Deserialize, Serialize};
 use std::{
-    path::{Path, PathBuf},
     sync::Mutex,
     time::{Duration, Instant},
 };
@@ -102,87 +101,4 @@ impl Progress {
     pub fn stalled(&self) -> bool {
         self.since_finalized() > self.block_time * STALL_BLOCKS
     }
-}
-
-/// Free space on the data directory, against the configured floor.
-pub struct Disk {
-    path: PathBuf,
-    min_free: u64,
-    paused: std::sync::atomic::AtomicBool,
-    free: std::sync::atomic::AtomicU64,
-}
-
-/// What the disk looks like now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DiskState {
-    pub free_bytes: u64,
-    pub min_free_bytes: u64,
-    pub paused: bool,
-}
-
-impl Disk {
-    pub fn new(path: &Path, min_free: u64) -> Self {
-        let disk = Self {
-            path: path.to_owned(),
-            min_free,
-            paused: Default::default(),
-            free: Default::default(),
-        };
-        disk.check();
-        disk
-    }
-
-    /// Measures the free space and updates the pause: paused below `min_free`, resumed once
-    /// twice that is free (so a node does not flap at the edge). Returns the new state.
-    pub fn check(&self) -> DiskState {
-        use std::sync::atomic::Ordering;
-        let free = free_bytes(&self.path).unwrap_or(u64::MAX);
-        self.free.store(free, Ordering::Release);
-        let was = self.paused.load(Ordering::Acquire);
-        let paused = if was {
-            free < self.min_free.saturating_mul(2)
-        } else {
-            free < self.min_free
-        };
-        if paused != was {
-            self.paused.store(paused, Ordering::Release);
-            if paused {
-                tracing::error!(
-                    path = %self.path.display(),
-                    free,
-                    min_free = self.min_free,
-                    "DISK FULL: the data directory is nearly out of space; this node takes no \
-                     transactions and commits no blocks until space is freed"
-                );
-            } else {
-                tracing::warn!(free, "disk space is back; the node resumes");
-            }
-        }
-        self.state()
-    }
-
-    pub fn state(&self) -> DiskState {
-        use std::sync::atomic::Ordering;
-        DiskState {
-            free_bytes: self.free.load(Ordering::Acquire),
-            min_free_bytes: self.min_free,
-            paused: self.paused.load(Ordering::Acquire),
-        }
-    }
-
-    pub fn paused(&self) -> bool {
-        self.paused.load(std::sync::atomic::Ordering::Acquire)
-    }
-}
-
-/// Bytes an unprivileged process may still write on the filesystem holding `path`.
-fn free_bytes(path: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt as _;
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
-    // SAFETY: statvfs writes into the zeroed struct it is given; `c` is a valid C string.
-    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c.as_ptr(), &mut stat) } != 0 {
-        return None;
-    }
-    Some((stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64))
 }

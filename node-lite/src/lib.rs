@@ -14,6 +14,7 @@
 
 pub mod consensus;
 pub mod core;
+pub mod disk;
 pub mod fd;
 pub mod health;
 pub mod node;

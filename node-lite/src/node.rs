@@ -671,8 +671,14 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             },
             partition: PARTITION.into(),
         };
-        let _running = consensus::start(
+        // Consensus storage that finds the disk full waits (paused) instead of panicking.
+        let patient = crate::disk::runtime::Patient::new(
             context.child("consensus"),
+            core.disk_watch(),
+            data.join("consensus"),
+        );
+        let _running = consensus::start(
+            patient,
             core.clone(),
             validator,
             channels,
@@ -798,13 +804,13 @@ fn explain_storage_panics(consensus: PathBuf) {
                 consensus.join(file).display()
             );
         } else if message.contains("WriteFailed") || message.contains("No space left") {
-            // The disk filled faster than the free-space floor could pause the node (another
-            // process took the rest at once): consensus cannot record a vote, so it stops.
+            // A full disk makes writes wait (crate::disk), so this is a failing disk (an I/O
+            // error, a read-only remount): consensus cannot record a vote, so it stops.
             eprintln!(
                 "error: the node cannot write its consensus storage under {} ({message}): the \
-                 disk is full or failing. It stopped rather than vote on what it cannot record; \
-                 the transactions it accepted are kept in its pool journal. Free space (see \
-                 min_free_bytes), then start it again.",
+                 disk is failing or read-only. It stopped rather than vote on what it cannot \
+                 record; the transactions it accepted are kept in its pool journal. Check the \
+                 disk (dmesg), then start it again.",
                 consensus.display()
             );
         }

@@ -140,7 +140,7 @@ pub fn halt(h: crate::health::Halt) -> cowboy_rpc::HaltView {
 }
 
 /// The disk as the RPC shows it.
-pub fn disk(d: &crate::health::DiskState) -> cowboy_rpc::DiskView {
+pub fn disk(d: &crate::disk::DiskState) -> cowboy_rpc::DiskView {
     cowboy_rpc::DiskView {
         free_bytes: d.free_bytes,
         min_free_bytes: d.min_free_bytes,

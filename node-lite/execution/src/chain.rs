@@ -25,7 +25,23 @@ impl Chain {
         path: &std::path::Path,
         genesis: &crate::Genesis,
     ) -> Result<Self, crate::GenesisError> {
-        let store = Store::open(path).map_err(ExecError::from)?;
+        Self::on_store(Store::open(path).map_err(ExecError::from)?, genesis)
+    }
+
+    /// [`Chain::open`], with writes that find the disk full handed to `full` and retried (a
+    /// node pauses instead of failing a commit).
+    pub fn open_with(
+        path: &std::path::Path,
+        genesis: &crate::Genesis,
+        full: std::sync::Arc<dyn cowboy_state::FullDisk>,
+    ) -> Result<Self, crate::GenesisError> {
+        Self::on_store(
+            Store::open_with(path, full).map_err(ExecError::from)?,
+            genesis,
+        )
+    }
+
+    fn on_store(store: Store, genesis: &crate::Genesis) -> Result<Self, crate::GenesisError> {
         let changes = genesis.state()?;
         let block = genesis.block(cowboy_state::tree::root_of(&changes).map_err(ExecError::from)?);
         let expected = block.header.digest();

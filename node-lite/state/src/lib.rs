@@ -13,12 +13,14 @@
 //!   ([`StateProof`]).
 
 mod error;
+mod full_disk;
 mod overlay;
 mod store;
 pub mod tree;
 mod view;
 
 pub use error::StoreError;
+pub use full_disk::{FullDisk, is_full};
 pub use overlay::{ChangeSet, Overlay};
 pub use store::{BlockRecord, Prepared, Snapshot, Store, TxLocation};
 pub use tree::StateProof;

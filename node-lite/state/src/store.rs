@@ -126,6 +126,35 @@ impl Store {
             path: path.to_owned(),
             source: Box::new(e),
         })?;
+        Self::init(db)
+    }
+
+    /// [`Store::open`], with writes that find the disk full handed to `full` and retried
+    /// instead of failing the commit.
+    pub fn open_with(
+        path: &Path,
+        full: std::sync::Arc<dyn crate::FullDisk>,
+    ) -> Result<Self, StoreError> {
+        let opened = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(redb::DatabaseError::from)
+            .and_then(redb::backends::FileBackend::new)
+            .and_then(|file| {
+                Database::builder()
+                    .create_with_backend(crate::full_disk::PatientFile::new(file, path, full))
+            });
+        let db = opened.map_err(|e| StoreError::Open {
+            path: path.to_owned(),
+            source: Box::new(e),
+        })?;
+        Self::init(db)
+    }
+
+    fn init(db: Database) -> Result<Self, StoreError> {
         let txn = db.begin_write()?;
         {
             txn.open_table(STATE)?;
