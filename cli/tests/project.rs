@@ -181,7 +181,7 @@ fn build_errors_name_file_line_column_rule_and_fix() {
         .stdout_eq(str![""])
         .stderr_eq(str![[r#"
 src/bad.py:1:8: import-not-allowed: module `os` is not available in the PVM
-  hint: import only: abc, collections, collections.abc, cowboy_sdk, dataclasses, decimal, enum, functools, hashlib, itertools, json, math, pvm_host, re, struct, typing
+  hint: import only: abc, base64, bisect, collections, collections.abc, copy, cowboy_sdk, dataclasses, decimal, enum, fractions, functools, hashlib, heapq, hmac, itertools, json, math, operator, pvm_host, re, string, struct, typing
 src/bad.py:8:16: forbidden-builtin: `eval` is not available in the PVM
   hint: dynamic code execution is not allowed
 error: 2 problems found; nothing was written

@@ -20,6 +20,13 @@ algorithms_guaranteed = frozenset([
 ])
 algorithms_available = algorithms_guaranteed
 
+# Bytes per compression-function block (CPython's ``block_size``; ``hmac`` pads keys to it).
+_BLOCK_SIZES = {
+    "md5": 64, "sha1": 64, "sha224": 64, "sha256": 64, "sha384": 128, "sha512": 128,
+    "sha3_224": 144, "sha3_256": 136, "sha3_384": 104, "sha3_512": 72,
+    "blake2b": 128, "blake2s": 64,
+}
+
 
 class _Hash:
     def __init__(self, name, data=b""):
@@ -49,6 +56,10 @@ class _Hash:
     @property
     def digest_size(self):
         return len(self.digest())
+
+    @property
+    def block_size(self):
+        return _BLOCK_SIZES[self.name]
 
     def __repr__(self):
         return "<%s _hashlib.HASH object>" % self.name

@@ -141,6 +141,7 @@ fn settings() -> Settings {
 const NATIVE_MODULES: &[&str] = &[
     "_struct",
     "_bisect",
+    "binascii",
     "_contextvars",
     "_md5",
     "_sha1",
@@ -289,6 +290,7 @@ impl Engine {
             crate::sizes::guard_struct(vm).map_err(fail)?;
             crate::sizes::guard_itertools(vm).map_err(fail)?;
             crate::prices::install_deque(vm).map_err(fail)?;
+            crate::prices::install_binascii(vm).map_err(fail)?;
             library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
             let reset = LibraryReset::load(vm).map_err(fail)?;

@@ -78,6 +78,8 @@ fn internal_alias(name: &str) -> &str {
     match name {
         "os" | "posixpath" => "_cowboy_os",
         "math" => "_cowboy_mathlib",
+        // `hmac` hashes through hashlib: the same metered digests actors get.
+        "hashlib" => "_cowboy_hashlib",
         other => other,
     }
 }
@@ -528,5 +530,9 @@ pub fn preload(vm: &VirtualMachine) -> PyResult<()> {
     for src in COWBOY_SOURCES.iter().chain(STDLIB_SOURCES.iter()) {
         load_module(src.name, vm)?;
     }
+    // `string.Template` compiles its pattern on first use and stores it on the class, which is
+    // read-only once the library is sealed: compile it now.
+    let template = load_module("string", vm)?.get_attr("Template", vm)?;
+    vm.call_method(&template, "_compile_pattern", ())?;
     Ok(())
 }

@@ -21,6 +21,7 @@
 //! | `pow(b, e, m)` | + bits(e) × (64-bit words of m)² / 16 (square-and-multiply) |
 //! | `//`, `divmod`, `>>`, `&`, `|`, `^`, `/` of ints over 64 bits | + max(bit length)/64 |
 //! | `bytes.fromhex(s)` | 1 per character |
+//! | `binascii` conversions and checksums (behind `base64`, `hmac`) | 1 per byte or character of the input |
 
 use crate::{
     cost::{self, cycles},
@@ -407,6 +408,45 @@ fn charge_fromhex(ty: &'static Py<PyType>, vm: &VirtualMachine) -> PyResult<()> 
         &vm.ctx,
     );
     ty.set_attr(name, classmethod.into());
+    Ok(())
+}
+
+/// The `binascii` functions that convert or checksum their whole first argument in native code.
+const BINASCII_LINEAR: &[&str] = &[
+    "a2b_base64",
+    "b2a_base64",
+    "a2b_hex",
+    "b2a_hex",
+    "hexlify",
+    "unhexlify",
+    "a2b_qp",
+    "b2a_qp",
+    "a2b_uu",
+    "b2a_uu",
+    "crc32",
+    "crc_hqx",
+];
+
+/// `binascii` (the native half of `base64` and `binascii` itself): each conversion or checksum
+/// is charged 1 cycle per byte or character of its input before it runs (installed once the
+/// library is loaded; the module object is this interpreter's).
+pub fn install_binascii(vm: &VirtualMachine) -> PyResult<()> {
+    let module = crate::library::load_module("binascii", vm)?;
+    for &name in BINASCII_LINEAR {
+        let Ok(original) = module.get_attr(name, vm) else {
+            continue;
+        };
+        let charged = vm.new_function(
+            name,
+            move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+                if let Some(n) = args.args.first().and_then(|a| size_of_value(a, vm)) {
+                    natives::charge(n as u64 * cycles::PER_CHAR, vm)?;
+                }
+                original.call(args, vm)
+            },
+        );
+        module.set_attr(name, charged, vm)?;
+    }
     Ok(())
 }
 

@@ -15,22 +15,32 @@ use rustpython_vm::compiler::{
 };
 use std::fmt;
 
-/// Modules an actor may import (whitepaper §3 whitelist plus the two host modules).
+/// Modules an actor may import (whitepaper §3 whitelist plus the two host modules, and the pure
+/// modules `base64`, `bisect`, `copy`, `fractions`, `heapq`, `hmac`, `operator` and `string`
+/// allowed after the determinism review recorded in the book's PVM chapter).
 pub const IMPORT_WHITELIST: &[&str] = &[
     "abc",
+    "base64",
+    "bisect",
     "collections",
     "collections.abc",
+    "copy",
     "cowboy_sdk",
     "dataclasses",
     "decimal",
     "enum",
+    "fractions",
     "functools",
     "hashlib",
+    "heapq",
+    "hmac",
     "itertools",
     "json",
     "math",
+    "operator",
     "pvm_host",
     "re",
+    "string",
     "struct",
     "typing",
 ];
