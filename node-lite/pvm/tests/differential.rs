@@ -1,0 +1,285 @@
+//! The differential suite: every program in `differential/<area>/` runs on the PVM and its
+//! result must be CPython 3.11's, recorded in `differential/expected.json` by `differential.py`
+//! (so this test runs without CPython). The same value (byte for byte, in the canonical
+//! encoding) or the same exception (type and message).
+//!
+//! A program whose first line is `# refused: <rule-id>` must instead be refused by that rule,
+//! at validation or at run time (the error names the rule). Nothing else may differ, except
+//! the programs listed in `differential/known_differences.txt`: open defects, each to be fixed
+//! or turned into a refusal. A listed program that now agrees fails the test too, so the list
+//! only shrinks.
+//!
+//! `recorded_results_are_cpython_s` checks the recorded file against a live CPython 3.11 when
+//! one is installed (`.ci/run` installs it).
+
+use cowboy_pvm::{BlockInfo, CallContext, Limits, MemoryHost, PvmThread};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+/// Appended to every program: the handler that calls its `run()`.
+const WRAPPER: &str = "\n\nclass Actor:\n    def go(self):\n        return run()\n";
+
+/// Fewer programs than this and the suite does not cover what it claims to.
+const MINIMUM_PROGRAMS: usize = 400;
+
+fn suite() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential")
+}
+
+fn ctx() -> CallContext {
+    CallContext {
+        actor: [0xaa; 20],
+        caller: [0x11; 20],
+        value: 0,
+        block: BlockInfo {
+            height: 1,
+            epoch: 0,
+            view: 1,
+            timestamp_ms: 0,
+            chain_id: 42,
+            beacon: vec![0; 48],
+        },
+        nonce: 0,
+        depth: 0,
+        limits: Default::default(),
+    }
+}
+
+/// What CPython did, as `differential.py` recorded it.
+#[derive(serde::Deserialize)]
+struct Recorded {
+    ok: Option<String>,
+    repr: Option<String>,
+    error: Option<String>,
+    message: Option<String>,
+    refused: Option<String>,
+}
+
+/// What the PVM did.
+#[derive(Debug)]
+enum Outcome {
+    /// The canonical encoding of the result, hex.
+    Value(String),
+    /// Refused by the validator: each problem's rule id and text.
+    Refused(Vec<(&'static str, String)>),
+    /// Failed at run time: the receipt's message.
+    Failed(String),
+}
+
+fn programs() -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for area in std::fs::read_dir(suite()).expect("differential/") {
+        let area = area.expect("entry").path();
+        if !area.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&area).expect("area") {
+            let path = file.expect("entry").path();
+            if path.extension().is_some_and(|x| x == "py") {
+                let name = format!(
+                    "{}/{}",
+                    area.file_name().expect("area").to_string_lossy(),
+                    path.file_stem().expect("name").to_string_lossy()
+                );
+                found.push((name, std::fs::read_to_string(&path).expect("program")));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn run_on_pvm(programs: Vec<(String, String)>) -> BTreeMap<String, Outcome> {
+    let pvm = PvmThread::spawn().expect("PVM starts");
+    pvm.run(move |engine| {
+        let limits = Limits {
+            cycles: 50_000_000,
+            cells: 1_000_000,
+        };
+        programs
+            .into_iter()
+            .map(|(name, source)| {
+                let outcome = match engine.load(&format!("{source}{WRAPPER}")) {
+                    Err(found) => Outcome::Refused(
+                        found.iter().map(|d| (d.rule.id(), d.to_string())).collect(),
+                    ),
+                    Ok(code) => {
+                        let mut host = MemoryHost::default();
+                        let deploy = engine.deploy(&code, &mut host, ctx(), &[], limits);
+                        let result = match deploy.result {
+                            Err(e) => Err(e),
+                            Ok(_) => {
+                                host.apply(&[0xaa; 20], &deploy.effects);
+                                engine
+                                    .call(&code, &mut host, ctx(), "go", &[], limits)
+                                    .result
+                            }
+                        };
+                        match result {
+                            Ok(v) => Outcome::Value(hex::encode(v.encode().expect("encodable"))),
+                            Err(e) => Outcome::Failed(e.message),
+                        }
+                    }
+                };
+                (name, outcome)
+            })
+            .collect()
+    })
+    .expect("PVM thread")
+}
+
+/// How a program fared: agreed with CPython, refused by its rule, or differed (why).
+enum Verdict {
+    Agrees,
+    RefusedByRule,
+    Differs(String),
+}
+
+fn judge(want: &Recorded, got: &Outcome) -> Verdict {
+    if let Some(rule) = &want.refused {
+        let named = match got {
+            Outcome::Refused(found) => found.iter().any(|(id, _)| id == rule),
+            Outcome::Failed(message) => message.contains(rule.as_str()),
+            Outcome::Value(_) => false,
+        };
+        return if named {
+            Verdict::RefusedByRule
+        } else {
+            Verdict::Differs(format!("should be refused by `{rule}`; PVM {got:?}"))
+        };
+    }
+    let agrees = match (got, &want.ok, &want.error) {
+        (Outcome::Value(hex), Some(ok), _) => hex == ok,
+        (Outcome::Failed(message), None, Some(error)) => {
+            let text = want.message.as_deref().unwrap_or_default();
+            let cpython = if text.is_empty() {
+                error.clone()
+            } else {
+                format!("{error}: {text}")
+            };
+            *message == cpython
+        }
+        _ => false,
+    };
+    if agrees {
+        Verdict::Agrees
+    } else {
+        let cpython = match (&want.repr, &want.error) {
+            (Some(repr), _) => repr.clone(),
+            (None, Some(e)) => format!("{e}: {}", want.message.as_deref().unwrap_or_default()),
+            _ => "?".into(),
+        };
+        let pvm = match got {
+            Outcome::Value(hex) => format!(
+                "value {hex} (CPython {})",
+                want.ok.as_deref().unwrap_or("-")
+            ),
+            Outcome::Refused(found) => format!(
+                "refused: {}",
+                found
+                    .iter()
+                    .map(|(_, d)| d.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            Outcome::Failed(m) => format!("failed: {m}"),
+        };
+        Verdict::Differs(format!("CPython {cpython}\n    PVM {pvm}"))
+    }
+}
+
+#[test]
+fn every_program_gives_cpython_s_result_or_is_refused_by_its_rule() {
+    let recorded: BTreeMap<String, Recorded> = serde_json::from_str(
+        &std::fs::read_to_string(suite().join("expected.json")).expect("expected.json"),
+    )
+    .expect("expected.json is JSON");
+    let known: BTreeSet<String> = std::fs::read_to_string(suite().join("known_differences.txt"))
+        .expect("known_differences.txt")
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or_default().trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let programs = programs();
+    assert!(
+        programs.len() >= MINIMUM_PROGRAMS,
+        "the suite holds {} programs; it must hold at least {MINIMUM_PROGRAMS}",
+        programs.len()
+    );
+    let unrecorded: Vec<&str> = programs
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| !recorded.contains_key(*n))
+        .collect();
+    assert!(
+        unrecorded.is_empty(),
+        "no CPython result recorded for {unrecorded:?}: run \
+         `PYTHONHASHSEED=0 python3 node-lite/pvm/tests/differential.py --write`"
+    );
+
+    let results = run_on_pvm(programs);
+    let mut counts: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    let mut differ = Vec::new();
+    let mut fixed = Vec::new();
+    for (name, got) in &results {
+        let area = name.split('/').next().unwrap_or_default();
+        let slot = counts.entry(area).or_default();
+        match judge(&recorded[name], got) {
+            Verdict::Agrees | Verdict::RefusedByRule if known.contains(name) => {
+                fixed.push(name.clone())
+            }
+            Verdict::Agrees => slot[0] += 1,
+            Verdict::RefusedByRule => slot[1] += 1,
+            Verdict::Differs(_) if known.contains(name) => slot[2] += 1,
+            Verdict::Differs(why) => differ.push(format!("{name}:\n    {why}")),
+        }
+    }
+    eprintln!("area: agree / refused by rule / known differences");
+    for (area, [agree, refused, known]) in &counts {
+        eprintln!("  {area}: {agree} / {refused} / {known}");
+    }
+    let stale: Vec<&String> = known.iter().filter(|k| !results.contains_key(*k)).collect();
+    assert!(
+        stale.is_empty(),
+        "known_differences.txt names programs that do not exist: {stale:?}"
+    );
+    assert!(
+        fixed.is_empty(),
+        "these programs now agree with CPython (or are refused by their rule): remove them \
+         from known_differences.txt: {fixed:?}"
+    );
+    assert!(
+        differ.is_empty(),
+        "{} programs differ from CPython 3.11:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn recorded_results_are_cpython_s() {
+    let version = Command::new("python3")
+        .args(["-c", "import sys; print('%d.%d' % sys.version_info[:2])"])
+        .output();
+    match version {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).trim() == "3.11" => {}
+        _ => {
+            eprintln!("SKIPPED: no CPython 3.11 (`python3`) to check the recorded results against");
+            return;
+        }
+    }
+    let out = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential.py"))
+        .env("PYTHONHASHSEED", "0")
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "differential/expected.json is not what CPython 3.11 computes now:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

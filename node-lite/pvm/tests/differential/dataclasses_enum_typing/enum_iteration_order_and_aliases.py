@@ -1,0 +1,24 @@
+from enum import Enum
+
+
+class Status(Enum):
+    PENDING = "p"
+    ACTIVE = "a"
+    WAITING = "p"
+    DONE = "d"
+    FINISHED = "d"
+
+
+def run():
+    return [
+        [m.name for m in Status],
+        len(Status),
+        Status.WAITING is Status.PENDING,
+        Status.WAITING.name,
+        Status("d").name,
+        list(Status.__members__),
+        [(k, v.name) for k, v in Status.__members__.items() if k != v.name],
+        [m.value for m in reversed(Status)],
+        Status.ACTIVE in Status,
+        "a" in [m.value for m in Status],
+    ]

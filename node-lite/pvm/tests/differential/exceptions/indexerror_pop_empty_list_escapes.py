@@ -1,0 +1,4 @@
+def run():
+    stack = [1]
+    stack.pop()
+    return stack.pop()

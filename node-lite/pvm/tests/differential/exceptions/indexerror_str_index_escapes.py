@@ -1,0 +1,3 @@
+def run():
+    symbol = "PVM"
+    return symbol[0] + symbol[5]

@@ -1,0 +1,3 @@
+def run():
+    total = 1
+    return total + totl

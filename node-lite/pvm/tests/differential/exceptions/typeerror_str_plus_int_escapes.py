@@ -1,0 +1,3 @@
+def run():
+    label = "amount: "
+    return label + 5

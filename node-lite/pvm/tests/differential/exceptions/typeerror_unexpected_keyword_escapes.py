@@ -1,0 +1,6 @@
+def mint(to, amount):
+    return (to, amount)
+
+
+def run():
+    return mint(to="alice", amont=5)

@@ -1,0 +1,4 @@
+def run():
+    index = {}
+    index[["a", "b"]] = 1
+    return index

@@ -1,0 +1,3 @@
+def run():
+    ok = int("1_000")
+    return ok + int("1_")

@@ -1,0 +1,4 @@
+def run():
+    record = ("only",)
+    name, amount, memo = record
+    return name

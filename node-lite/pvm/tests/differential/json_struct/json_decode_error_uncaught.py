@@ -1,0 +1,5 @@
+import json
+
+
+def run():
+    return json.loads('{"key": [1, 2, 3,, 4]}')
