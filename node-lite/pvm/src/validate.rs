@@ -71,13 +71,19 @@ pub const FORBIDDEN_BUILTINS: &[(&str, &str)] = &[
     ("memoryview", "raw buffers are not available"),
 ];
 
-/// Dunder attributes an actor may use: they reveal nothing beyond `type()` and names.
+/// Dunder attributes an actor may use: they reveal nothing beyond `type()`, names, and (for
+/// exceptions) the chain of exceptions the actor's own code raised and their notes. The
+/// traceback (`__traceback__`) stays out of reach: it leads to frames.
 pub const ALLOWED_DUNDER_ATTRIBUTES: &[&str] = &[
     "__init__",
     "__name__",
     "__qualname__",
     "__doc__",
     "__class__",
+    "__cause__",
+    "__context__",
+    "__suppress_context__",
+    "__notes__",
 ];
 
 /// Public attribute names that reach frames, code objects or tracebacks.
