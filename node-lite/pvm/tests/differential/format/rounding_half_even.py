@@ -1,0 +1,20 @@
+def run():
+    return [
+        "{:.0f}".format(0.5),
+        "{:.0f}".format(1.5),
+        "{:.0f}".format(2.5),
+        "{:.0f}".format(-2.5),
+        "{:.1f}".format(0.25),
+        "{:.1f}".format(0.35),
+        "{:.2f}".format(2.675),
+        "{:.2f}".format(1.005),
+        "{:.0e}".format(2.5),
+        "{:.1g}".format(0.25),
+        "%.0f" % 3.5,
+        "%.0f" % 4.5,
+        f"{0.125:.2f}",
+        f"{0.375:.2f}",
+        repr(round(2.5)),
+        repr(round(0.125, 2)),
+        repr(round(2.675, 2)),
+    ]
