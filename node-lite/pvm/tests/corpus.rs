@@ -2,29 +2,14 @@
 //! CPython (`oracle.py`, the reference) and by the PVM, and the canonical encodings of their
 //! results must be identical, byte for byte.
 
-use cowboy_pvm::{BlockInfo, CallContext, Limits, MemoryHost, PvmThread};
+#[path = "support/context.rs"]
+mod context;
+
+pub use context::ctx;
+use cowboy_pvm::{Limits, MemoryHost, PvmThread};
 use std::{collections::BTreeMap, path::Path, process::Command};
 
 const WRAPPER: &str = "\n\nclass Actor:\n    def go(self):\n        return run()\n";
-
-pub fn ctx() -> CallContext {
-    CallContext {
-        actor: [0xaa; 20],
-        caller: [0x11; 20],
-        value: 0,
-        block: BlockInfo {
-            height: 1,
-            epoch: 0,
-            view: 1,
-            timestamp_ms: 0,
-            chain_id: 42,
-            beacon: vec![0; 48],
-        },
-        nonce: 0,
-        depth: 0,
-        limits: Default::default(),
-    }
-}
 
 /// Runs the oracle under CPython: program name → `{"ok": hex}` or `{"error": ...}`.
 fn oracle(dir: &Path) -> BTreeMap<String, serde_json::Value> {

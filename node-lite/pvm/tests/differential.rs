@@ -12,7 +12,11 @@
 //! `recorded_results_are_cpython_s` checks the recorded file against a live CPython 3.11 when
 //! one is installed (`.ci/run` installs it).
 
-use cowboy_pvm::{BlockInfo, CallContext, Limits, MemoryHost, PvmThread};
+#[path = "support/context.rs"]
+mod context;
+
+use context::ctx;
+use cowboy_pvm::{Limits, MemoryHost, PvmThread};
 use std::{
     collections::{BTreeMap, BTreeSet},
     path::{Path, PathBuf},
@@ -27,25 +31,6 @@ const MINIMUM_PROGRAMS: usize = 400;
 
 fn suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential")
-}
-
-fn ctx() -> CallContext {
-    CallContext {
-        actor: [0xaa; 20],
-        caller: [0x11; 20],
-        value: 0,
-        block: BlockInfo {
-            height: 1,
-            epoch: 0,
-            view: 1,
-            timestamp_ms: 0,
-            chain_id: 42,
-            beacon: vec![0; 48],
-        },
-        nonce: 0,
-        depth: 0,
-        limits: Default::default(),
-    }
 }
 
 /// What CPython did, as `differential.py` recorded it.

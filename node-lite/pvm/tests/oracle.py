@@ -25,13 +25,15 @@ def head(major, arg):
 
 
 def encode(v):
+    """The PVM's canonical value encoding; exact types only, as the PVM converts them."""
+    t = type(v)
     if v is None:
         return b"\xf6"
     if v is True:
         return b"\xf5"
     if v is False:
         return b"\xf4"
-    if isinstance(v, int):
+    if t is int:
         if v.bit_length() > 4096:
             raise OverflowError("int above 4096 bits")
         if v >= 0:
@@ -44,17 +46,17 @@ def encode(v):
             return head(1, n)
         mag = n.to_bytes((n.bit_length() + 7) // 8, "big")
         return head(6, 3) + head(2, len(mag)) + mag
-    if isinstance(v, str):
+    if t is str:
         b = v.encode("utf-8")
         return head(3, len(b)) + b
-    if isinstance(v, bytes):
+    if t is bytes:
         return head(2, len(v)) + v
-    if isinstance(v, (list, tuple)):
+    if t in (list, tuple):
         return head(4, len(v)) + b"".join(encode(x) for x in v)
-    if isinstance(v, dict):
+    if t is dict:
         items = sorted((encode(k), encode(x)) for k, x in v.items())
         return head(5, len(items)) + b"".join(k + x for k, x in items)
-    raise TypeError("not a canonical value: " + type(v).__name__)
+    raise TypeError("run() returned a value that is not canonical: " + t.__name__)
 
 
 def main():

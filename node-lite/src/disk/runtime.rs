@@ -66,7 +66,10 @@ fn is_full(error: &Error, disk: &Disk) -> bool {
         Error::Io(e) | Error::BlobOpenFailed(_, _, e) | Error::BlobResizeFailed(_, _, e) => {
             cowboy_state::is_full(e)
         }
-        Error::WriteFailed => disk.check().free_bytes < disk.state().min_free_bytes,
+        Error::WriteFailed => {
+            let now = disk.check();
+            now.free_bytes < now.min_free_bytes
+        }
         _ => false,
     }
 }

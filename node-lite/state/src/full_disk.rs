@@ -24,10 +24,11 @@ pub trait FullDisk: Send + Sync + 'static {
 
 /// Whether `error` means the filesystem (or the user's quota) is full.
 pub fn is_full(error: &io::Error) -> bool {
-    const ENOSPC: i32 = 28;
-    const EDQUOT: i32 = 122;
-    matches!(error.raw_os_error(), Some(ENOSPC | EDQUOT))
-        || error.kind() == io::ErrorKind::StorageFull
+    // ENOSPC and EDQUOT.
+    matches!(
+        error.kind(),
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+    )
 }
 
 /// redb's own file backend, with writes that wait for space instead of failing.
