@@ -941,6 +941,87 @@ pub fn new_instance(class: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
     vm.call_method(object, "__new__", (class.clone(),))
 }
 
+// ---- library code that looks attributes up by an actor's string --------------------------------
+
+/// Library functions that look up attributes named by a string the actor supplies would walk
+/// past the actor rules (library code may use dunders): `string.Formatter` resolves
+/// `"{0.__class__}"` fields with `getattr`, and `operator.attrgetter` / `methodcaller` take
+/// attribute names. They get the actor's guarded lookup instead (installed once the library is
+/// loaded; the module objects are this interpreter's).
+pub fn guard_library_attribute_walks(vm: &VirtualMachine) -> PyResult<()> {
+    let string = crate::library::load_module("string", vm)?;
+    let globals = string
+        .dict()
+        .ok_or_else(|| vm.new_runtime_error("module string has no namespace"))?;
+    set_builtin(&globals, "getattr", guarded_getattr, vm)?;
+
+    let operator = crate::library::load_module("operator", vm)?;
+    operator.set_attr("attrgetter", vm.new_function("attrgetter", attrgetter), vm)?;
+    operator.set_attr(
+        "methodcaller",
+        vm.new_function("methodcaller", methodcaller),
+        vm,
+    )?;
+    Ok(())
+}
+
+/// The name arguments of `attrgetter`/`methodcaller`, as strings.
+fn attribute_name(arg: &PyObjectRef, vm: &VirtualMachine) -> PyResult<PyUtf8StrRef> {
+    arg.clone()
+        .try_into_value::<PyUtf8StrRef>(vm)
+        .map_err(|_| vm.new_type_error("attribute name must be a string"))
+}
+
+/// `operator.attrgetter(*names)`, each dotted name walked with the guarded `getattr`.
+fn attrgetter(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    if !args.kwargs.is_empty() {
+        return Err(vm.new_type_error("attrgetter() takes no keyword arguments"));
+    }
+    if args.args.is_empty() {
+        return Err(vm.new_type_error("attrgetter expected 1 argument, got 0"));
+    }
+    let paths: Vec<Vec<PyUtf8StrRef>> = args
+        .args
+        .iter()
+        .map(|a| {
+            let name = attribute_name(a, vm)?;
+            name.as_str()
+                .split('.')
+                .map(|part| attribute_name(&vm.ctx.new_str(part).into(), vm))
+                .collect()
+        })
+        .collect::<PyResult<_>>()?;
+    let getter = move |obj: PyObjectRef, vm: &VirtualMachine| -> PyResult {
+        let mut found = Vec::with_capacity(paths.len());
+        for path in &paths {
+            let mut value = obj.clone();
+            for part in path {
+                value = guarded_getattr(value, part.clone(), OptionalArg::Missing, vm)?;
+            }
+            found.push(value);
+        }
+        Ok(match <[PyObjectRef; 1]>::try_from(found) {
+            Ok([one]) => one,
+            Err(many) => vm.ctx.new_tuple(many).into(),
+        })
+    };
+    Ok(vm.new_function("attrgetter", getter).into())
+}
+
+/// `operator.methodcaller(name, /, *args, **kwargs)`, the method found with the guarded
+/// `getattr`.
+fn methodcaller(mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    if args.args.is_empty() {
+        return Err(vm.new_type_error("methodcaller needs at least one argument, the method name"));
+    }
+    let name = attribute_name(&args.args.remove(0), vm)?;
+    let caller = move |obj: PyObjectRef, vm: &VirtualMachine| -> PyResult {
+        let method = guarded_getattr(obj, name.clone(), OptionalArg::Missing, vm)?;
+        method.call(args.clone(), vm)
+    };
+    Ok(vm.new_function("methodcaller", caller).into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::round_float;

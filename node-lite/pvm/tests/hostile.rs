@@ -88,6 +88,14 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("dynamic globals", actor("def f(): pass\nx = getattr(f, '__glob' + 'als__')"), Exception("not accessible")),
         ("module private sys", actor("import collections\nx = collections._sys.modules['sys']"), Exception("_sys")),
         ("format attribute walk", actor("x = '{0.__class__}'.format(1)"), Exception("format fields")),
+        // Library functions that look attributes up by the actor's string (issue 13's newly
+        // allowed `string` and `operator`).
+        ("string.Formatter attribute walk", actor("import string\nx = string.Formatter().format('{0.__class__.__base__.__subclasses__}', 1)"), Exception("not accessible")),
+        ("string.Formatter get_field to globals", actor("import string\ndef f(): pass\nx = string.Formatter().get_field('0.__globals__', (f,), {})"), Exception("not accessible")),
+        ("attrgetter walk", actor("import operator\nx = operator.attrgetter('__class__.__base__.__subclasses__')(1)"), Exception("not accessible")),
+        ("methodcaller of __subclasses__", actor("import operator\nx = operator.methodcaller('__subclasses__')(object)"), Exception("not accessible")),
+        ("attrgetter of a module-private name", actor("import operator, collections\nx = operator.attrgetter('_sys')(collections)"), Exception("module-private")),
+        ("attrgetter and methodcaller on plain attributes", actor("import operator, string\nclass P:\n    def __init__(self):\n        self.x = 3\n    def add(self, n):\n        return self.x + n\nassert operator.attrgetter('x', 'x')(P()) == (3, 3)\nassert operator.methodcaller('add', n=2)(P()) == 5\nassert string.Formatter().format('{0.x}-{1}', P(), 5) == '3-5'"), Succeeds),
         ("frame walk", actor("def g():\n    yield 1\nx = g().gi_frame"), Rule("introspection-attribute")),
         ("forbidden import os", actor("import os"), Rule("import-not-allowed")),
         ("forbidden import sys", actor("import sys"), Rule("import-not-allowed")),
