@@ -18,6 +18,7 @@ pub mod pyconv;
 pub mod reversed_dict;
 pub mod sandbox;
 pub mod sizes;
+pub mod text;
 pub mod validate;
 pub mod value;
 

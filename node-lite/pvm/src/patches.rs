@@ -526,6 +526,9 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     );
     list_type.set_attr(vm.ctx.intern_str("sort"), sort.into());
 
+    // CPython's case mappings, character classes and whitespace (before they are charged).
+    crate::text::install(vm)?;
+
     // Methods whose work grows with their operands charge per character or element.
     let str_methods: &[&'static str] = &[
         "join",
@@ -749,16 +752,21 @@ fn meter_method(ty: &'static Py<PyType>, name: &'static str, vm: &VirtualMachine
                     .get(1)
                     .and_then(|w| w.downcast_ref::<rustpython_vm::builtins::PyInt>())
             {
-                let w = width.as_bigint();
+                // A negative width pads nothing.
+                let w = usize::try_from(width.as_bigint()).unwrap_or_else(|_| {
+                    if width.as_bigint().sign() == malachite_bigint::Sign::Minus {
+                        0
+                    } else {
+                        usize::MAX
+                    }
+                });
                 let base = args.args.first().map_or(0, |s| operand_len(s));
                 let limit = crate::cost::limits::MEMORY_BYTES;
                 // expandtabs multiplies: every tab may become `width` characters.
                 let result = if name == "expandtabs" {
-                    usize::try_from(w)
-                        .unwrap_or(usize::MAX)
-                        .saturating_mul(base.max(1))
+                    w.saturating_mul(base.max(1))
                 } else {
-                    usize::try_from(w).unwrap_or(usize::MAX)
+                    w
                 };
                 if result > limit {
                     return Err(vm.new_memory_error(format!(

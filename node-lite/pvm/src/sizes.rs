@@ -26,6 +26,7 @@ use crate::{
 use malachite_bigint::Sign;
 use num_traits::ToPrimitive;
 use rustpython_vm::{
+    AsObject as _,
     Py, PyObjectRef, PyResult, VirtualMachine,
     builtins::{PyBytes, PyDict, PyInt, PyList, PyStr, PyTuple, PyType},
     function::FuncArgs,
@@ -126,7 +127,29 @@ fn int_new(
     if text_len > 0 {
         natives::charge(text_len as u64 * cycles::PER_CHAR, vm)?;
     }
-    let made = (INT_NEW.get().ok_or_else(|| inconsistent(vm))?)(cls, args, vm)?;
+    // CPython parses any script's decimal digits and any whitespace (`int('١٢٣')`): the text
+    // is made ASCII first, and a failure still quotes what the actor passed.
+    let mut args = args;
+    let mut original_text = None;
+    if let Some(s) = args.args.first().and_then(|a| a.downcast_ref::<PyStr>())
+        && let Some(ascii) = s.to_str().and_then(crate::text::decimal_and_space_to_ascii)
+    {
+        original_text = Some(args.args[0].clone());
+        args.args[0] = vm.ctx.new_str(ascii).into();
+    }
+    let new = INT_NEW.get().ok_or_else(|| inconsistent(vm))?;
+    let made = match (new(cls, args, vm), original_text) {
+        (Err(e), Some(text)) if e.fast_isinstance(vm.ctx.exceptions.value_error) => {
+            let message = e.as_object().str(vm)?.to_string();
+            match message.rsplit_once(": ") {
+                Some((head, _)) if message.starts_with("invalid literal") => {
+                    return Err(vm.new_value_error(format!("{head}: {}", text.repr(vm)?)));
+                }
+                _ => return Err(e),
+            }
+        }
+        (made, _) => made?,
+    };
     check_int_bits(&made, vm)?;
     Ok(made)
 }
