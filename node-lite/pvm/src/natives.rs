@@ -698,8 +698,14 @@ fn checked(v: f64, vm: &VirtualMachine) -> PyResult<f64> {
     }
 }
 
+/// `math_1` of CPython's mathmodule.c: a NaN from a number is a domain error; an infinity from
+/// a finite number is a range error (`OverflowError`) for the functions that can overflow and
+/// a domain error (`ValueError`) for the others (`log1p(-1)`, `atanh(1)`).
 macro_rules! unary {
     ($name:ident, $f:expr) => {
+        unary!($name, $f, false);
+    };
+    ($name:ident, $f:expr, $can_overflow:expr) => {
         fn $name(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
             let x = to_f64(x, vm)?;
             if x.is_nan() {
@@ -710,7 +716,11 @@ macro_rules! unary {
                 return Err(domain(vm));
             }
             if r.is_infinite() && x.is_finite() {
-                return Err(vm.new_overflow_error("math range error"));
+                return Err(if $can_overflow {
+                    vm.new_overflow_error("math range error")
+                } else {
+                    domain(vm)
+                });
             }
             Ok(r)
         }
@@ -723,15 +733,15 @@ unary!(m_tan, libm::tan);
 unary!(m_asin, libm::asin);
 unary!(m_acos, libm::acos);
 unary!(m_atan, libm::atan);
-unary!(m_sinh, libm::sinh);
-unary!(m_cosh, libm::cosh);
+unary!(m_sinh, libm::sinh, true);
+unary!(m_cosh, libm::cosh, true);
 unary!(m_tanh, libm::tanh);
 unary!(m_asinh, libm::asinh);
 unary!(m_acosh, libm::acosh);
 unary!(m_atanh, libm::atanh);
-unary!(m_exp, libm::exp);
-unary!(m_exp2, libm::exp2);
-unary!(m_expm1, libm::expm1);
+unary!(m_exp, libm::exp, true);
+unary!(m_exp2, libm::exp2, true);
+unary!(m_expm1, libm::expm1, true);
 unary!(m_log1p, libm::log1p);
 unary!(m_log2, |x: f64| if x > 0.0 {
     libm::log2(x)
@@ -748,18 +758,32 @@ unary!(m_cbrt, libm::cbrt);
 unary!(m_fabs, libm::fabs);
 unary!(m_erf, libm::erf);
 unary!(m_erfc, libm::erfc);
-unary!(m_gamma, |x: f64| if x <= 0.0 && x == libm::floor(x) {
-    f64::NAN
-} else {
-    libm::tgamma(x)
-});
-unary!(m_lgamma, |x: f64| if x <= 0.0 && x == libm::floor(x) {
-    f64::NAN
-} else {
-    libm::lgamma(x)
-});
-unary!(m_degrees, |x: f64| x * (180.0 / std::f64::consts::PI));
-unary!(m_radians, |x: f64| x * (std::f64::consts::PI / 180.0));
+unary!(
+    m_gamma,
+    |x: f64| if x <= 0.0 && x == libm::floor(x) {
+        f64::NAN
+    } else {
+        libm::tgamma(x)
+    },
+    true
+);
+unary!(
+    m_lgamma,
+    |x: f64| if x <= 0.0 && x == libm::floor(x) {
+        f64::NAN
+    } else {
+        libm::lgamma(x)
+    },
+    true
+);
+/// `degrees` and `radians` only multiply: no error, even when the product overflows.
+fn m_degrees(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    Ok(to_f64(x, vm)? * (180.0 / std::f64::consts::PI))
+}
+
+fn m_radians(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    Ok(to_f64(x, vm)? * (std::f64::consts::PI / 180.0))
+}
 
 fn m_log(x: PyObjectRef, base: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<f64> {
     // Exact for big ints too: log(n) = log(n / 2^k) + k·log(2).
@@ -797,17 +821,48 @@ fn log_any(x: &PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
     Ok(libm::log(v))
 }
 
+/// `math.pow`, as CPython's `math_pow`: IEEE special values first, then libm; `0.0 ** -y`
+/// is a domain error, any other infinity from finite operands a range error.
 fn m_pow(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
     let (x, y) = (to_f64(x, vm)?, to_f64(y, vm)?);
-    checked(libm::pow(x, y), vm)
+    if !x.is_finite() || !y.is_finite() {
+        return Ok(if x.is_nan() {
+            if y == 0.0 { 1.0 } else { x }
+        } else if y.is_nan() {
+            if x == 1.0 { 1.0 } else { y }
+        } else if x.is_infinite() {
+            let odd_y = y.is_finite() && libm::fmod(y.abs(), 2.0) == 1.0;
+            if y > 0.0 {
+                if odd_y { x } else { x.abs() }
+            } else if y == 0.0 {
+                1.0
+            } else if odd_y {
+                libm::copysign(0.0, x)
+            } else {
+                0.0
+            }
+        } else if x.abs() == 1.0 {
+            1.0
+        } else if y > 0.0 && x.abs() > 1.0 {
+            y
+        } else if y < 0.0 && x.abs() < 1.0 {
+            -y
+        } else {
+            0.0
+        });
+    }
+    let r = libm::pow(x, y);
+    if r.is_nan() || (r.is_infinite() && x == 0.0) {
+        Err(domain(vm))
+    } else if r.is_infinite() {
+        Err(vm.new_overflow_error("math range error"))
+    } else {
+        Ok(r)
+    }
 }
 
 fn m_atan2(y: PyObjectRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
     Ok(libm::atan2(to_f64(y, vm)?, to_f64(x, vm)?))
-}
-
-fn m_hypot(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
-    Ok(libm::hypot(to_f64(x, vm)?, to_f64(y, vm)?))
 }
 
 fn m_fmod(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
@@ -847,18 +902,6 @@ fn m_isfinite(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
     Ok(to_f64(x, vm)?.is_finite())
 }
 
-fn m_isclose(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
-    let (a, b) = (to_f64(a, vm)?, to_f64(b, vm)?);
-    if a == b {
-        return Ok(true);
-    }
-    if a.is_infinite() || b.is_infinite() {
-        return Ok(false);
-    }
-    let diff = (b - a).abs();
-    Ok(diff <= 1e-09 * b.abs() || diff <= 1e-09 * a.abs())
-}
-
 /// Builds the deterministic `math` module: libm functions in Rust, integer helpers (floor,
 /// ceil, gcd, comb, factorial, …) from the Python side in `_cowboy_math_py`.
 pub fn math_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
@@ -893,7 +936,6 @@ pub fn math_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     add(vm, &d, "radians", m_radians)?;
     add(vm, &d, "pow", m_pow)?;
     add(vm, &d, "atan2", m_atan2)?;
-    add(vm, &d, "hypot", m_hypot)?;
     add(vm, &d, "fmod", m_fmod)?;
     add(vm, &d, "copysign", m_copysign)?;
     add(vm, &d, "ldexp", m_ldexp)?;
@@ -902,7 +944,6 @@ pub fn math_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     add(vm, &d, "isnan", m_isnan)?;
     add(vm, &d, "isinf", m_isinf)?;
     add(vm, &d, "isfinite", m_isfinite)?;
-    add(vm, &d, "isclose", m_isclose)?;
     d.set_item("pi", vm.ctx.new_float(std::f64::consts::PI).into(), vm)?;
     d.set_item("e", vm.ctx.new_float(std::f64::consts::E).into(), vm)?;
     d.set_item("tau", vm.ctx.new_float(std::f64::consts::TAU).into(), vm)?;
