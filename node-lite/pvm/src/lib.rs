@@ -16,6 +16,7 @@ pub mod patches;
 pub mod prices;
 pub mod pyconv;
 pub mod reversed_dict;
+pub mod rules;
 pub mod sandbox;
 pub mod sizes;
 pub mod text;

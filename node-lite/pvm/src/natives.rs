@@ -1026,7 +1026,7 @@ fn rx_compile(pattern: PyUtf8StrRef, flags: i64, vm: &VirtualMachine) -> PyResul
         if p.contains(unsupported) {
             return Err(regex_error(
                 format!(
-                    "{unsupported}…) is not supported: the PVM's re is linear-time, without look-around or backreferences"
+                    "{unsupported}…) is not supported: the PVM's re is linear-time, without look-around or backreferences; check the condition with a second search in Python (rule: re-linear-time)"
                 ),
                 vm,
             ));
@@ -1034,7 +1034,7 @@ fn rx_compile(pattern: PyUtf8StrRef, flags: i64, vm: &VirtualMachine) -> PyResul
     }
     if has_backreference(p) {
         return Err(regex_error(
-            "backreferences (\\1…) are not supported: the PVM's re is linear-time".into(),
+            "backreferences (\\1…) are not supported: the PVM's re is linear-time; capture both parts and compare the groups in Python (rule: re-linear-time)".into(),
             vm,
         ));
     }

@@ -381,7 +381,10 @@ fn check_percent_format(fmt: &str, vm: &VirtualMachine) -> PyResult<()> {
         }
         let number = |i: &mut usize| -> PyResult<()> {
             if *i < b.len() && b[*i] == b'*' {
-                return Err(vm.new_value_error("'*' widths are not supported by the PVM"));
+                return Err(vm.new_value_error(
+                    "'*' widths are not supported by the PVM; write the width into the format, \
+                     or use format(x, f'>{width}') (rule: format-star-width)",
+                ));
             }
             let start = *i;
             while *i < b.len() && b[*i].is_ascii_digit() {

@@ -26,8 +26,7 @@ use crate::{
 use malachite_bigint::Sign;
 use num_traits::ToPrimitive;
 use rustpython_vm::{
-    AsObject as _,
-    Py, PyObjectRef, PyResult, VirtualMachine,
+    AsObject as _, Py, PyObjectRef, PyResult, VirtualMachine,
     builtins::{PyBytes, PyDict, PyInt, PyList, PyStr, PyTuple, PyType},
     function::FuncArgs,
 };

@@ -25,10 +25,9 @@ use icu_properties::{
     props::{CaseIgnorable, Cased, GeneralCategory, NumericType},
 };
 use rustpython_vm::{
-    PyObjectRef, PyResult, VirtualMachine,
+    Py, PyObjectRef, PyResult, VirtualMachine,
     builtins::{PyStr, PyType},
     function::FuncArgs,
-    Py,
 };
 use unicode_casing::CharExt as _;
 
@@ -288,7 +287,11 @@ fn whitespace_split_args(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<Optio
     let max = args.args.get(2).or_else(|| args.kwargs.get("maxsplit"));
     let max = match max {
         None => -1,
-        Some(m) => m.try_index(vm)?.as_bigint().try_into().unwrap_or(isize::MAX),
+        Some(m) => m
+            .try_index(vm)?
+            .as_bigint()
+            .try_into()
+            .unwrap_or(isize::MAX),
     };
     Ok(Some(usize::try_from(max).unwrap_or(usize::MAX)))
 }
@@ -303,12 +306,14 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         let original = str_type
             .get_attr(interned)
             .ok_or_else(|| vm.new_runtime_error(format!("str.{name} missing")))?;
-        let method = vm.new_method(name, str_type, move |args: FuncArgs, vm: &VirtualMachine| {
-            match f(&args, vm)? {
+        let method = vm.new_method(
+            name,
+            str_type,
+            move |args: FuncArgs, vm: &VirtualMachine| match f(&args, vm)? {
                 Some(result) => Ok(result),
                 None => original.call(args, vm),
-            }
-        });
+            },
+        );
         str_type.set_attr(interned, method.into());
         Ok(())
     };
@@ -345,8 +350,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         class(a, vm, |c| is_alpha(c) || is_numeric(c))
     })?;
     replace("zfill", |a, vm| {
-        let (Some(s), Some(width), true) = (receiver(a), a.args.get(1), a.kwargs.is_empty())
-        else {
+        let (Some(s), Some(width), true) = (receiver(a), a.args.get(1), a.kwargs.is_empty()) else {
             return Ok(None);
         };
         let width = width.try_index(vm)?;
@@ -383,7 +387,10 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         Ok(Some(strings(parts, vm)))
     })?;
     for (name, f) in [
-        ("strip", (|s: &str| s.trim_matches(is_space)) as fn(&str) -> &str),
+        (
+            "strip",
+            (|s: &str| s.trim_matches(is_space)) as fn(&str) -> &str,
+        ),
         ("lstrip", |s: &str| s.trim_start_matches(is_space)),
         ("rstrip", |s: &str| s.trim_end_matches(is_space)),
     ] {
@@ -391,14 +398,18 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         let original = str_type
             .get_attr(interned)
             .ok_or_else(|| vm.new_runtime_error(format!("str.{name} missing")))?;
-        let method = vm.new_method(name, str_type, move |args: FuncArgs, vm: &VirtualMachine| {
-            let no_chars = args.kwargs.is_empty()
-                && (args.args.len() == 1 || args.args.get(1).is_some_and(|c| vm.is_none(c)));
-            match receiver(&args) {
-                Some(s) if no_chars => Ok(vm.ctx.new_str(f(s)).into()),
-                _ => original.call(args, vm),
-            }
-        });
+        let method = vm.new_method(
+            name,
+            str_type,
+            move |args: FuncArgs, vm: &VirtualMachine| {
+                let no_chars = args.kwargs.is_empty()
+                    && (args.args.len() == 1 || args.args.get(1).is_some_and(|c| vm.is_none(c)));
+                match receiver(&args) {
+                    Some(s) if no_chars => Ok(vm.ctx.new_str(f(s)).into()),
+                    _ => original.call(args, vm),
+                }
+            },
+        );
         str_type.set_attr(interned, method.into());
     }
     Ok(())
@@ -406,7 +417,12 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 
 fn strings(parts: Vec<&str>, vm: &VirtualMachine) -> PyObjectRef {
     vm.ctx
-        .new_list(parts.into_iter().map(|p| vm.ctx.new_str(p).into()).collect())
+        .new_list(
+            parts
+                .into_iter()
+                .map(|p| vm.ctx.new_str(p).into())
+                .collect(),
+        )
         .into()
 }
 
@@ -434,14 +450,23 @@ mod tests {
         assert_eq!(decimal_value('𝟡'), Some(9));
         assert_eq!(decimal_value('𝟢'), Some(0));
         assert_eq!(decimal_value('²'), None);
-        assert_eq!(decimal_and_space_to_ascii("\u{3000}١٢٣"), Some(" 123".into()));
+        assert_eq!(
+            decimal_and_space_to_ascii("\u{3000}١٢٣"),
+            Some(" 123".into())
+        );
     }
 
     #[test]
     fn whitespace_splits_like_cpython() {
         assert_eq!(split_whitespace("a\u{1c}b c", usize::MAX), ["a", "b", "c"]);
-        assert_eq!(split_whitespace("  lead and trail  ", 1), ["lead", "and trail  "]);
-        assert_eq!(rsplit_whitespace("  lead and trail  ", 1), ["  lead and", "trail"]);
+        assert_eq!(
+            split_whitespace("  lead and trail  ", 1),
+            ["lead", "and trail  "]
+        );
+        assert_eq!(
+            rsplit_whitespace("  lead and trail  ", 1),
+            ["  lead and", "trail"]
+        );
         assert!(split_whitespace("   ", 0).is_empty());
         assert_eq!(zfill("٣", 3), "00٣");
         assert_eq!(zfill("-", 3), "-00");

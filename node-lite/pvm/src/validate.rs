@@ -86,6 +86,60 @@ pub const ALLOWED_DUNDER_ATTRIBUTES: &[&str] = &[
     "__notes__",
 ];
 
+/// Special methods an actor may call on `super()`, to extend what a base class does
+/// (`super().__repr__()`, `super().__post_init__()`, `super().__setitem__(k, v)`). The receiver is
+/// the actor's own instance or class, and each does what the matching operator or builtin does;
+/// attribute lookups by string (`__getattribute__`, `__getattr__`) and constructors of classes
+/// (`__new__`, `__init_subclass__`, `__class_getitem__`) stay refused.
+pub const SUPER_SPECIAL_METHODS: &[&str] = &[
+    "__post_init__",
+    "__repr__",
+    "__str__",
+    "__format__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__hash__",
+    "__bool__",
+    "__len__",
+    "__iter__",
+    "__contains__",
+    "__getitem__",
+    "__setitem__",
+    "__delitem__",
+    "__missing__",
+    "__setattr__",
+    "__delattr__",
+    "__enter__",
+    "__exit__",
+    "__call__",
+    "__add__",
+    "__sub__",
+    "__mul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+];
+
+/// `super().<special method>` or `object.__setattr__`/`object.__delattr__` (the frozen
+/// dataclass idiom: `object.__setattr__(self, "field", value)` in `__post_init__`). Both set or
+/// read what plain attribute syntax would, through the same write barrier on library objects.
+fn is_inherited_special_method(value: &Expr, attr: &str) -> bool {
+    match value {
+        Expr::Call(c) => {
+            matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "super")
+                && c.arguments.args.is_empty()
+                && c.arguments.keywords.is_empty()
+                && SUPER_SPECIAL_METHODS.contains(&attr)
+        }
+        Expr::Name(n) => n.id.as_str() == "object" && matches!(attr, "__setattr__" | "__delattr__"),
+        _ => false,
+    }
+}
+
 /// Public attribute names that reach frames, code objects or tracebacks.
 pub const INTROSPECTION_ATTRIBUTES: &[&str] = &[
     "gi_frame",
@@ -110,44 +164,7 @@ pub const INTROSPECTION_ATTRIBUTES: &[&str] = &[
     "co_names",
 ];
 
-/// The rule a diagnostic reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rule {
-    Syntax,
-    ImportNotAllowed,
-    RelativeImport,
-    ForbiddenBuiltin,
-    DunderName,
-    DunderAttribute,
-    IntrospectionAttribute,
-    IdentityComparison,
-    AsyncNotSupported,
-    ActorClass,
-    HandlerSignature,
-    ClassMetadata,
-    ComplexNumber,
-}
-
-impl Rule {
-    /// Stable identifier shown in messages and JSON.
-    pub fn id(self) -> &'static str {
-        match self {
-            Self::Syntax => "syntax",
-            Self::ImportNotAllowed => "import-not-allowed",
-            Self::RelativeImport => "relative-import",
-            Self::ForbiddenBuiltin => "forbidden-builtin",
-            Self::DunderName => "dunder-name",
-            Self::DunderAttribute => "dunder-attribute",
-            Self::IntrospectionAttribute => "introspection-attribute",
-            Self::IdentityComparison => "identity-comparison",
-            Self::AsyncNotSupported => "async-not-supported",
-            Self::ActorClass => "actor-class",
-            Self::HandlerSignature => "handler-signature",
-            Self::ClassMetadata => "class-metadata",
-            Self::ComplexNumber => "complex-number",
-        }
-    }
-}
+pub use crate::rules::Rule;
 
 /// One problem found in actor source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -607,7 +624,10 @@ impl<'a> Visitor<'a> for Checker<'_> {
             }
             Expr::Attribute(a) => {
                 let attr = a.attr.id.as_str();
-                if is_dunder(attr) && !ALLOWED_DUNDER_ATTRIBUTES.contains(&attr) {
+                if is_dunder(attr)
+                    && !ALLOWED_DUNDER_ATTRIBUTES.contains(&attr)
+                    && !is_inherited_special_method(&a.value, attr)
+                {
                     self.report(
                         a.attr.range(),
                         Rule::DunderAttribute,

@@ -125,6 +125,11 @@ enum Verdict {
 
 fn judge(want: &Recorded, got: &Outcome) -> Verdict {
     if let Some(rule) = &want.refused {
+        if cowboy_pvm::rules::Rule::from_id(rule).is_none() {
+            return Verdict::Differs(format!(
+                "`# refused: {rule}` names no rule of the table in node-lite/pvm/src/rules.rs"
+            ));
+        }
         let named = match got {
             Outcome::Refused(found) => found.iter().any(|(id, _)| id == rule),
             Outcome::Failed(message) => message.contains(rule.as_str()),

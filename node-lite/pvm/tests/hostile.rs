@@ -172,7 +172,16 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("annotation arithmetic", actor("import typing\ndef f(x: 3 ** 10 ** 12):\n    pass\ntyping.get_type_hints(f)"), Kind(ErrorKind::IntegerOverflow)),
         ("reversed dict after deleting the first key", actor("d = {1: 1, 2: 2}\ndel d[1]\nassert list(reversed(d)) == [2]\nassert list(reversed(d.items())) == [(2, 2)]\nd = {1: 1}\ndel d[1]\nassert list(reversed(d.values())) == []"), Succeeds),
         ("regex backtracking is linear", actor("import re\nx = re.match('(a*)*b', 'a' * 5000)"), Succeeds),
-        ("regex backreference refused", actor("import re\nx = re.compile(r'(a)\\1')"), Exception("not supported")),
+        ("regex backreference refused", actor("import re\nx = re.compile(r'(a)\\1')"), Exception("rule: re-linear-time")),
+        // `super().<special>` and `object.__setattr__` are allowed (issue 13): they must not
+        // reach what the other dunders guard.
+        ("object.__setattr__ on a library function", actor("import json\nobject.__setattr__(json.dumps, 'x', 1)"), Exception("library-read-only")),
+        ("object.__setattr__ on a library class", actor("import json\nobject.__setattr__(json.JSONEncoder, 'x', 1)"), Exception("")),
+        // Modules are per-call facades: deleting from one changes nothing another call sees.
+        ("object.__delattr__ on a module facade", actor("import json\nobject.__delattr__(json, 'dumps')"), Succeeds),
+        ("super().__getattribute__ stays refused", "class Actor:\n    def attack(self):\n        return super().__getattribute__('__dict__')\n".into(), Rule("dunder-attribute")),
+        ("super().__setattr__ of a dunder on self", "class Actor:\n    def attack(self):\n        super().__setattr__('__class__', int)\n        return 'survived'\n".into(), Exception("")),
+        ("object.__getattribute__ stays refused", actor("x = object.__getattribute__(self, '__dict__')"), Rule("dunder-attribute")),
     ]
 }
 

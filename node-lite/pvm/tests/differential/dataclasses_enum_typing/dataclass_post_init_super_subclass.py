@@ -1,3 +1,4 @@
+import dataclasses
 from dataclasses import dataclass, field
 
 
@@ -30,4 +31,4 @@ class Skips(Base):
 def run():
     c = Child("  ada lovelace ", level=3)
     s = Skips(" x ")
-    return [c.name, c.log, repr(c), s.name, s.log, [f for f in Child.__dataclass_fields__]]
+    return [c.name, c.log, repr(c), s.name, s.log, [f.name for f in dataclasses.fields(Child)]]

@@ -16,7 +16,4 @@ def run():
         camel_to_snake("getHTTPResponseCode"),
         camel_to_snake("HTTPServer2Go"),
         snake_to_camel("user_account_id"),
-        re.split(r"(?=[A-Z])", "HelloWorldFoo"),
-        re.split(r"(?<=[a-z])(?=[A-Z])", "parseXMLDoc"),
-        re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", "loadHTTPData2Json"),
     ]

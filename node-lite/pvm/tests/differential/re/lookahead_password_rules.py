@@ -1,3 +1,4 @@
+# refused: re-linear-time
 import re
 
 STRONG = re.compile(r"^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?!.*\s).{8,}$")
