@@ -644,6 +644,16 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                     let spec = spec.to_str().unwrap_or_default().to_owned();
                     crate::sandbox::check_format_spec(&spec, vm)?;
                     if is_str {
+                        // `format('ab', '05')` is `'ab000'`: for strings the `0` flag is a
+                        // fill, left-aligned (RustPython right-aligns it).
+                        let spec = match spec.strip_prefix('0') {
+                            Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
+                                let spec = format!("0<{rest}");
+                                args.args[1] = vm.ctx.new_str(spec.as_str()).into();
+                                spec
+                            }
+                            _ => spec,
+                        };
                         truncate_for_precision(&mut args, &spec, vm);
                     }
                 }
@@ -652,6 +662,37 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         );
         ty.set_attr(name, wrapped.into());
     }
+
+    // `format(True, '5')` formats the integer 1, as CPython's bool inherits `int.__format__`
+    // (RustPython's bool prints `True` whatever the spec); only the empty spec gives `str()`.
+    let bool_type: &'static Py<PyType> = types.bool_type;
+    let int_format = types
+        .int_type
+        .get_attr(vm.ctx.intern_str("__format__"))
+        .ok_or_else(|| vm.new_runtime_error("int.__format__ missing"))?;
+    let bool_format = vm.new_method(
+        "__format__",
+        bool_type,
+        move |value: PyObjectRef,
+              spec: rustpython_vm::builtins::PyStrRef,
+              vm: &VirtualMachine|
+              -> PyResult {
+            if spec.as_wtf8().is_empty() {
+                return Ok(value.str(vm)?.into());
+            }
+            let truth = value.try_to_bool(vm)?;
+            match int_format.call((vm.ctx.new_int(u8::from(truth)), spec), vm) {
+                Err(e) if e.fast_isinstance(vm.ctx.exceptions.value_error) => {
+                    let message = e.as_object().str(vm)?.to_string();
+                    Err(vm.new_value_error(
+                        message.replace("for object of type 'int'", "for object of type 'bool'"),
+                    ))
+                }
+                other => other,
+            }
+        },
+    );
+    bool_type.set_attr(vm.ctx.intern_str("__format__"), bool_format.into());
     Ok(())
 }
 
