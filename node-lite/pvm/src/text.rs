@@ -117,78 +117,73 @@ fn is_case_ignorable(c: char) -> bool {
     CodePointSetData::new::<CaseIgnorable>().contains(c)
 }
 
-/// `handle_capital_sigma`: `Σ` lowers to `ς` when a cased letter precedes it and none follows
-/// (case-ignorable characters in between are skipped).
-fn lower_sigma(chars: &[char], i: usize) -> char {
-    let before = chars[..i].iter().rev().find(|c| !is_case_ignorable(**c));
-    let mut final_sigma = before.is_some_and(|c| is_cased(*c));
+/// `handle_capital_sigma`: the `Σ` at byte `i` of `s` lowers to `ς` when a cased letter
+/// precedes it and none follows (case-ignorable characters in between are skipped).
+fn lower_sigma(s: &str, i: usize) -> char {
+    let before = s[..i].chars().rev().find(|c| !is_case_ignorable(*c));
+    let mut final_sigma = before.is_some_and(is_cased);
     if final_sigma {
-        let after = chars[i + 1..].iter().find(|c| !is_case_ignorable(**c));
-        final_sigma = after.is_none_or(|c| !is_cased(*c));
+        let after = s[i + 'Σ'.len_utf8()..]
+            .chars()
+            .find(|c| !is_case_ignorable(*c));
+        final_sigma = after.is_none_or(|c| !is_cased(c));
     }
     if final_sigma { 'ς' } else { 'σ' }
 }
 
-/// `lower_ucs4`: the full lowercase mapping, with the final sigma.
-fn push_lower(out: &mut String, chars: &[char], i: usize) {
-    if chars[i] == 'Σ' {
-        out.push(lower_sigma(chars, i));
+/// `lower_ucs4`: the full lowercase mapping of `c`, the character at byte `i` of `s`, with the
+/// final sigma.
+fn push_lower(out: &mut String, s: &str, i: usize, c: char) {
+    if c == 'Σ' {
+        out.push(lower_sigma(s, i));
     } else {
-        out.extend(chars[i].to_lowercase());
+        out.extend(c.to_lowercase());
     }
 }
 
-fn push_title(out: &mut String, c: char) {
-    out.extend(c.to_titlecase());
-}
-
 fn lower(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    for i in 0..chars.len() {
-        push_lower(&mut out, &chars, i);
+    for (i, c) in s.char_indices() {
+        push_lower(&mut out, s, i, c);
     }
     out
 }
 
 fn capitalize(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    for i in 0..chars.len() {
+    for (i, c) in s.char_indices() {
         if i == 0 {
-            push_title(&mut out, chars[0]);
+            out.extend(c.to_titlecase());
         } else {
-            push_lower(&mut out, &chars, i);
+            push_lower(&mut out, s, i, c);
         }
     }
     out
 }
 
 fn title(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     let mut previous_is_cased = false;
-    for i in 0..chars.len() {
+    for (i, c) in s.char_indices() {
         if previous_is_cased {
-            push_lower(&mut out, &chars, i);
+            push_lower(&mut out, s, i, c);
         } else {
-            push_title(&mut out, chars[i]);
+            out.extend(c.to_titlecase());
         }
-        previous_is_cased = is_cased(chars[i]);
+        previous_is_cased = is_cased(c);
     }
     out
 }
 
 fn swapcase(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    for (i, c) in chars.iter().enumerate() {
+    for (i, c) in s.char_indices() {
         if c.is_uppercase() {
-            push_lower(&mut out, &chars, i);
+            push_lower(&mut out, s, i, c);
         } else if c.is_lowercase() {
             out.extend(c.to_uppercase());
         } else {
-            out.push(*c);
+            out.push(c);
         }
     }
     out
@@ -277,23 +272,28 @@ fn receiver(args: &FuncArgs) -> Option<&str> {
     args.args.first()?.downcast_ref::<PyStr>()?.to_str()
 }
 
-/// The `sep` and `maxsplit` of `split`/`rsplit`, when `sep` is absent or `None` (the case
-/// this module implements): `Some(maxsplit)`, negative meaning no limit.
-fn whitespace_split_args(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<Option<usize>> {
-    let sep = args.args.get(1).or_else(|| args.kwargs.get("sep"));
-    if sep.is_some_and(|s| !vm.is_none(s)) {
-        return Ok(None);
+/// The integer argument at `position` (or keyword `name`), `default` when absent; beyond
+/// `isize` it saturates, as the methods it feeds treat any such value alike.
+fn index_arg(
+    args: &FuncArgs,
+    position: usize,
+    name: &str,
+    default: isize,
+    vm: &VirtualMachine,
+) -> PyResult<isize> {
+    match args.args.get(position).or_else(|| args.kwargs.get(name)) {
+        None => Ok(default),
+        Some(n) => {
+            let n = n.try_index(vm)?;
+            Ok(n.as_bigint().try_into().unwrap_or(
+                if n.as_bigint().sign() == malachite_bigint::Sign::Minus {
+                    isize::MIN
+                } else {
+                    isize::MAX
+                },
+            ))
+        }
     }
-    let max = args.args.get(2).or_else(|| args.kwargs.get("maxsplit"));
-    let max = match max {
-        None => -1,
-        Some(m) => m
-            .try_index(vm)?
-            .as_bigint()
-            .try_into()
-            .unwrap_or(isize::MAX),
-    };
-    Ok(Some(usize::try_from(max).unwrap_or(usize::MAX)))
 }
 
 /// Replaces `str`'s methods with the ones above (before they are wrapped to be charged).
@@ -350,69 +350,57 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         class(a, vm, |c| is_alpha(c) || is_numeric(c))
     })?;
     replace("zfill", |a, vm| {
-        let (Some(s), Some(width), true) = (receiver(a), a.args.get(1), a.kwargs.is_empty()) else {
+        let (Some(s), true) = (receiver(a), a.args.len() == 2 && a.kwargs.is_empty()) else {
             return Ok(None);
         };
-        let width = width.try_index(vm)?;
-        let width = usize::try_from(width.as_bigint()).unwrap_or(0);
+        let width = usize::try_from(index_arg(a, 1, "width", 0, vm)?).unwrap_or(0);
         Ok(Some(vm.ctx.new_str(zfill(s, width)).into()))
     })?;
     replace("expandtabs", |a, vm| {
         let Some(s) = receiver(a) else {
             return Ok(None);
         };
-        let size = a.args.get(1).or_else(|| a.kwargs.get("tabsize"));
-        let size = match size {
-            None => 8,
-            Some(n) => n
-                .try_index(vm)?
-                .as_bigint()
-                .try_into()
-                .unwrap_or(isize::MAX),
-        };
+        let size = index_arg(a, 1, "tabsize", 8, vm)?;
         Ok(Some(vm.ctx.new_str(expandtabs(s, size)).into()))
     })?;
-    replace("split", |a, vm| {
-        let (Some(s), Some(max)) = (receiver(a), whitespace_split_args(a, vm)?) else {
-            return Ok(None);
-        };
-        let parts = split_whitespace(s, max);
-        Ok(Some(strings(parts, vm)))
+    replace("split", |a, vm| whitespace(a, vm, split_whitespace))?;
+    replace("rsplit", |a, vm| whitespace(a, vm, rsplit_whitespace))?;
+    replace("strip", |a, vm| strip(a, vm, |s| s.trim_matches(is_space)))?;
+    replace("lstrip", |a, vm| {
+        strip(a, vm, |s| s.trim_start_matches(is_space))
     })?;
-    replace("rsplit", |a, vm| {
-        let (Some(s), Some(max)) = (receiver(a), whitespace_split_args(a, vm)?) else {
-            return Ok(None);
-        };
-        let parts = rsplit_whitespace(s, max);
-        Ok(Some(strings(parts, vm)))
+    replace("rstrip", |a, vm| {
+        strip(a, vm, |s| s.trim_end_matches(is_space))
     })?;
-    for (name, f) in [
-        (
-            "strip",
-            (|s: &str| s.trim_matches(is_space)) as fn(&str) -> &str,
-        ),
-        ("lstrip", |s: &str| s.trim_start_matches(is_space)),
-        ("rstrip", |s: &str| s.trim_end_matches(is_space)),
-    ] {
-        let interned = vm.ctx.intern_str(name);
-        let original = str_type
-            .get_attr(interned)
-            .ok_or_else(|| vm.new_runtime_error(format!("str.{name} missing")))?;
-        let method = vm.new_method(
-            name,
-            str_type,
-            move |args: FuncArgs, vm: &VirtualMachine| {
-                let no_chars = args.kwargs.is_empty()
-                    && (args.args.len() == 1 || args.args.get(1).is_some_and(|c| vm.is_none(c)));
-                match receiver(&args) {
-                    Some(s) if no_chars => Ok(vm.ctx.new_str(f(s)).into()),
-                    _ => original.call(args, vm),
-                }
-            },
-        );
-        str_type.set_attr(interned, method.into());
-    }
     Ok(())
+}
+
+/// `split()`/`rsplit()` with `sep` absent or `None`: by CPython's whitespace, at most
+/// `maxsplit` times (negative: no limit).
+fn whitespace(
+    args: &FuncArgs,
+    vm: &VirtualMachine,
+    split: for<'s> fn(&'s str, usize) -> Vec<&'s str>,
+) -> PyResult<Option<PyObjectRef>> {
+    let sep = args.args.get(1).or_else(|| args.kwargs.get("sep"));
+    let Some(s) = receiver(args).filter(|_| sep.is_none_or(|s| vm.is_none(s))) else {
+        return Ok(None);
+    };
+    let max = usize::try_from(index_arg(args, 2, "maxsplit", -1, vm)?).unwrap_or(usize::MAX);
+    Ok(Some(strings(split(s, max), vm)))
+}
+
+/// `strip()` and friends without characters (or with `None`): CPython's whitespace.
+fn strip(
+    args: &FuncArgs,
+    vm: &VirtualMachine,
+    trim: fn(&str) -> &str,
+) -> PyResult<Option<PyObjectRef>> {
+    let no_chars = args.kwargs.is_empty()
+        && (args.args.len() == 1 || (args.args.len() == 2 && vm.is_none(&args.args[1])));
+    Ok(receiver(args)
+        .filter(|_| no_chars)
+        .map(|s| vm.ctx.new_str(trim(s)).into()))
 }
 
 fn strings(parts: Vec<&str>, vm: &VirtualMachine) -> PyObjectRef {

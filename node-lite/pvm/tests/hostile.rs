@@ -171,6 +171,7 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("augmented shift through a call", actor("a = [1 << 4000]\na[0 + 0] <<= 4000"), Kind(ErrorKind::IntegerOverflow)),
         ("annotation arithmetic", actor("import typing\ndef f(x: 3 ** 10 ** 12):\n    pass\ntyping.get_type_hints(f)"), Kind(ErrorKind::IntegerOverflow)),
         ("reversed dict after deleting the first key", actor("d = {1: 1, 2: 2}\ndel d[1]\nassert list(reversed(d)) == [2]\nassert list(reversed(d.items())) == [(2, 2)]\nd = {1: 1}\ndel d[1]\nassert list(reversed(d.values())) == []"), Succeeds),
+        ("expandtabs with a huge negative tab size", actor("assert 'a\\tb'.expandtabs(-10**30) == 'ab'"), Succeeds),
         ("regex backtracking is linear", actor("import re\nx = re.match('(a*)*b', 'a' * 5000)"), Succeeds),
         ("regex backreference refused", actor("import re\nx = re.compile(r'(a)\\1')"), Exception("rule: re-linear-time")),
         // `super().<special>` and `object.__setattr__` are allowed (issue 13): they must not
