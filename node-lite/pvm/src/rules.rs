@@ -257,8 +257,68 @@ pub fn markdown_table() -> String {
 mod tests {
     use super::*;
 
+    /// Every variant, listed by an exhaustive match: a new rule does not compile until it is
+    /// listed here, and then fails `every_rule_has_one_row_and_a_unique_id` until it has a row
+    /// (`Rule::info` would otherwise report it as the first row).
+    fn every_variant() -> Vec<Rule> {
+        use Rule::*;
+        let all = vec![
+            Syntax,
+            ImportNotAllowed,
+            RelativeImport,
+            ForbiddenBuiltin,
+            DunderName,
+            DunderAttribute,
+            IntrospectionAttribute,
+            IdentityComparison,
+            AsyncNotSupported,
+            ActorClass,
+            HandlerSignature,
+            ClassMetadata,
+            ComplexNumber,
+            IdentityHash,
+            LibraryReadOnly,
+            LibraryPrivateName,
+            ClassModule,
+            ReLinearTime,
+            FormatStarWidth,
+        ];
+        for r in &all {
+            match r {
+                Syntax
+                | ImportNotAllowed
+                | RelativeImport
+                | ForbiddenBuiltin
+                | DunderName
+                | DunderAttribute
+                | IntrospectionAttribute
+                | IdentityComparison
+                | AsyncNotSupported
+                | ActorClass
+                | HandlerSignature
+                | ClassMetadata
+                | ComplexNumber
+                | IdentityHash
+                | LibraryReadOnly
+                | LibraryPrivateName
+                | ClassModule
+                | ReLinearTime
+                | FormatStarWidth => {}
+            }
+        }
+        all
+    }
+
     #[test]
     fn every_rule_has_one_row_and_a_unique_id() {
+        for rule in every_variant() {
+            assert_eq!(
+                RULES.iter().filter(|r| r.rule == rule).count(),
+                1,
+                "{rule:?} needs exactly one row in RULES"
+            );
+        }
+        assert_eq!(RULES.len(), every_variant().len());
         let mut ids = std::collections::BTreeSet::new();
         for r in RULES {
             assert!(ids.insert(r.id), "id {} twice", r.id);

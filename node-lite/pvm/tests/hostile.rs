@@ -1,27 +1,13 @@
 //! Hostile actors: each ends with its specific error, within 1 s of wall time, having been
 //! charged cycles, and leaves the engine healthy (a normal call right after works).
 
-use cowboy_pvm::{BlockInfo, CallContext, ErrorKind, Limits, MemoryHost, PvmThread, Value};
+use cowboy_pvm::{ErrorKind, Limits, MemoryHost, PvmThread, Value};
 use std::time::{Duration, Instant};
 
-fn ctx() -> CallContext {
-    CallContext {
-        actor: [0xaa; 20],
-        caller: [0x11; 20],
-        value: 0,
-        block: BlockInfo {
-            height: 1,
-            epoch: 0,
-            view: 1,
-            timestamp_ms: 0,
-            chain_id: 42,
-            beacon: vec![0; 48],
-        },
-        nonce: 0,
-        depth: 0,
-        limits: Default::default(),
-    }
-}
+#[path = "support/context.rs"]
+mod context;
+
+use context::ctx;
 
 /// Per-actor-per-block cycle budget (whitepaper §12.1).
 const LIMITS: Limits = Limits {

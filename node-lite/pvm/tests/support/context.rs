@@ -1,4 +1,4 @@
-//! The call context the corpus and the differential suite run their programs in (chain 42,
+//! The call context the corpus, the differential suite and the hostile actors run in (chain 42,
 //! height 1, a zero beacon).
 
 use cowboy_pvm::{BlockInfo, CallContext};
