@@ -10,6 +10,7 @@ mod output;
 mod client;
 mod cmd;
 mod config;
+mod logs;
 mod opts;
 mod password;
 

@@ -6,7 +6,8 @@
 //! Faults (issue 12), on one validator: damaged or missing storage stops the node with an error
 //! naming the file, and never makes it finalize a block conflicting with one it finalized; a
 //! descriptor limit too low for the configuration refuses to start; accepted transactions
-//! survive `kill -9`; a nearly full disk (a small tmpfs), or one a runaway writer fills to the
+//! survive `kill -9`; a log that cannot be written (stderr on a full disk) is dropped, never
+//! fatal; a nearly full disk (a small tmpfs), or one a runaway writer fills to the
 //! last byte at once, pauses the node, keeping every accepted transaction, and it resumes once
 //! space returns.
 
@@ -33,6 +34,8 @@ fn address_of_key() -> String {
 
 struct Net {
     dir: tempfile::TempDir,
+    /// The nodes' logs (their stderr).
+    logs: tempfile::TempDir,
     nodes: Vec<Option<Child>>,
     rpc_base: u16,
     runtime: tokio::runtime::Runtime,
@@ -48,7 +51,7 @@ impl Net {
         }
     }
     fn log_path(&self, i: usize) -> PathBuf {
-        self.dir.path().join(format!("node-{i}.log"))
+        self.logs.path().join(format!("node-{i}.log"))
     }
     fn log(&self, i: usize) -> String {
         std::fs::read_to_string(self.log_path(i)).unwrap_or_default()
@@ -79,6 +82,20 @@ impl Net {
             .block_on(self.client(i).health())
             .expect("health")
     }
+    /// Whether node `i`'s process has exited (a zombie not yet reaped; read without reaping
+    /// it, so `Drop` still waits for it).
+    fn exited(&self, i: usize) -> bool {
+        let Some(child) = self.nodes[i].as_ref() else {
+            return false;
+        };
+        std::fs::read_to_string(format!("/proc/{}/stat", child.id()))
+            .ok()
+            .and_then(|stat| {
+                let (_, rest) = stat.rsplit_once(')')?;
+                rest.split_whitespace().next().map(|state| state == "Z")
+            })
+            .unwrap_or(true)
+    }
     /// Waits (polling the node's health once per long poll) until `done` holds.
     fn wait_health(&self, i: usize, what: &str, done: impl Fn(&cowboy_rpc::Health) -> bool) {
         let client = self.client(i);
@@ -94,10 +111,12 @@ impl Net {
                 } else {
                     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                 }
+                let exited = self.exited(i);
                 assert!(
-                    std::time::Instant::now() < deadline,
-                    "node {i} never became {what}: {:?}",
-                    client.health().await
+                    !exited && std::time::Instant::now() < deadline,
+                    "node {i} never became {what}: {:?}; its process exited: {exited}\n{}",
+                    client.health().await,
+                    self.log(i)
                 );
             }
         });
@@ -133,10 +152,14 @@ impl Net {
             .append(true)
             .open(self.log_path(i))
             .expect("log");
+        self.start_logging_to(i, log, "info");
+    }
+    /// Starts node `i` with its stderr on `log`, at `level`.
+    fn start_logging_to(&mut self, i: usize, log: std::fs::File, level: &str) {
         let child = cowboy()
             .args(["node", "run", "--home"])
             .arg(self.home(i))
-            .args(["--log-level", "info"])
+            .args(["--log-level", level])
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -156,8 +179,10 @@ impl Net {
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
             loop {
                 assert!(
-                    std::time::Instant::now() < deadline,
-                    "node {i} did not reach {height}"
+                    std::time::Instant::now() < deadline && !self.exited(i),
+                    "node {i} did not reach {height}; its process exited: {}\n{}",
+                    self.exited(i),
+                    self.log(i)
                 );
                 match client.status().await {
                     Ok(s) if s.height >= height => return,
@@ -216,11 +241,18 @@ impl Drop for Net {
 }
 
 fn net(n: usize) -> Net {
-    net_in(tempfile::tempdir().expect("tempdir"), n, |_| {})
+    let logs = tempfile::tempdir().expect("log directory");
+    net_in(tempfile::tempdir().expect("tempdir"), logs, n, |_| {})
 }
 
-/// `n` validators initialised in `dir`; `configure` may edit each `config.toml` before start.
-fn net_in(dir: tempfile::TempDir, n: usize, configure: impl Fn(&Path)) -> Net {
+/// `n` validators with their homes in `dir` and their logs in `logs`; `configure` edits each
+/// `config.toml` before its node starts.
+fn net_in(
+    dir: tempfile::TempDir,
+    logs: tempfile::TempDir,
+    n: usize,
+    configure: impl Fn(&Path),
+) -> Net {
     let p2p = free_base(n as u16);
     let rpc = free_base(n as u16);
     let funded = address_of_key();
@@ -252,6 +284,7 @@ fn net_in(dir: tempfile::TempDir, n: usize, configure: impl Fn(&Path)) -> Net {
     );
     let mut net = Net {
         dir,
+        logs,
         nodes: (0..n).map(|_| None).collect(),
         rpc_base: rpc,
         runtime: tokio::runtime::Runtime::new().expect("runtime"),
@@ -544,6 +577,24 @@ impl Drop for Tmpfs {
 }
 
 #[test]
+fn a_log_that_cannot_be_written_never_stops_the_node() {
+    // Every write to /dev/full fails with ENOSPC, as a log on a full disk does.
+    let mut net = net(1);
+    net.wait_height(0, 1);
+    let from = net.height(0);
+    net.stop(0);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    net.start_logging_to(0, full, "debug");
+    net.wait_height(0, from + 3);
+    let sent = net.send(0, &transfer(0)).expect("accepted");
+    assert_eq!(net.wait_receipt(0, sent).status, "success");
+    net.stop(0);
+}
+
+#[test]
 fn a_nearly_full_or_suddenly_full_disk_pauses_the_node_keeps_its_transactions_and_resumes() {
     let Some(disk) = Tmpfs::mount(64) else {
         // `.ci/run` runs as root; elsewhere this test needs `sudo` to mount a tmpfs.
@@ -554,8 +605,14 @@ fn a_nearly_full_or_suddenly_full_disk_pauses_the_node_keeps_its_transactions_an
         .prefix("home")
         .tempdir_in(disk.0.path())
         .expect("home on the tmpfs");
+    // The node's stderr goes to the same disk, as an operator's `2>> node.log` would: a log
+    // write that fails must not take the node down.
+    let logs = tempfile::Builder::new()
+        .prefix("logs")
+        .tempdir_in(disk.0.path())
+        .expect("logs on the tmpfs");
     let floor = 8 * 1024 * 1024;
-    let mut net = net_in(home, 1, |config| {
+    let mut net = net_in(home, logs, 1, |config| {
         let text = std::fs::read_to_string(config).expect("config");
         let text = text
             .lines()

@@ -565,6 +565,10 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
         .with_catch_panics(false);
     let runner = commonware_runtime::tokio::Runner::new(runtime);
     let result: Result<(), HomeError> = runner.start(|context| async move {
+        // Taken before anything else starts: a SIGTERM while the node is still starting (an
+        // operator, a test, systemd) then stops it cleanly once it has started, instead of
+        // killing it by the signal's default action.
+        let stop = StopSignals::take();
         let rpc_addr = loaded.config.rpc_addr;
         let (bound, rpc) = crate::rpc::serve(core.clone(), rpc_addr, rpc_limits)
             .await
@@ -705,7 +709,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             }
         });
 
-        wait_for_signal().await;
+        stop.wait().await;
         tracing::info!("shutting down");
         core.flush();
         let _ = rpc.stop();
@@ -785,6 +789,7 @@ const PARTITION: &str = "cowboy";
 /// to do, instead of only a backtrace.
 fn explain_storage_panics(consensus: PathBuf) {
     let previous = std::panic::take_hook();
+    use std::io::Write as _;
     std::panic::set_hook(Box::new(move |info| {
         let message = info
             .payload()
@@ -797,7 +802,9 @@ fn explain_storage_panics(consensus: PathBuf) {
             })
             .unwrap_or_default();
         if let Some(file) = corrupt_blob(&message) {
-            eprintln!(
+            // Not `eprintln!`: on a full or failing disk holding stderr, it would panic again.
+            let _ = writeln!(
+                std::io::stderr(),
                 "error: the node's consensus storage is damaged: {} ({message}). It stops rather \
                  than vote from incomplete records: restore the data directory from a backup, \
                  or remove it to re-sync this validator from its peers.",
@@ -806,7 +813,8 @@ fn explain_storage_panics(consensus: PathBuf) {
         } else if message.contains("WriteFailed") || message.contains("No space left") {
             // A full disk makes writes wait (crate::disk), so this is a failing disk (an I/O
             // error, a read-only remount): consensus cannot record a vote, so it stops.
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "error: the node cannot write its consensus storage under {} ({message}): the \
                  disk is failing or read-only. It stopped rather than vote on what it cannot \
                  record; the transactions it accepted are kept in its pool journal. Check the \
@@ -860,17 +868,41 @@ fn load_peers(peers: &[Peer]) -> Result<Vec<(ed25519::PublicKey, SocketAddr)>, H
         .collect()
 }
 
-async fn wait_for_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    match signal(SignalKind::terminate()) {
-        Ok(mut term) => {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
+/// SIGINT and SIGTERM, registered (so no longer fatal to the process) when taken.
+struct StopSignals {
+    interrupt: Option<tokio::signal::unix::Signal>,
+    terminate: Option<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    fn take() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        let take = |kind: SignalKind| match signal(kind) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for a stop signal");
+                None
+            }
+        };
+        Self {
+            interrupt: take(SignalKind::interrupt()),
+            terminate: take(SignalKind::terminate()),
+        }
+    }
+
+    /// Completes at the first SIGINT or SIGTERM (including one received since `take`).
+    async fn wait(mut self) {
+        async fn recv(signal: &mut Option<tokio::signal::unix::Signal>) {
+            match signal {
+                Some(s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending().await,
             }
         }
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
+        tokio::select! {
+            _ = recv(&mut self.interrupt) => {}
+            _ = recv(&mut self.terminate) => {}
         }
     }
 }

@@ -76,10 +76,17 @@ impl PoolJournal {
         ))
     }
 
-    /// Appends one admitted transaction.
+    /// Appends one admitted transaction. A write that fails part way (a full disk) is cut
+    /// back off, so the records appended after it are not hidden behind a damaged one.
     pub fn append(&mut self, raw: &[u8]) -> io::Result<()> {
         let record = encode(raw);
-        self.file.write_all(&record)?;
+        if let Err(e) = self.file.write_all(&record) {
+            // Truncating frees space; it cannot need any.
+            if let Err(cut) = self.file.set_len(self.bytes) {
+                tracing::warn!(error = %cut, "cannot cut a partly written pool journal record");
+            }
+            return Err(e);
+        }
         self.bytes += record.len() as u64;
         Ok(())
     }

@@ -171,7 +171,7 @@ impl InfoArgs {
 
 impl ServeArgs {
     fn run(self, global: &GlobalArgs) -> Result<()> {
-        crate::cmd::node::init_logs(&self.log_level, false)?;
+        crate::logs::init(&self.log_level, false)?;
         let key = self.signer.key(global)?;
         let (rpc_url, _) = self.rpc.resolve(global)?;
         let config = Config {

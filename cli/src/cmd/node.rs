@@ -189,7 +189,7 @@ impl RunArgs {
         let home = Home(node_home(global)?);
         let config = home.config()?;
         let filter = self.log_level.clone().unwrap_or(config.log_level.clone());
-        init_logs(&filter, self.log_json)?;
+        crate::logs::init(&filter, self.log_json)?;
         if let Some(g) = &self.genesis {
             let mut c = config.clone();
             c.genesis = std::fs::canonicalize(g)
@@ -233,20 +233,4 @@ fn node_home(global: &GlobalArgs) -> Result<PathBuf> {
         Some(h) => Ok(h.clone()),
         None => Ok(global.home()?.join("node")),
     }
-}
-
-pub(crate) fn init_logs(filter: &str, json: bool) -> Result<()> {
-    let filter = tracing_subscriber::EnvFilter::try_new(filter)
-        .with_context(|| format!("--log-level {filter:?} is not a log filter"))?;
-    use std::io::IsTerminal;
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr);
-    let result = if json {
-        builder.json().try_init()
-    } else {
-        builder.try_init()
-    };
-    result.map_err(|e| anyhow::anyhow!("cannot start logging: {e}"))
 }
