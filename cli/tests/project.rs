@@ -54,7 +54,7 @@ ok    tests/counter.toml (4 steps)
         .assert()
         .success()
         .stdout_eq(str![[r#"
-built counter → build/counter.json (class Counter, handlers increment, get, [..] bytes, code hash 0x[..])
+built counter → build/counter.json (class Counter, handlers increment, get, [..] bytes, code hash 0x[..], PVM version 1+)
 
 "#]]);
     let artifact: serde_json::Value = serde_json::from_str(
@@ -221,6 +221,41 @@ error: 3 problems found; nothing was written
         .failure()
         .stderr_eq(str![[r#"
 error: no cowboy.toml in [..] or any parent directory; run this inside a project (create one with `cowboy new NAME`)
+
+"#]]);
+}
+
+#[test]
+fn build_warns_about_names_earlier_pvm_versions_refuse() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let newer = fixture("newer", dir.path());
+    cowboy(&newer, &home)
+        .arg("build")
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+built queue → build/queue.json (class Queue, handlers push, pop, [..] bytes, code hash 0x[..], PVM version 2+)
+
+"#]])
+        .stderr_eq(str![[r#"
+src/queue.py:3:8: warning: import-not-allowed: module `heapq` is not available in PVM version 1 (allowed since version 2); chains still on PVM version 1 refuse to deploy this actor
+  hint: deploy to a chain on PVM version 2 or later, or: import only: abc, collections, collections.abc, cowboy_sdk, dataclasses, decimal, enum, functools, hashlib, itertools, json, math, pvm_host, re, struct, typing
+src/queue.py:22:59: warning: dunder-attribute: attribute `__cause__` is not accessible in PVM version 1 (allowed since version 2); chains still on PVM version 1 refuse to deploy this actor
+  hint: deploy to a chain on PVM version 2 or later, or: introspection of runtime internals is not allowed; allowed dunder attributes: __init__, __name__, __qualname__, __doc__, __class__
+
+"#]]);
+    let artifact: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(newer.join("build/queue.json")).expect("artifact"),
+    )
+    .expect("json");
+    assert_eq!(artifact["pvm_version"], 2);
+    cowboy(&newer, &home)
+        .args(["build", "--json"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+{"artifacts":[{[..]"pvm_version":2}],"problems":[],"warnings":[{"file":"src/queue.py","line":3,"column":8,"rule":"import-not-allowed",[..]},{"file":"src/queue.py","line":22,"column":59,"rule":"dunder-attribute",[..]}]}
 
 "#]]);
 }

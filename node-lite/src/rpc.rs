@@ -209,6 +209,7 @@ impl CowboyApiServer for Rpc {
         let actor = match &acc.actor {
             Some(a) => Some(ActorView {
                 code_hash: a.code_hash,
+                pvm_version: a.pvm_version,
                 storage_used: a.storage.used,
                 storage_quota: a.storage.quota,
                 storage_bond: Amount(a.storage.bond),

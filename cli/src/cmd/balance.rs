@@ -30,8 +30,9 @@ impl BalanceArgs {
             outln!("nonce {} at height {}", account.nonce, account.height);
             if let Some(a) = &account.actor {
                 outln!(
-                    "actor: code {}, storage {}/{} bytes, {} pending timers",
+                    "actor: code {} (PVM version {}), storage {}/{} bytes, {} pending timers",
                     a.code_hash,
+                    a.pvm_version,
                     a.storage_used,
                     a.storage_quota,
                     a.pending_timers

@@ -57,6 +57,10 @@ impl BuildArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         let project = project(self.path.as_ref())?;
         let built = cowboy_project::build(&project).map_err(|e| report_problems(e, global.json))?;
+        let warnings: Vec<_> = built
+            .iter()
+            .flat_map(|(a, _)| cowboy_project::build::version_warnings(a))
+            .collect();
         if global.json {
             let artifacts: Vec<_> = built
                 .iter()
@@ -69,21 +73,33 @@ impl BuildArgs {
                         "handlers": a.handlers,
                         "entitlements": a.entitlements,
                         "size": a.code.len(),
+                        "pvm_version": a.pvm_version,
                     })
                 })
                 .collect();
-            output::json(&serde_json::json!({ "artifacts": artifacts, "problems": [] }));
+            output::json(&serde_json::json!({
+                "artifacts": artifacts,
+                "problems": [],
+                "warnings": warnings,
+            }));
         } else {
+            for w in &warnings {
+                eprintln!(
+                    "{}:{}:{}: warning: {}: {}\n  hint: {}",
+                    w.file, w.line, w.column, w.rule, w.message, w.hint
+                );
+            }
             for (a, path) in &built {
                 let rel = path.strip_prefix(&project.dir).unwrap_or(path);
                 outln!(
-                    "built {} → {} (class {}, handlers {}, {} bytes, code hash {})",
+                    "built {} → {} (class {}, handlers {}, {} bytes, code hash {}, PVM version {}+)",
                     a.name,
                     rel.display(),
                     a.class,
                     a.handlers.join(", "),
                     a.code.len(),
-                    a.code_hash
+                    a.code_hash,
+                    a.pvm_version
                 );
             }
         }

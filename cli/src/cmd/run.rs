@@ -111,6 +111,7 @@ fn timer_json(t: &TimerRequest) -> Json {
 impl RunArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         let source = read_input(&self.file, "the actor source")?;
+        let shown_source = cowboy_types::canonicalize_source(&source);
         let init_args = encode_args(&self.init_args)?;
         let call_args = encode_args(&self.args)?;
         let caller = address(&self.caller, "caller")?;
@@ -148,7 +149,19 @@ impl RunArgs {
             Ok(o) => o,
             Err(diagnostics) => return report_diagnostics(&self.file, &diagnostics, global.json),
         };
-        report(&outcome, global.json)
+        let file = if self.file == "-" {
+            "<stdin>"
+        } else {
+            &self.file
+        };
+        let main = outcome.call.as_ref().unwrap_or(&outcome.deploy);
+        let traceback = main
+            .result
+            .as_ref()
+            .err()
+            .and_then(|e| e.traceback.as_deref())
+            .map(|tb| cowboy_pvm::engine::traceback_in_file(tb, file, &shown_source));
+        report(&outcome, traceback.as_deref(), global.json)
     }
 }
 
@@ -180,7 +193,8 @@ fn report_diagnostics(
     Err(crate::output::Reported.into())
 }
 
-fn report(o: &Outcome, json_mode: bool) -> Result<()> {
+/// Prints the outcome; `traceback` is the failed call's, as the developer reads it.
+fn report(o: &Outcome, traceback: Option<&str>, json_mode: bool) -> Result<()> {
     // The call's outcome is the headline; a failed deploy stands in for it.
     let main = o.call.as_ref().unwrap_or(&o.deploy);
     let failed_in_deploy = o.deploy.result.is_err();
@@ -190,6 +204,7 @@ fn report(o: &Outcome, json_mode: bool) -> Result<()> {
                 "kind": e.kind.name(),
                 "message": e.message,
                 "phase": if failed_in_deploy { "deploy" } else { "call" },
+                "traceback": traceback,
             })
         });
         output::json(&json!({
@@ -219,7 +234,7 @@ fn report(o: &Outcome, json_mode: bool) -> Result<()> {
         match &main.result {
             Ok(v) => outln!("result: {v}"),
             Err(e) => {
-                if let Some(tb) = &e.traceback {
+                if let Some(tb) = traceback {
                     eprint!("{tb}");
                 }
                 eprintln!(

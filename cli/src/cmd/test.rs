@@ -48,16 +48,22 @@ impl TestArgs {
                         r.steps,
                         if r.steps == 1 { "" } else { "s" }
                     ),
-                    Some(f) if f.step == 0 => {
-                        outln!("FAIL  {}: deploy of {}: {}", r.file, r.actor, f.message)
+                    Some(f) => {
+                        if f.step == 0 {
+                            outln!("FAIL  {}: deploy of {}: {}", r.file, r.actor, f.message)
+                        } else {
+                            outln!(
+                                "FAIL  {}: step {} ({}): {}",
+                                r.file,
+                                f.step,
+                                f.call,
+                                f.message
+                            )
+                        }
+                        for line in f.traceback.iter().flat_map(|tb| tb.lines()) {
+                            outln!("      {line}");
+                        }
                     }
-                    Some(f) => outln!(
-                        "FAIL  {}: step {} ({}): {}",
-                        r.file,
-                        f.step,
-                        f.call,
-                        f.message
-                    ),
                 }
             }
             outln!("\n{} passed, {failed} failed", reports.len() - failed);

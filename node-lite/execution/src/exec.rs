@@ -280,6 +280,19 @@ impl<'e, 'a> Executor<'e, 'a> {
 
     /// Loads the compiled code of an actor.
     fn code_of(&mut self, actor: &ActorRecord) -> Result<Rc<cowboy_pvm::ActorCode>, ExecError> {
+        // Versions only add names (`cowboy_pvm::stdlib`): code validated under an earlier
+        // version runs under this one. Code from a later version means this node is outdated.
+        if cowboy_pvm::stdlib::PvmVersion::new(actor.pvm_version).is_none() {
+            return Err(ExecError::Corrupt {
+                what: format!("code {}", actor.code_hash),
+                reason: format!(
+                    "deployed under PVM version {}, but this node implements versions 1 to {}: \
+                     upgrade the node",
+                    actor.pvm_version,
+                    cowboy_pvm::stdlib::PvmVersion::CURRENT
+                ),
+            });
+        }
         if let Some(c) = self.engine.cached(&actor.code_hash.0) {
             return Ok(c);
         }
@@ -678,6 +691,7 @@ impl<'e, 'a> Executor<'e, 'a> {
             nonce: 0,
             actor: Some(ActorRecord {
                 code_hash,
+                pvm_version: cowboy_pvm::stdlib::PvmVersion::CURRENT.get(),
                 storage: StorageUsage {
                     used: 0,
                     quota: self.env.params.execution.storage_quota_bytes,

@@ -39,6 +39,43 @@ pub struct Artifact {
     pub entitlements: Vec<String>,
     /// Whether deploying runs `__init__`.
     pub has_init: bool,
+    /// The earliest PVM version that accepts the code: a chain on an earlier one refuses the
+    /// deploy (`cowboy_pvm::stdlib`). Artifacts written before this field read as version 1.
+    #[serde(default = "first_pvm_version")]
+    pub pvm_version: u16,
+}
+
+fn first_pvm_version() -> u16 {
+    cowboy_pvm::stdlib::PvmVersion::FIRST.get()
+}
+
+/// What a chain on an earlier PVM version than `artifact` needs refuses in it: one warning per
+/// name the first version refused, at its file:line:col (`cowboy build` prints them).
+pub fn version_warnings(artifact: &Artifact) -> Vec<Problem> {
+    if artifact.pvm_version <= first_pvm_version() {
+        return Vec::new();
+    }
+    let first = cowboy_pvm::stdlib::PvmVersion::FIRST;
+    match cowboy_pvm::validate::validate_for(&artifact.code, first) {
+        Ok(_) => Vec::new(),
+        Err(diagnostics) => diagnostics
+            .into_iter()
+            .map(|d| Problem {
+                file: artifact.source.clone(),
+                line: d.line,
+                column: d.column,
+                rule: d.rule.id().into(),
+                message: format!(
+                    "{}; chains still on PVM version {first} refuse to deploy this actor",
+                    d.message
+                ),
+                hint: format!(
+                    "deploy to a chain on PVM version {} or later, or: {}",
+                    artifact.pvm_version, d.hint
+                ),
+            })
+            .collect(),
+    }
 }
 
 /// Current artifact format.
@@ -238,10 +275,11 @@ fn check_actor(project: &Project, actor: &ActorEntry) -> Result<Artifact, Vec<Pr
         class: shape.class_name,
         source: file,
         code_hash: cowboy_types::code_hash(&code),
-        code,
         handlers: shape.handlers,
         entitlements: actor.entitlements.clone(),
         has_init: shape.has_init,
+        pvm_version: cowboy_pvm::validate::earliest_version(&code).0.get(),
+        code,
     })
 }
 

@@ -82,6 +82,9 @@ pub struct Failure {
     pub step: usize,
     pub call: String,
     pub message: String,
+    /// The Python traceback of an unexpected exception, with the actor's file:line and source
+    /// lines.
+    pub traceback: Option<String>,
 }
 
 /// Why scenarios could not run at all.
@@ -194,6 +197,16 @@ fn run_file(
     let source_path = project.dir.join(&entry.source);
     let source =
         std::fs::read_to_string(&source_path).map_err(|e| invalid(&source_path, e.to_string()))?;
+    let shown_file = entry.source.display().to_string();
+    let shown_source = cowboy_types::canonicalize_source(&source);
+    let traceback_of = |outcome: &CallOutcome| {
+        outcome
+            .result
+            .as_ref()
+            .err()
+            .and_then(|e| e.traceback.as_deref())
+            .map(|tb| cowboy_pvm::engine::traceback_in_file(tb, &shown_file, &shown_source))
+    };
     let init_args = encode(&scenario.init_args, path)?;
     let deployer = DEPLOYER;
     let calls = scenario
@@ -277,6 +290,7 @@ fn run_file(
                     "{} does not validate:\n{diagnostics}",
                     entry.source.display()
                 ),
+                traceback: None,
             });
             return Ok(report);
         }
@@ -297,6 +311,7 @@ fn run_file(
             step: 0,
             call: "deploy".into(),
             message,
+            traceback: traceback_of(deploy),
         });
         return Ok(report);
     }
@@ -306,6 +321,8 @@ fn run_file(
                 step: i + 1,
                 call: step.call.clone(),
                 message,
+                // An expected failure that failed differently still shows where it came from.
+                traceback: traceback_of(outcome),
             });
             return Ok(report);
         }

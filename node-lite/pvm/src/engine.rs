@@ -279,7 +279,8 @@ impl Engine {
         rustpython_vm::gc_state::gc_state().disable();
         let reset = interpreter.enter(|vm| -> Result<LibraryReset, InitError> {
             let fail = |e: PyBaseExceptionRef| {
-                InitError(traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
+                let described = describe_exception(&e, vm);
+                InitError(traceback(&e, &described, vm).unwrap_or(described))
             };
             // 256 frames, the handler included (whitepaper §3).
             vm.recursion_limit.set(limits::RECURSION);
@@ -323,7 +324,10 @@ impl Engine {
                 let result = globals.get_item("result", vm)?;
                 Ok(result.repr(vm)?.to_string())
             };
-            run().map_err(|e| traceback(&e, vm).unwrap_or_else(|| describe_exception(&e, vm)))
+            run().map_err(|e| {
+                let described = describe_exception(&e, vm);
+                traceback(&e, &described, vm).unwrap_or(described)
+            })
         })
     }
 
@@ -341,7 +345,7 @@ impl Engine {
         }
         let (_, shape) = validate::validate(&canonical)?;
         let code = self.interpreter.enter(|vm| {
-            library::compile_instrumented(&canonical, "<actor>", true, vm)
+            library::compile_instrumented(&canonical, ACTOR_FILE, true, vm)
                 .map_err(|e| describe_exception(&e, vm))
         });
         let code = code.map_err(|message| {
@@ -629,29 +633,86 @@ fn describe_exception(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> String {
     }
 }
 
-fn traceback(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> Option<String> {
+/// The file name actor code is compiled under: the same on every node (tracebacks and the
+/// library's test for "actor code" see this, never a local path).
+pub const ACTOR_FILE: &str = "<actor>";
+
+/// The traceback of `e`, whose `describe_exception` is `described` (computed once: it may run
+/// the actor's `__str__`, which is metered).
+fn traceback(e: &PyBaseExceptionRef, described: &str, vm: &VirtualMachine) -> Option<String> {
     let mut out = String::new();
     vm.write_exception(&mut out, e).ok()?;
+    // The exception itself as CPython writes it (`KeyError: 'b'`, where RustPython writes the
+    // key unquoted): it starts at the last line naming the exception's class.
+    let name = e.class().name().to_string();
+    let start = out
+        .rmatch_indices(&*name)
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let line_start = out[..i].rfind('\n').map_or(0, |n| n + 1);
+            out[line_start..i]
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '.' || c == '_')
+                && matches!(
+                    out[i + name.len()..].chars().next(),
+                    Some(':' | '\n') | None
+                )
+        })
+        .map(|i| out[..i].rfind('\n').map_or(0, |n| n + 1));
+    if let Some(start) = start {
+        out.truncate(start);
+        out.push_str(described);
+        out.push('\n');
+    }
     Some(out)
 }
 
+/// A traceback as a developer reads it: frames of the actor name `file` (its path on the
+/// developer's machine) and show their source line, as CPython prints them.
+pub fn traceback_in_file(traceback: &str, file: &str, source: &str) -> String {
+    let actor_frame = format!("  File \"{ACTOR_FILE}\", line ");
+    let lines: Vec<&str> = source.lines().collect();
+    let mut out = String::with_capacity(traceback.len());
+    for line in traceback.lines() {
+        match line.strip_prefix(&actor_frame) {
+            Some(rest) => {
+                out.push_str(&format!("  File \"{file}\", line {rest}\n"));
+                let number = rest.split(',').next().and_then(|n| n.parse::<usize>().ok());
+                if let Some(text) = number
+                    .and_then(|n| n.checked_sub(1))
+                    .and_then(|i| lines.get(i))
+                    .map(|l| l.trim())
+                    .filter(|l| !l.is_empty())
+                {
+                    out.push_str(&format!("    {text}\n"));
+                }
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 fn py_error(e: PyBaseExceptionRef, vm: &VirtualMachine) -> CallError {
+    // Once: `str(e)` may run the actor's `__str__`, metered.
+    let message = describe_exception(&e, vm);
     let class = e.class();
     let kind = if class.fast_issubclass(vm.ctx.exceptions.recursion_error) {
         ErrorKind::RecursionLimit
     } else if class.fast_issubclass(vm.ctx.exceptions.memory_error) {
         ErrorKind::MemoryLimit
-    } else if class.fast_issubclass(vm.ctx.exceptions.overflow_error)
-        && describe_exception(&e, vm).contains("4096")
-    {
+    } else if class.fast_issubclass(vm.ctx.exceptions.overflow_error) && message.contains("4096") {
         ErrorKind::IntegerOverflow
     } else {
         ErrorKind::Exception
     };
     CallError {
         kind,
-        message: describe_exception(&e, vm),
-        traceback: traceback(&e, vm),
+        traceback: traceback(&e, &message, vm),
+        message,
     }
 }
 

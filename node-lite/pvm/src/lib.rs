@@ -19,6 +19,7 @@ pub mod reversed_dict;
 pub mod rules;
 pub mod sandbox;
 pub mod sizes;
+pub mod stdlib;
 pub mod text;
 pub mod validate;
 pub mod value;

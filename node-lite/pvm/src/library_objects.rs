@@ -42,7 +42,7 @@ use std::{
 
 /// File names of code objects that belong to the actor (its module, and code built at run time
 /// under its rules); every other code object is the library's.
-const ACTOR_CODE_PATHS: &[&str] = &["<actor>", crate::dynamic::DYNAMIC_PATH];
+const ACTOR_CODE_PATHS: &[&str] = &[crate::engine::ACTOR_FILE, crate::dynamic::DYNAMIC_PATH];
 
 /// Underscore names the standard library documents as public API.
 pub const PUBLIC_UNDERSCORE_NAMES: &[&str] = &[

@@ -8,6 +8,7 @@
 //! are enforced again at run time, so validation is a service to the developer, not the only
 //! line of defence.
 
+use crate::stdlib::{self, NameKind, PvmVersion};
 use ruff_text_size::{Ranged, TextRange, TextSize};
 use rustpython_vm::compiler::{
     ast::{self, CmpOp, Expr, ExprContext, Stmt, visitor::Visitor},
@@ -127,15 +128,20 @@ pub const SUPER_SPECIAL_METHODS: &[&str] = &[
 /// `super().<special method>` or `object.__setattr__`/`object.__delattr__` (the frozen
 /// dataclass idiom: `object.__setattr__(self, "field", value)` in `__post_init__`). Both set or
 /// read what plain attribute syntax would, through the same write barrier on library objects.
-fn is_inherited_special_method(value: &Expr, attr: &str) -> bool {
+fn is_inherited_special_method(value: &Expr, attr: &str, version: PvmVersion) -> bool {
     match value {
         Expr::Call(c) => {
             matches!(&*c.func, Expr::Name(n) if n.id.as_str() == "super")
                 && c.arguments.args.is_empty()
                 && c.arguments.keywords.is_empty()
                 && SUPER_SPECIAL_METHODS.contains(&attr)
+                && stdlib::allowed_in(NameKind::SuperSpecialMethod, attr, version)
         }
-        Expr::Name(n) => n.id.as_str() == "object" && matches!(attr, "__setattr__" | "__delattr__"),
+        Expr::Name(n) => {
+            n.id.as_str() == "object"
+                && matches!(attr, "__setattr__" | "__delattr__")
+                && stdlib::allowed_in(NameKind::ObjectMethod, attr, version)
+        }
         _ => false,
     }
 }
@@ -232,8 +238,30 @@ pub fn line_col(source: &str, offset: TextSize) -> (usize, usize) {
     (line, column)
 }
 
-/// Validates actor source. Returns the actor's shape, or every diagnostic found.
+/// Validates actor source under the current PVM version. Returns the actor's shape, or every
+/// diagnostic found.
 pub fn validate(source: &str) -> Result<(ast::ModModule, ActorShape), Vec<Diagnostic>> {
+    validate_for(source, PvmVersion::CURRENT)
+}
+
+/// The earliest PVM version that accepts `source` (which the current one accepts), and what
+/// each earlier version refuses in it.
+pub fn earliest_version(source: &str) -> (PvmVersion, Vec<(PvmVersion, Vec<Diagnostic>)>) {
+    let mut refused = Vec::new();
+    for version in PvmVersion::all() {
+        match validate_for(source, version) {
+            Ok(_) => return (version, refused),
+            Err(d) => refused.push((version, d)),
+        }
+    }
+    (PvmVersion::CURRENT, refused)
+}
+
+/// Validates actor source under the rules of `version`.
+pub fn validate_for(
+    source: &str,
+    version: PvmVersion,
+) -> Result<(ast::ModModule, ActorShape), Vec<Diagnostic>> {
     let parsed = match parser::parse_module(source) {
         Ok(p) => p,
         Err(e) => {
@@ -250,6 +278,7 @@ pub fn validate(source: &str) -> Result<(ast::ModModule, ActorShape), Vec<Diagno
     let module = parsed.into_syntax();
     let mut checker = Checker {
         source,
+        version,
         diagnostics: Vec::new(),
         class_scopes: vec![false],
         class_names: vec![Vec::new()],
@@ -273,6 +302,7 @@ pub fn validate(source: &str) -> Result<(ast::ModModule, ActorShape), Vec<Diagno
 pub fn validate_dynamic(source: &str, expression: bool) -> Result<(), Vec<Diagnostic>> {
     let mut checker = Checker {
         source,
+        version: PvmVersion::CURRENT,
         diagnostics: Vec::new(),
         class_scopes: vec![false],
         class_names: vec![Vec::new()],
@@ -309,6 +339,8 @@ pub fn validate_dynamic(source: &str, expression: bool) -> Result<(), Vec<Diagno
 
 struct Checker<'s> {
     source: &'s str,
+    /// The rules checked against.
+    version: PvmVersion,
     diagnostics: Vec<Diagnostic>,
     /// Whether each enclosing scope is a class body (innermost last).
     class_scopes: Vec<bool>,
@@ -345,12 +377,24 @@ impl Checker<'_> {
     }
 
     fn check_import(&mut self, module: &str, range: TextRange) {
-        if !IMPORT_WHITELIST.contains(&module) {
+        let listed = IMPORT_WHITELIST.contains(&module);
+        if !listed || !stdlib::allowed_in(NameKind::Module, module, self.version) {
+            let message = if listed {
+                format!(
+                    "module `{module}` is not available in PVM version {} (allowed since \
+                     version {})",
+                    self.version,
+                    stdlib::since(NameKind::Module, module)
+                )
+            } else {
+                format!("module `{module}` is not available in the PVM")
+            };
+            let allowed: Vec<&str> = stdlib::modules(self.version).collect();
             self.report(
                 range,
                 Rule::ImportNotAllowed,
-                format!("module `{module}` is not available in the PVM"),
-                format!("import only: {}", IMPORT_WHITELIST.join(", ")),
+                message,
+                format!("import only: {}", allowed.join(", ")),
             );
         }
     }
@@ -624,17 +668,37 @@ impl<'a> Visitor<'a> for Checker<'_> {
             }
             Expr::Attribute(a) => {
                 let attr = a.attr.id.as_str();
+                let allowed = ALLOWED_DUNDER_ATTRIBUTES.contains(&attr)
+                    && stdlib::allowed_in(NameKind::DunderAttribute, attr, self.version);
                 if is_dunder(attr)
-                    && !ALLOWED_DUNDER_ATTRIBUTES.contains(&attr)
-                    && !is_inherited_special_method(&a.value, attr)
+                    && !allowed
+                    && !is_inherited_special_method(&a.value, attr, self.version)
                 {
                     self.report(
                         a.attr.range(),
                         Rule::DunderAttribute,
-                        format!("attribute `{attr}` is not accessible to actors"),
+                        if ALLOWED_DUNDER_ATTRIBUTES.contains(&attr) {
+                            format!(
+                                "attribute `{attr}` is not accessible in PVM version {} \
+                                 (allowed since version {})",
+                                self.version,
+                                stdlib::since(NameKind::DunderAttribute, attr)
+                            )
+                        } else {
+                            format!("attribute `{attr}` is not accessible to actors")
+                        },
                         format!(
                             "introspection of runtime internals is not allowed; allowed dunder attributes: {}",
-                            ALLOWED_DUNDER_ATTRIBUTES.join(", ")
+                            ALLOWED_DUNDER_ATTRIBUTES
+                                .iter()
+                                .filter(|d| stdlib::allowed_in(
+                                    NameKind::DunderAttribute,
+                                    d,
+                                    self.version
+                                ))
+                                .copied()
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     );
                 } else if INTROSPECTION_ATTRIBUTES.contains(&attr) {

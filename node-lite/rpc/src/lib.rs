@@ -244,6 +244,8 @@ pub struct AccountView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActorView {
     pub code_hash: Hash,
+    /// The PVM version whose rules validated the code at deploy.
+    pub pvm_version: u16,
     pub storage_used: u64,
     pub storage_quota: u64,
     pub storage_bond: Amount,

@@ -153,6 +153,8 @@ pub struct StorageUsage {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActorRecord {
     pub code_hash: Hash,
+    /// The PVM version whose rules validated the code at deploy (`cowboy_pvm::stdlib`).
+    pub pvm_version: u16,
     pub storage: StorageUsage,
 }
 
@@ -326,6 +328,7 @@ impl Write for Account {
             Some(a) => {
                 buf.put_u8(1);
                 a.code_hash.write(buf);
+                write_varint(u64::from(a.pvm_version), buf);
                 a.storage.write(buf);
             }
             None => buf.put_u8(0),
@@ -337,10 +340,9 @@ impl EncodeSize for Account {
     fn encode_size(&self) -> usize {
         8 + varint_size(self.nonce)
             + 1
-            + self
-                .actor
-                .as_ref()
-                .map_or(0, |a| Hash::LEN + a.storage.encode_size())
+            + self.actor.as_ref().map_or(0, |a| {
+                Hash::LEN + varint_size(u64::from(a.pvm_version)) + a.storage.encode_size()
+            })
             + bytes_size(&self.metadata)
     }
 }
@@ -352,6 +354,8 @@ impl Read for Account {
         let actor = if read_tag(buf, "actor")? {
             Some(ActorRecord {
                 code_hash: read_plain(buf, "code_hash")?,
+                pvm_version: u16::try_from(read_varint(buf, "pvm_version")?)
+                    .map_err(|_| CodecError::Invalid("Account", "pvm_version above 65535"))?,
                 storage: read_plain(buf, "storage")?,
             })
         } else {
@@ -547,5 +551,44 @@ impl Read for Supply {
             minted: read_u64_be(buf, "minted")?,
             burned: read_u64_be(buf, "burned")?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use commonware_codec::Encode as _;
+
+    #[test]
+    fn an_actor_account_keeps_its_pvm_version() {
+        let account = Account {
+            balance: 5,
+            nonce: 1,
+            actor: Some(ActorRecord {
+                code_hash: Hash([9; 32]),
+                pvm_version: 300,
+                storage: StorageUsage {
+                    used: 10,
+                    quota: 1 << 20,
+                    bond: 0,
+                },
+            }),
+            metadata: vec![],
+        };
+        let bytes = account.encode();
+        assert_eq!(bytes.len(), account.encode_size());
+        let back: Account = crate::codec::decode_strict(&bytes).expect("decodes");
+        assert_eq!(back, account);
+
+        // A version that does not fit 16 bits is refused, not truncated.
+        let mut wide = Vec::new();
+        wide.put_u64(5);
+        crate::codec::write_varint(1, &mut wide);
+        wide.put_u8(1);
+        Hash([9; 32]).write(&mut wide);
+        crate::codec::write_varint(70_000, &mut wide);
+        StorageUsage::default().write(&mut wide);
+        crate::codec::write_bytes(&[], &mut wide);
+        assert!(crate::codec::decode_strict::<Account>(&wide).is_err());
     }
 }
