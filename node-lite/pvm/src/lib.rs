@@ -5,6 +5,7 @@ pub mod call_state;
 pub mod cost;
 pub mod dynamic;
 pub mod engine;
+pub mod fidelity;
 pub mod host;
 pub mod identity;
 pub mod instrument;

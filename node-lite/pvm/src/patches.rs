@@ -528,6 +528,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 
     // CPython's case mappings, character classes and whitespace (before they are charged).
     crate::text::install(vm)?;
+    crate::fidelity::install(vm)?;
 
     // Methods whose work grows with their operands charge per character or element.
     let str_methods: &[&'static str] = &[

@@ -233,7 +233,8 @@ fn translate_size(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
 }
 
 /// `sep.join(items)`: gathers the items (a list or tuple is used as it is), then checks and
-/// charges the result length before joining.
+/// charges the result length before joining. The errors are CPython's (`PySequence_Fast`'s
+/// "can only join an iterable", and the first item of the wrong type).
 fn join(sep: PyObjectRef, items: PyObjectRef, vm: &VirtualMachine) -> PyResult<Vec<PyObjectRef>> {
     let items: Vec<PyObjectRef> = if let Some(l) = items.downcast_ref::<PyList>() {
         l.borrow_vec().to_vec()
@@ -241,10 +242,28 @@ fn join(sep: PyObjectRef, items: PyObjectRef, vm: &VirtualMachine) -> PyResult<V
         t.as_slice().to_vec()
     } else {
         items
-            .get_iter(vm)?
+            .get_iter(vm)
+            .map_err(|e| {
+                if e.class().fast_issubclass(vm.ctx.exceptions.type_error) {
+                    vm.new_type_error("can only join an iterable")
+                } else {
+                    e
+                }
+            })?
             .into_iter::<PyObjectRef>(vm)?
             .collect::<PyResult<_>>()?
     };
+    if sep.downcast_ref::<PyStr>().is_some()
+        && let Some((i, item)) = items
+            .iter()
+            .enumerate()
+            .find(|(_, item)| item.downcast_ref::<PyStr>().is_none())
+    {
+        return Err(vm.new_type_error(format!(
+            "sequence item {i}: expected str instance, {} found",
+            item.class().name()
+        )));
+    }
     let unit_len = |o: &PyObjectRef| -> usize {
         o.downcast_ref::<PyStr>()
             .map(|s| s.char_len())

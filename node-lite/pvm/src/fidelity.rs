@@ -1,0 +1,204 @@
+//! CPython's errors where RustPython words them differently, for the builtin methods actors
+//! call most.
+//!
+//! An error message is part of a call's result (an actor catches it and stores `str(e)`), so a
+//! different wording is a different result. Each method here is wrapped by a check that runs
+//! first: when the arguments are ones CPython 3.11 rejects, it raises CPython's exception with
+//! CPython's message (from `Objects/unicodeobject.c`, `Objects/listobject.c`,
+//! `Python/bltinmodule.c`); otherwise RustPython's method runs unchanged. The checks only look
+//! at argument types, so a call that succeeds costs what it did. Installed before methods are
+//! wrapped to be charged. (`str.join`'s and `bytes.join`'s errors are `sizes.rs`'s, which
+//! gathers their items.)
+
+use rustpython_vm::{
+    AsObject, Py, PyObject, PyResult, VirtualMachine,
+    builtins::{PyBaseExceptionRef, PyDict, PyStr, PyTuple, PyType},
+    function::FuncArgs,
+};
+
+/// What a check decided: raise this exception, or let the original method run.
+type Check = fn(&FuncArgs, &VirtualMachine) -> Option<PyBaseExceptionRef>;
+
+/// The name of `obj`'s type, as CPython's messages print it.
+fn type_name(obj: &PyObject) -> String {
+    obj.class().name().to_string()
+}
+
+fn is_str(obj: &PyObject) -> bool {
+    obj.downcast_ref::<PyStr>().is_some()
+}
+
+/// Replaces `ty.name` with `check` followed by the original method.
+fn guard(
+    ty: &'static Py<PyType>,
+    name: &'static str,
+    check: Check,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let interned = vm.ctx.intern_str(name);
+    let original = ty
+        .get_attr(interned)
+        .ok_or_else(|| vm.new_runtime_error(format!("{}.{name} missing", ty.name())))?;
+    let method = vm.new_method(
+        name,
+        ty,
+        move |args: FuncArgs, vm: &VirtualMachine| match check(&args, vm) {
+            Some(error) => Err(error),
+            None => original.call(args, vm),
+        },
+    );
+    ty.set_attr(interned, method.into());
+    Ok(())
+}
+
+/// `str.index(3)` and the other methods whose first argument must be a `str`.
+fn substring_must_be_str(args: &FuncArgs, vm: &VirtualMachine) -> Option<PyBaseExceptionRef> {
+    let sub = args.args.get(1)?;
+    (!is_str(sub)).then(|| vm.new_type_error(format!("must be str, not {}", type_name(sub))))
+}
+
+/// `str.startswith`/`endswith`: a `str` or a tuple of them.
+fn affix_check(name: &str, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyBaseExceptionRef> {
+    let affix = args.args.get(1)?;
+    if is_str(affix) {
+        return None;
+    }
+    match affix.downcast_ref::<PyTuple>() {
+        Some(items) => items.iter().find(|i| !is_str(i)).map(|bad| {
+            vm.new_type_error(format!(
+                "tuple for {name} must only contain str, not {}",
+                type_name(bad)
+            ))
+        }),
+        None => Some(vm.new_type_error(format!(
+            "{name} first arg must be str or a tuple of str, not {}",
+            type_name(affix)
+        ))),
+    }
+}
+
+/// `chr(x)` of something that is not an integer.
+fn install_chr(vm: &VirtualMachine) -> PyResult<()> {
+    let original = vm.builtins.get_attr("chr", vm)?;
+    let checked = vm.new_function("chr", move |mut args: FuncArgs, vm: &VirtualMachine| {
+        if let [arg] = args.args.as_mut_slice() {
+            *arg = arg.try_index(vm)?.into();
+        }
+        original.call(args, vm)
+    });
+    vm.builtins.set_attr("chr", checked, vm)
+}
+
+/// `str.maketrans(x)` with one argument that is not a dict.
+fn maketrans_one_argument(args: &FuncArgs, vm: &VirtualMachine) -> Option<PyBaseExceptionRef> {
+    // A static method: the arguments are exactly the caller's.
+    match args.args.as_slice() {
+        [only] if args.kwargs.is_empty() && only.downcast_ref::<PyDict>().is_none() => {
+            Some(vm.new_type_error("if you give only one argument to maketrans it must be a dict"))
+        }
+        _ => None,
+    }
+}
+
+/// Installs the checks.
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+    let str_type: &'static Py<PyType> = vm.ctx.types.str_type;
+    for name in [
+        "index",
+        "rindex",
+        "find",
+        "rfind",
+        "count",
+        "partition",
+        "rpartition",
+    ] {
+        guard(str_type, name, substring_must_be_str, vm)?;
+    }
+    guard(
+        str_type,
+        "startswith",
+        |a, vm| affix_check("startswith", a, vm),
+        vm,
+    )?;
+    guard(
+        str_type,
+        "endswith",
+        |a, vm| affix_check("endswith", a, vm),
+        vm,
+    )?;
+    install_chr(vm)?;
+    install_maketrans(vm)?;
+    install_list_index(vm)?;
+    install_ord(vm)
+}
+
+/// `str.maketrans` is a static method: it is replaced by one.
+fn install_maketrans(vm: &VirtualMachine) -> PyResult<()> {
+    let str_type: &'static Py<PyType> = vm.ctx.types.str_type;
+    let interned = vm.ctx.intern_str("maketrans");
+    let original = str_type.as_object().get_attr(interned, vm)?;
+    let checked = vm.new_function("maketrans", move |args: FuncArgs, vm: &VirtualMachine| {
+        match maketrans_one_argument(&args, vm) {
+            Some(error) => Err(error),
+            None => original.call(args, vm),
+        }
+    });
+    let method = vm
+        .ctx
+        .types
+        .staticmethod_type
+        .as_object()
+        .call((checked,), vm)?;
+    str_type.set_attr(interned, method);
+    Ok(())
+}
+
+/// `list.index(x)` of a missing `x`: CPython names it by its repr (`3 is not in list`).
+fn install_list_index(vm: &VirtualMachine) -> PyResult<()> {
+    let list_type: &'static Py<PyType> = vm.ctx.types.list_type;
+    let interned = vm.ctx.intern_str("index");
+    let original = list_type
+        .get_attr(interned)
+        .ok_or_else(|| vm.new_runtime_error("list.index missing"))?;
+    let method = vm.new_method(
+        "index",
+        list_type,
+        move |args: FuncArgs, vm: &VirtualMachine| {
+            let needle = args.args.get(1).cloned();
+            original.call(args, vm).map_err(|e| match needle {
+                Some(needle) if e.class().is(vm.ctx.exceptions.value_error) => {
+                    match needle.repr(vm) {
+                        Ok(r) => vm.new_value_error(format!("{r} is not in list")),
+                        Err(repr_failed) => repr_failed,
+                    }
+                }
+                _ => e,
+            })
+        },
+    );
+    list_type.set_attr(interned, method.into());
+    Ok(())
+}
+
+/// `ord(x)` of something that is not a one-character `str`, `bytes` or `bytearray`.
+fn install_ord(vm: &VirtualMachine) -> PyResult<()> {
+    let original = vm.builtins.get_attr("ord", vm)?;
+    let checked = vm.new_function("ord", move |args: FuncArgs, vm: &VirtualMachine| {
+        if let [arg] = args.args.as_slice() {
+            let bytes_like = arg
+                .downcast_ref::<rustpython_vm::builtins::PyBytes>()
+                .is_some()
+                || arg
+                    .downcast_ref::<rustpython_vm::builtins::PyByteArray>()
+                    .is_some();
+            if !is_str(arg) && !bytes_like {
+                return Err(vm.new_type_error(format!(
+                    "ord() expected string of length 1, but {} found",
+                    type_name(arg)
+                )));
+            }
+        }
+        original.call(args, vm)
+    });
+    vm.builtins.set_attr("ord", checked, vm)
+}
