@@ -14,7 +14,9 @@ use rustpython_vm::{
     AsObject, Py, PyObject, PyResult, VirtualMachine,
     builtins::{PyBaseExceptionRef, PyDict, PyStr, PyTuple, PyType},
     function::FuncArgs,
+    protocol::PyNumberBinaryFunc,
 };
+use std::sync::OnceLock;
 
 /// What a check decided: raise this exception, or let the original method run.
 type Check = fn(&FuncArgs, &VirtualMachine) -> Option<PyBaseExceptionRef>;
@@ -129,6 +131,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_chr(vm)?;
     install_maketrans(vm)?;
     install_list_index(vm)?;
+    install_zero_division(vm);
     install_ord(vm)
 }
 
@@ -201,4 +204,101 @@ fn install_ord(vm: &VirtualMachine) -> PyResult<()> {
         original.call(args, vm)
     });
     vm.builtins.set_attr("ord", checked, vm)
+}
+
+/// A number slot wrapper: runs the type's original slot and words its `ZeroDivisionError` as
+/// CPython does for that type and operator.
+macro_rules! zero_division_slots {
+    ($($wrapper:ident, $cell:ident, $message:literal;)*) => {
+        $(
+            static $cell: OnceLock<PyNumberBinaryFunc> = OnceLock::new();
+            fn $wrapper(a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
+                let Some(original) = $cell.get() else {
+                    return Err(vm.new_runtime_error("number slot not installed"));
+                };
+                original(a, b, vm).map_err(|e| {
+                    if e.class().is(vm.ctx.exceptions.zero_division_error) {
+                        vm.new_zero_division_error($message)
+                    } else {
+                        e
+                    }
+                })
+            }
+        )*
+    };
+}
+
+zero_division_slots! {
+    int_floor_divide, INT_FLOOR_DIVIDE, "integer division or modulo by zero";
+    int_right_floor_divide, INT_RIGHT_FLOOR_DIVIDE, "integer division or modulo by zero";
+    int_remainder, INT_REMAINDER, "integer modulo by zero";
+    int_right_remainder, INT_RIGHT_REMAINDER, "integer modulo by zero";
+    int_divmod, INT_DIVMOD, "integer division or modulo by zero";
+    int_right_divmod, INT_RIGHT_DIVMOD, "integer division or modulo by zero";
+    float_true_divide, FLOAT_TRUE_DIVIDE, "float division by zero";
+    float_right_true_divide, FLOAT_RIGHT_TRUE_DIVIDE, "float division by zero";
+    float_floor_divide, FLOAT_FLOOR_DIVIDE, "float floor division by zero";
+    float_right_floor_divide, FLOAT_RIGHT_FLOOR_DIVIDE, "float floor division by zero";
+    float_remainder, FLOAT_REMAINDER, "float modulo";
+    float_right_remainder, FLOAT_RIGHT_REMAINDER, "float modulo";
+    float_divmod, FLOAT_DIVMOD, "float divmod()";
+    float_right_divmod, FLOAT_RIGHT_DIVMOD, "float divmod()";
+}
+
+/// Puts `wrapper` in `slot`, keeping what it replaces (once per process: every interpreter's
+/// built-in types share their slots).
+macro_rules! wrap_slot {
+    ($slot:expr, $cell:expr, $wrapper:expr) => {
+        let wrapper: PyNumberBinaryFunc = $wrapper;
+        if let Some(f) = $slot.load()
+            && !std::ptr::fn_addr_eq(f, wrapper)
+        {
+            let _ = $cell.set(f);
+            $slot.store(Some(wrapper));
+        }
+    };
+}
+
+/// `1 // 0`, `5 % 0.0`, …: CPython's ZeroDivisionError messages, per type and operator.
+fn install_zero_division(vm: &VirtualMachine) {
+    let types = &vm.ctx.types;
+    // bool's slots are int's (copied when the type was made): both get the same wrappers.
+    for ty in [types.int_type, types.bool_type] {
+        let n = &ty.slots.as_number;
+        wrap_slot!(&n.floor_divide, &INT_FLOOR_DIVIDE, int_floor_divide);
+        wrap_slot!(
+            &n.right_floor_divide,
+            &INT_RIGHT_FLOOR_DIVIDE,
+            int_right_floor_divide
+        );
+        wrap_slot!(&n.remainder, &INT_REMAINDER, int_remainder);
+        wrap_slot!(
+            &n.right_remainder,
+            &INT_RIGHT_REMAINDER,
+            int_right_remainder
+        );
+        wrap_slot!(&n.divmod, &INT_DIVMOD, int_divmod);
+        wrap_slot!(&n.right_divmod, &INT_RIGHT_DIVMOD, int_right_divmod);
+    }
+    let n = &types.float_type.slots.as_number;
+    wrap_slot!(&n.true_divide, &FLOAT_TRUE_DIVIDE, float_true_divide);
+    wrap_slot!(
+        &n.right_true_divide,
+        &FLOAT_RIGHT_TRUE_DIVIDE,
+        float_right_true_divide
+    );
+    wrap_slot!(&n.floor_divide, &FLOAT_FLOOR_DIVIDE, float_floor_divide);
+    wrap_slot!(
+        &n.right_floor_divide,
+        &FLOAT_RIGHT_FLOOR_DIVIDE,
+        float_right_floor_divide
+    );
+    wrap_slot!(&n.remainder, &FLOAT_REMAINDER, float_remainder);
+    wrap_slot!(
+        &n.right_remainder,
+        &FLOAT_RIGHT_REMAINDER,
+        float_right_remainder
+    );
+    wrap_slot!(&n.divmod, &FLOAT_DIVMOD, float_divmod);
+    wrap_slot!(&n.right_divmod, &FLOAT_RIGHT_DIVMOD, float_right_divmod);
 }
