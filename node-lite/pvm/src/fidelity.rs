@@ -132,6 +132,8 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_maketrans(vm)?;
     install_list_index(vm)?;
     install_zero_division(vm);
+    install_subscripts(vm);
+    install_min_max(vm)?;
     install_ord(vm)
 }
 
@@ -156,7 +158,16 @@ fn install_maketrans(vm: &VirtualMachine) -> PyResult<()> {
     Ok(())
 }
 
-/// `list.index(x)` of a missing `x`: CPython names it by its repr (`3 is not in list`).
+/// Whether `e` is RustPython's "'x' is not in list" (not a ValueError an `__eq__` raised).
+fn not_in_list(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> bool {
+    e.class().is(vm.ctx.exceptions.value_error)
+        && e.as_object()
+            .str(vm)
+            .is_ok_and(|s| s.to_string().ends_with("' is not in list"))
+}
+
+/// `list.index(x)` of a missing `x`: CPython names it by its repr (`3 is not in list`);
+/// `list.remove(x)` does not name it.
 fn install_list_index(vm: &VirtualMachine) -> PyResult<()> {
     let list_type: &'static Py<PyType> = vm.ctx.types.list_type;
     let interned = vm.ctx.intern_str("index");
@@ -169,13 +180,30 @@ fn install_list_index(vm: &VirtualMachine) -> PyResult<()> {
         move |args: FuncArgs, vm: &VirtualMachine| {
             let needle = args.args.get(1).cloned();
             original.call(args, vm).map_err(|e| match needle {
-                Some(needle) if e.class().is(vm.ctx.exceptions.value_error) => {
-                    match needle.repr(vm) {
-                        Ok(r) => vm.new_value_error(format!("{r} is not in list")),
-                        Err(repr_failed) => repr_failed,
-                    }
-                }
+                Some(needle) if not_in_list(&e, vm) => match needle.repr(vm) {
+                    Ok(r) => vm.new_value_error(format!("{r} is not in list")),
+                    Err(repr_failed) => repr_failed,
+                },
                 _ => e,
+            })
+        },
+    );
+    list_type.set_attr(interned, method.into());
+
+    let interned = vm.ctx.intern_str("remove");
+    let original = list_type
+        .get_attr(interned)
+        .ok_or_else(|| vm.new_runtime_error("list.remove missing"))?;
+    let method = vm.new_method(
+        "remove",
+        list_type,
+        move |args: FuncArgs, vm: &VirtualMachine| {
+            original.call(args, vm).map_err(|e| {
+                if not_in_list(&e, vm) {
+                    vm.new_value_error("list.remove(x): x not in list")
+                } else {
+                    e
+                }
             })
         },
     );
@@ -301,4 +329,103 @@ fn install_zero_division(vm: &VirtualMachine) {
     );
     wrap_slot!(&n.divmod, &FLOAT_DIVMOD, float_divmod);
     wrap_slot!(&n.right_divmod, &FLOAT_RIGHT_DIVMOD, float_right_divmod);
+}
+
+type SubscriptFn =
+    fn(rustpython_vm::protocol::PyMapping<'_>, &PyObject, &VirtualMachine) -> PyResult;
+
+/// A subscript slot wrapper: runs the type's original and words its index errors as CPython
+/// does for that type (`string index out of range`, `list indices must be integers or slices,
+/// not str`).
+macro_rules! subscript_slots {
+    ($($wrapper:ident, $cell:ident, $noun:literal, $indices:literal;)*) => {
+        $(
+            static $cell: OnceLock<SubscriptFn> = OnceLock::new();
+            fn $wrapper(
+                mapping: rustpython_vm::protocol::PyMapping<'_>,
+                needle: &PyObject,
+                vm: &VirtualMachine,
+            ) -> PyResult {
+                let Some(original) = $cell.get() else {
+                    return Err(vm.new_runtime_error("subscript slot not installed"));
+                };
+                original(mapping, needle, vm).map_err(|e| {
+                    if e.class().is(vm.ctx.exceptions.index_error) {
+                        vm.new_index_error(concat!($noun, " index out of range"))
+                    } else if e.class().is(vm.ctx.exceptions.type_error)
+                        && needle.try_index_opt(vm).is_none()
+                        && !needle.class().is(vm.ctx.types.slice_type)
+                    {
+                        vm.new_type_error(format!($indices, needle.class().name()))
+                    } else {
+                        e
+                    }
+                })
+            }
+        )*
+    };
+}
+
+subscript_slots! {
+    str_subscript, STR_SUBSCRIPT, "string", "string indices must be integers, not '{}'";
+    list_subscript, LIST_SUBSCRIPT, "list", "list indices must be integers or slices, not {}";
+    tuple_subscript, TUPLE_SUBSCRIPT, "tuple", "tuple indices must be integers or slices, not {}";
+}
+
+/// `"abc"[5]`, `[1][0.5]`, …: CPython's IndexError and TypeError messages for subscripts.
+fn install_subscripts(vm: &VirtualMachine) {
+    let types = &vm.ctx.types;
+    for (ty, cell, wrapper) in [
+        (types.str_type, &STR_SUBSCRIPT, str_subscript as SubscriptFn),
+        (
+            types.list_type,
+            &LIST_SUBSCRIPT,
+            list_subscript as SubscriptFn,
+        ),
+        (
+            types.tuple_type,
+            &TUPLE_SUBSCRIPT,
+            tuple_subscript as SubscriptFn,
+        ),
+    ] {
+        let slot = &ty.slots.as_mapping.subscript;
+        if let Some(f) = slot.load()
+            && !std::ptr::fn_addr_eq(f, wrapper)
+        {
+            let _ = cell.set(f);
+            slot.store(Some(wrapper));
+        }
+    }
+}
+
+/// `min([])`, `max([])`: CPython's "min() arg is an empty sequence".
+fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
+    for (name, rustpython, cpython) in [
+        (
+            "min",
+            "min() iterable argument is empty",
+            "min() arg is an empty sequence",
+        ),
+        (
+            "max",
+            "max() iterable argument is empty",
+            "max() arg is an empty sequence",
+        ),
+    ] {
+        let original = vm.builtins.get_attr(name, vm)?;
+        let checked = vm.new_function(name, move |args: FuncArgs, vm: &VirtualMachine| {
+            original.call(args, vm).map_err(|e| {
+                let message = e.as_object().str(vm).ok().map(|s| s.to_string());
+                if e.class().is(vm.ctx.exceptions.value_error)
+                    && message.as_deref() == Some(rustpython)
+                {
+                    vm.new_value_error(cpython)
+                } else {
+                    e
+                }
+            })
+        });
+        vm.builtins.set_attr(name, checked, vm)?;
+    }
+    Ok(())
 }
