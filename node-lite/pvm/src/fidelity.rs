@@ -5,21 +5,21 @@
 //! different wording is a different result. Each method here is wrapped by a check that runs
 //! first: when the arguments are ones CPython 3.11 rejects, it raises CPython's exception with
 //! CPython's message (from `Objects/unicodeobject.c`, `Objects/listobject.c`,
-//! `Python/bltinmodule.c`); otherwise RustPython's method runs unchanged. The checks only look
+//! `Python/bltinmodule.c`); otherwise RustPython's method runs unchanged. Where the error comes
+//! from a type slot (`1 // 0`, `"abc"[5]`), or only RustPython can tell it apart (`min([])`), the
+//! wrapper runs the original and rewords its error instead. The checks only look
 //! at argument types, so a call that succeeds costs what it did. Installed before methods are
 //! wrapped to be charged. (`str.join`'s and `bytes.join`'s errors are `sizes.rs`'s, which
 //! gathers their items.)
 
+use crate::patches::{guard_method, swap_slot, wrap_method};
 use rustpython_vm::{
-    AsObject, Py, PyObject, PyResult, VirtualMachine,
-    builtins::{PyBaseExceptionRef, PyDict, PyStr, PyTuple, PyType},
+    AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
+    builtins::{PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyStr, PyTuple, PyType},
     function::FuncArgs,
-    protocol::PyNumberBinaryFunc,
+    protocol::{PyMapping, PyNumberBinaryFunc},
 };
 use std::sync::OnceLock;
-
-/// What a check decided: raise this exception, or let the original method run.
-type Check = fn(&FuncArgs, &VirtualMachine) -> Option<PyBaseExceptionRef>;
 
 /// The name of `obj`'s type, as CPython's messages print it.
 fn type_name(obj: &PyObject) -> String {
@@ -30,49 +30,43 @@ fn is_str(obj: &PyObject) -> bool {
     obj.downcast_ref::<PyStr>().is_some()
 }
 
-/// Replaces `ty.name` with `check` followed by the original method.
-fn guard(
-    ty: &'static Py<PyType>,
-    name: &'static str,
-    check: Check,
-    vm: &VirtualMachine,
-) -> PyResult<()> {
-    let interned = vm.ctx.intern_str(name);
-    let original = ty
-        .get_attr(interned)
-        .ok_or_else(|| vm.new_runtime_error(format!("{}.{name} missing", ty.name())))?;
-    let method = vm.new_method(
-        name,
-        ty,
-        move |args: FuncArgs, vm: &VirtualMachine| match check(&args, vm) {
-            Some(error) => Err(error),
-            None => original.call(args, vm),
-        },
-    );
-    ty.set_attr(interned, method.into());
-    Ok(())
+/// Replaces the built-in function `name` of this interpreter by `f`, which is handed the
+/// function it replaces.
+fn wrap_builtin<F>(name: &'static str, vm: &VirtualMachine, f: F) -> PyResult<()>
+where
+    F: Fn(FuncArgs, &PyObjectRef, &VirtualMachine) -> PyResult + 'static,
+{
+    let original = vm.builtins.get_attr(name, vm)?;
+    let wrapped = vm.new_function(name, move |args: FuncArgs, vm: &VirtualMachine| {
+        f(args, &original, vm)
+    });
+    vm.builtins.set_attr(name, wrapped, vm)
 }
 
 /// `str.index(3)` and the other methods whose first argument must be a `str`.
-fn substring_must_be_str(args: &FuncArgs, vm: &VirtualMachine) -> Option<PyBaseExceptionRef> {
-    let sub = args.args.get(1)?;
-    (!is_str(sub)).then(|| vm.new_type_error(format!("must be str, not {}", type_name(sub))))
+fn substring_must_be_str(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    match args.args.get(1) {
+        Some(sub) if !is_str(sub) => {
+            Err(vm.new_type_error(format!("must be str, not {}", type_name(sub))))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `str.startswith`/`endswith`: a `str` or a tuple of them.
-fn affix_check(name: &str, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyBaseExceptionRef> {
-    let affix = args.args.get(1)?;
-    if is_str(affix) {
-        return None;
-    }
+fn affix_check(name: &str, args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    let Some(affix) = args.args.get(1).filter(|a| !is_str(a)) else {
+        return Ok(());
+    };
     match affix.downcast_ref::<PyTuple>() {
-        Some(items) => items.iter().find(|i| !is_str(i)).map(|bad| {
-            vm.new_type_error(format!(
+        Some(items) => match items.iter().find(|i| !is_str(i)) {
+            Some(bad) => Err(vm.new_type_error(format!(
                 "tuple for {name} must only contain str, not {}",
                 type_name(bad)
-            ))
-        }),
-        None => Some(vm.new_type_error(format!(
+            ))),
+            None => Ok(()),
+        },
+        None => Err(vm.new_type_error(format!(
             "{name} first arg must be str or a tuple of str, not {}",
             type_name(affix)
         ))),
@@ -81,29 +75,27 @@ fn affix_check(name: &str, args: &FuncArgs, vm: &VirtualMachine) -> Option<PyBas
 
 /// `chr(x)` of something that is not an integer.
 fn install_chr(vm: &VirtualMachine) -> PyResult<()> {
-    let original = vm.builtins.get_attr("chr", vm)?;
-    let checked = vm.new_function("chr", move |mut args: FuncArgs, vm: &VirtualMachine| {
+    wrap_builtin("chr", vm, |mut args, original, vm| {
         if let [arg] = args.args.as_mut_slice() {
             *arg = arg.try_index(vm)?.into();
         }
         original.call(args, vm)
-    });
-    vm.builtins.set_attr("chr", checked, vm)
+    })
 }
 
 /// `str.maketrans(x)` with one argument that is not a dict.
-fn maketrans_one_argument(args: &FuncArgs, vm: &VirtualMachine) -> Option<PyBaseExceptionRef> {
+fn maketrans_one_argument(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
     // A static method: the arguments are exactly the caller's.
     match args.args.as_slice() {
         [only] if args.kwargs.is_empty() && only.downcast_ref::<PyDict>().is_none() => {
-            Some(vm.new_type_error("if you give only one argument to maketrans it must be a dict"))
+            Err(vm.new_type_error("if you give only one argument to maketrans it must be a dict"))
         }
-        _ => None,
+        _ => Ok(()),
     }
 }
 
-/// Installs the checks.
-pub fn install(vm: &VirtualMachine) -> PyResult<()> {
+/// The checks on built-in types' methods: once per thread, with the other method patches.
+pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
     let str_type: &'static Py<PyType> = vm.ctx.types.str_type;
     for name in [
         "index",
@@ -114,27 +106,32 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         "partition",
         "rpartition",
     ] {
-        guard(str_type, name, substring_must_be_str, vm)?;
+        guard_method(str_type, name, substring_must_be_str, vm)?;
     }
-    guard(
+    guard_method(
         str_type,
         "startswith",
         |a, vm| affix_check("startswith", a, vm),
         vm,
     )?;
-    guard(
+    guard_method(
         str_type,
         "endswith",
         |a, vm| affix_check("endswith", a, vm),
         vm,
     )?;
-    install_chr(vm)?;
     install_maketrans(vm)?;
-    install_list_index(vm)?;
+    install_list_errors(vm)
+}
+
+/// The number and subscript slots (shared by every interpreter, wrapped once) and the built-in
+/// functions (each interpreter's own): for every interpreter.
+pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_zero_division(vm);
     install_subscripts(vm);
-    install_min_max(vm)?;
-    install_ord(vm)
+    install_chr(vm)?;
+    install_ord(vm)?;
+    install_min_max(vm)
 }
 
 /// `str.maketrans` is a static method: it is replaced by one.
@@ -143,10 +140,8 @@ fn install_maketrans(vm: &VirtualMachine) -> PyResult<()> {
     let interned = vm.ctx.intern_str("maketrans");
     let original = str_type.as_object().get_attr(interned, vm)?;
     let checked = vm.new_function("maketrans", move |args: FuncArgs, vm: &VirtualMachine| {
-        match maketrans_one_argument(&args, vm) {
-            Some(error) => Err(error),
-            None => original.call(args, vm),
-        }
+        maketrans_one_argument(&args, vm)?;
+        original.call(args, vm)
     });
     let method = vm
         .ctx
@@ -168,70 +163,44 @@ fn not_in_list(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> bool {
 
 /// `list.index(x)` of a missing `x`: CPython names it by its repr (`3 is not in list`);
 /// `list.remove(x)` does not name it.
-fn install_list_index(vm: &VirtualMachine) -> PyResult<()> {
+fn install_list_errors(vm: &VirtualMachine) -> PyResult<()> {
     let list_type: &'static Py<PyType> = vm.ctx.types.list_type;
-    let interned = vm.ctx.intern_str("index");
-    let original = list_type
-        .get_attr(interned)
-        .ok_or_else(|| vm.new_runtime_error("list.index missing"))?;
-    let method = vm.new_method(
-        "index",
-        list_type,
-        move |args: FuncArgs, vm: &VirtualMachine| {
-            let needle = args.args.get(1).cloned();
-            original.call(args, vm).map_err(|e| match needle {
-                Some(needle) if not_in_list(&e, vm) => match needle.repr(vm) {
-                    Ok(r) => vm.new_value_error(format!("{r} is not in list")),
-                    Err(repr_failed) => repr_failed,
-                },
-                _ => e,
-            })
-        },
-    );
-    list_type.set_attr(interned, method.into());
-
-    let interned = vm.ctx.intern_str("remove");
-    let original = list_type
-        .get_attr(interned)
-        .ok_or_else(|| vm.new_runtime_error("list.remove missing"))?;
-    let method = vm.new_method(
-        "remove",
-        list_type,
-        move |args: FuncArgs, vm: &VirtualMachine| {
-            original.call(args, vm).map_err(|e| {
-                if not_in_list(&e, vm) {
-                    vm.new_value_error("list.remove(x): x not in list")
-                } else {
-                    e
-                }
-            })
-        },
-    );
-    list_type.set_attr(interned, method.into());
-    Ok(())
+    wrap_method(list_type, "index", vm, |args, original, vm| {
+        let needle = args.args.get(1).cloned();
+        original.call(args, vm).map_err(|e| match needle {
+            Some(needle) if not_in_list(&e, vm) => match needle.repr(vm) {
+                Ok(r) => vm.new_value_error(format!("{r} is not in list")),
+                Err(repr_failed) => repr_failed,
+            },
+            _ => e,
+        })
+    })?;
+    wrap_method(list_type, "remove", vm, |args, original, vm| {
+        original.call(args, vm).map_err(|e| {
+            if not_in_list(&e, vm) {
+                vm.new_value_error("list.remove(x): x not in list")
+            } else {
+                e
+            }
+        })
+    })
 }
 
 /// `ord(x)` of something that is not a one-character `str`, `bytes` or `bytearray`.
 fn install_ord(vm: &VirtualMachine) -> PyResult<()> {
-    let original = vm.builtins.get_attr("ord", vm)?;
-    let checked = vm.new_function("ord", move |args: FuncArgs, vm: &VirtualMachine| {
-        if let [arg] = args.args.as_slice() {
-            let bytes_like = arg
-                .downcast_ref::<rustpython_vm::builtins::PyBytes>()
-                .is_some()
-                || arg
-                    .downcast_ref::<rustpython_vm::builtins::PyByteArray>()
-                    .is_some();
-            if !is_str(arg) && !bytes_like {
-                return Err(vm.new_type_error(format!(
-                    "ord() expected string of length 1, but {} found",
-                    type_name(arg)
-                )));
-            }
+    wrap_builtin("ord", vm, |args, original, vm| {
+        if let [arg] = args.args.as_slice()
+            && !is_str(arg)
+            && arg.downcast_ref::<PyBytes>().is_none()
+            && arg.downcast_ref::<PyByteArray>().is_none()
+        {
+            return Err(vm.new_type_error(format!(
+                "ord() expected string of length 1, but {} found",
+                type_name(arg)
+            )));
         }
         original.call(args, vm)
-    });
-    vm.builtins.set_attr("ord", checked, vm)
+    })
 }
 
 /// A number slot wrapper: runs the type's original slot and words its `ZeroDivisionError` as
@@ -273,66 +242,79 @@ zero_division_slots! {
     float_right_divmod, FLOAT_RIGHT_DIVMOD, "float divmod()";
 }
 
-/// Puts `wrapper` in `slot`, keeping what it replaces (once per process: every interpreter's
-/// built-in types share their slots).
-macro_rules! wrap_slot {
-    ($slot:expr, $cell:expr, $wrapper:expr) => {
-        let wrapper: PyNumberBinaryFunc = $wrapper;
-        if let Some(f) = $slot.load()
-            && !std::ptr::fn_addr_eq(f, wrapper)
-        {
-            let _ = $cell.set(f);
-            $slot.store(Some(wrapper));
-        }
-    };
-}
-
 /// `1 // 0`, `5 % 0.0`, …: CPython's ZeroDivisionError messages, per type and operator.
 fn install_zero_division(vm: &VirtualMachine) {
     let types = &vm.ctx.types;
     // bool's slots are int's (copied when the type was made): both get the same wrappers.
     for ty in [types.int_type, types.bool_type] {
         let n = &ty.slots.as_number;
-        wrap_slot!(&n.floor_divide, &INT_FLOOR_DIVIDE, int_floor_divide);
-        wrap_slot!(
-            &n.right_floor_divide,
-            &INT_RIGHT_FLOOR_DIVIDE,
-            int_right_floor_divide
+        swap_slot!(
+            n.floor_divide,
+            INT_FLOOR_DIVIDE,
+            int_floor_divide as PyNumberBinaryFunc
         );
-        wrap_slot!(&n.remainder, &INT_REMAINDER, int_remainder);
-        wrap_slot!(
-            &n.right_remainder,
-            &INT_RIGHT_REMAINDER,
-            int_right_remainder
+        swap_slot!(
+            n.right_floor_divide,
+            INT_RIGHT_FLOOR_DIVIDE,
+            int_right_floor_divide as PyNumberBinaryFunc
         );
-        wrap_slot!(&n.divmod, &INT_DIVMOD, int_divmod);
-        wrap_slot!(&n.right_divmod, &INT_RIGHT_DIVMOD, int_right_divmod);
+        swap_slot!(
+            n.remainder,
+            INT_REMAINDER,
+            int_remainder as PyNumberBinaryFunc
+        );
+        swap_slot!(
+            n.right_remainder,
+            INT_RIGHT_REMAINDER,
+            int_right_remainder as PyNumberBinaryFunc
+        );
+        swap_slot!(n.divmod, INT_DIVMOD, int_divmod as PyNumberBinaryFunc);
+        swap_slot!(
+            n.right_divmod,
+            INT_RIGHT_DIVMOD,
+            int_right_divmod as PyNumberBinaryFunc
+        );
     }
     let n = &types.float_type.slots.as_number;
-    wrap_slot!(&n.true_divide, &FLOAT_TRUE_DIVIDE, float_true_divide);
-    wrap_slot!(
-        &n.right_true_divide,
-        &FLOAT_RIGHT_TRUE_DIVIDE,
-        float_right_true_divide
+    swap_slot!(
+        n.true_divide,
+        FLOAT_TRUE_DIVIDE,
+        float_true_divide as PyNumberBinaryFunc
     );
-    wrap_slot!(&n.floor_divide, &FLOAT_FLOOR_DIVIDE, float_floor_divide);
-    wrap_slot!(
-        &n.right_floor_divide,
-        &FLOAT_RIGHT_FLOOR_DIVIDE,
-        float_right_floor_divide
+    swap_slot!(
+        n.right_true_divide,
+        FLOAT_RIGHT_TRUE_DIVIDE,
+        float_right_true_divide as PyNumberBinaryFunc
     );
-    wrap_slot!(&n.remainder, &FLOAT_REMAINDER, float_remainder);
-    wrap_slot!(
-        &n.right_remainder,
-        &FLOAT_RIGHT_REMAINDER,
-        float_right_remainder
+    swap_slot!(
+        n.floor_divide,
+        FLOAT_FLOOR_DIVIDE,
+        float_floor_divide as PyNumberBinaryFunc
     );
-    wrap_slot!(&n.divmod, &FLOAT_DIVMOD, float_divmod);
-    wrap_slot!(&n.right_divmod, &FLOAT_RIGHT_DIVMOD, float_right_divmod);
+    swap_slot!(
+        n.right_floor_divide,
+        FLOAT_RIGHT_FLOOR_DIVIDE,
+        float_right_floor_divide as PyNumberBinaryFunc
+    );
+    swap_slot!(
+        n.remainder,
+        FLOAT_REMAINDER,
+        float_remainder as PyNumberBinaryFunc
+    );
+    swap_slot!(
+        n.right_remainder,
+        FLOAT_RIGHT_REMAINDER,
+        float_right_remainder as PyNumberBinaryFunc
+    );
+    swap_slot!(n.divmod, FLOAT_DIVMOD, float_divmod as PyNumberBinaryFunc);
+    swap_slot!(
+        n.right_divmod,
+        FLOAT_RIGHT_DIVMOD,
+        float_right_divmod as PyNumberBinaryFunc
+    );
 }
 
-type SubscriptFn =
-    fn(rustpython_vm::protocol::PyMapping<'_>, &PyObject, &VirtualMachine) -> PyResult;
+type SubscriptFn = fn(PyMapping<'_>, &PyObject, &VirtualMachine) -> PyResult;
 
 /// A subscript slot wrapper: runs the type's original and words its index errors as CPython
 /// does for that type (`string index out of range`, `list indices must be integers or slices,
@@ -342,7 +324,7 @@ macro_rules! subscript_slots {
         $(
             static $cell: OnceLock<SubscriptFn> = OnceLock::new();
             fn $wrapper(
-                mapping: rustpython_vm::protocol::PyMapping<'_>,
+                mapping: PyMapping<'_>,
                 needle: &PyObject,
                 vm: &VirtualMachine,
             ) -> PyResult {
@@ -375,26 +357,12 @@ subscript_slots! {
 /// `"abc"[5]`, `[1][0.5]`, …: CPython's IndexError and TypeError messages for subscripts.
 fn install_subscripts(vm: &VirtualMachine) {
     let types = &vm.ctx.types;
-    for (ty, cell, wrapper) in [
+    for (ty, original, wrapper) in [
         (types.str_type, &STR_SUBSCRIPT, str_subscript as SubscriptFn),
-        (
-            types.list_type,
-            &LIST_SUBSCRIPT,
-            list_subscript as SubscriptFn,
-        ),
-        (
-            types.tuple_type,
-            &TUPLE_SUBSCRIPT,
-            tuple_subscript as SubscriptFn,
-        ),
+        (types.list_type, &LIST_SUBSCRIPT, list_subscript),
+        (types.tuple_type, &TUPLE_SUBSCRIPT, tuple_subscript),
     ] {
-        let slot = &ty.slots.as_mapping.subscript;
-        if let Some(f) = slot.load()
-            && !std::ptr::fn_addr_eq(f, wrapper)
-        {
-            let _ = cell.set(f);
-            slot.store(Some(wrapper));
-        }
+        swap_slot!(ty.slots.as_mapping.subscript, original, wrapper);
     }
 }
 
@@ -412,8 +380,7 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
             "max() arg is an empty sequence",
         ),
     ] {
-        let original = vm.builtins.get_attr(name, vm)?;
-        let checked = vm.new_function(name, move |args: FuncArgs, vm: &VirtualMachine| {
+        wrap_builtin(name, vm, move |args, original, vm| {
             original.call(args, vm).map_err(|e| {
                 let message = e.as_object().str(vm).ok().map(|s| s.to_string());
                 if e.class().is(vm.ctx.exceptions.value_error)
@@ -424,8 +391,7 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
                     e
                 }
             })
-        });
-        vm.builtins.set_attr(name, checked, vm)?;
+        })?;
     }
     Ok(())
 }

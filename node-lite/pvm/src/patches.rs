@@ -27,6 +27,61 @@ use rustpython_vm::{
 };
 use std::sync::{Mutex, OnceLock};
 
+/// Puts the wrapper `$wrapper` (a function pointer of the slot's type) in the type slot
+/// `$slot`, keeping the function it replaces in `$original` (a `OnceLock`). Built-in types, and
+/// their slots, are shared by every interpreter of the process: a slot already wrapped is left
+/// as it is, so wrapping never nests.
+macro_rules! swap_slot {
+    ($slot:expr, $original:expr, $wrapper:expr) => {{
+        let slot = &$slot;
+        let wrapper = $wrapper;
+        if let Some(f) = slot.load()
+            && !std::ptr::fn_addr_eq(f, wrapper)
+        {
+            let _ = $original.set(f);
+            slot.store(Some(wrapper));
+        }
+    }};
+}
+pub(crate) use swap_slot;
+
+/// Replaces the method `ty.name` by `f`, which is handed the method it replaces. Built-in types
+/// are shared by every interpreter a thread runs: their methods are replaced once per thread
+/// (after [`first_on_this_thread`]), or calls would go through the wrapper twice.
+pub(crate) fn wrap_method<F>(
+    ty: &'static Py<PyType>,
+    name: &'static str,
+    vm: &VirtualMachine,
+    f: F,
+) -> PyResult<()>
+where
+    F: Fn(FuncArgs, &PyObjectRef, &VirtualMachine) -> PyResult + 'static,
+{
+    let interned = vm.ctx.intern_str(name);
+    let original = ty
+        .get_attr(interned)
+        .ok_or_else(|| vm.new_runtime_error(format!("{}.{name} missing", ty.name())))?;
+    let method = vm.new_method(name, ty, move |args: FuncArgs, vm: &VirtualMachine| {
+        f(args, &original, vm)
+    });
+    ty.set_attr(interned, method.into());
+    Ok(())
+}
+
+/// Replaces the method `ty.name` by `check` followed by the method: `check` raises, or lets
+/// the call through unchanged.
+pub(crate) fn guard_method(
+    ty: &'static Py<PyType>,
+    name: &'static str,
+    check: fn(&FuncArgs, &VirtualMachine) -> PyResult<()>,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    wrap_method(ty, name, vm, move |args, original, vm| {
+        check(&args, vm)?;
+        original.call(args, vm)
+    })
+}
+
 type ReprFn = fn(&PyObject, &VirtualMachine) -> PyResult<PyRef<PyStr>>;
 type IterNextFn = fn(&PyObject, &VirtualMachine) -> PyResult<PyIterReturn>;
 type RichCompareFn = fn(
@@ -443,62 +498,33 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     crate::library_objects::install_write_barrier(vm)?;
 
     let types = &vm.ctx.types;
-    let list_seq = &types.list_type.slots.as_sequence;
-    if let Some(f) = list_seq.contains.load()
-        && f as usize != list_contains as *const () as usize
-    {
-        let _ = LIST_CONTAINS.set(f);
-        list_seq.contains.store(Some(list_contains));
-    }
-    let tuple_seq = &types.tuple_type.slots.as_sequence;
-    if let Some(f) = tuple_seq.contains.load()
-        && f as usize != tuple_contains as *const () as usize
-    {
-        let _ = TUPLE_CONTAINS.set(f);
-        tuple_seq.contains.store(Some(tuple_contains));
-    }
-    for (ty, cell, wrapper) in [
-        (types.str_type, &STR_CONTAINS, str_contains as ContainsFn),
-        (
-            types.bytes_type,
-            &BYTES_CONTAINS,
-            bytes_contains as ContainsFn,
-        ),
+    for (ty, original, wrapper) in [
+        (types.list_type, &LIST_CONTAINS, list_contains as ContainsFn),
+        (types.tuple_type, &TUPLE_CONTAINS, tuple_contains),
+        (types.str_type, &STR_CONTAINS, str_contains),
+        (types.bytes_type, &BYTES_CONTAINS, bytes_contains),
     ] {
-        let seq = &ty.slots.as_sequence;
-        if let Some(f) = seq.contains.load()
-            && !std::ptr::fn_addr_eq(f, wrapper)
-        {
-            let _ = cell.set(f);
-            seq.contains.store(Some(wrapper));
-        }
+        swap_slot!(ty.slots.as_sequence.contains, original, wrapper);
     }
-    if let Some(f) = types.list_type.slots.richcompare.load()
-        && f as usize != list_richcmp as *const () as usize
-    {
-        let _ = LIST_RICHCMP.set(f);
-        types.list_type.slots.richcompare.store(Some(list_richcmp));
+    for (ty, original, wrapper) in [
+        (
+            types.list_type,
+            &LIST_RICHCMP,
+            list_richcmp as RichCompareFn,
+        ),
+        (types.tuple_type, &TUPLE_RICHCMP, tuple_richcmp),
+    ] {
+        swap_slot!(ty.slots.richcompare, original, wrapper);
     }
-    if let Some(f) = types.tuple_type.slots.richcompare.load()
-        && f as usize != tuple_richcmp as *const () as usize
-    {
-        let _ = TUPLE_RICHCMP.set(f);
-        types
-            .tuple_type
-            .slots
-            .richcompare
-            .store(Some(tuple_richcmp));
-    }
-    if let Some(f) = types.type_type.slots.setattro.load()
-        && f as usize != guarded_type_setattro as *const () as usize
-    {
-        let _ = TYPE_SETATTRO.set(f);
-        types
-            .type_type
-            .slots
-            .setattro
-            .store(Some(guarded_type_setattro));
-    }
+    swap_slot!(
+        types.type_type.slots.setattro,
+        TYPE_SETATTRO,
+        guarded_type_setattro as SetattroFn
+    );
+
+    // CPython's errors from the number and subscript slots (idempotent) and from the built-in
+    // functions (which belong to each interpreter).
+    crate::fidelity::install(vm)?;
 
     // Built-in types are this thread's statics, shared by every interpreter the thread ever
     // runs: their methods are wrapped once per thread (wrapping them again for a second
@@ -511,24 +537,17 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 
     // list.sort charges n·⌈log₂ n⌉ before sorting.
     let list_type: &'static Py<PyType> = types.list_type;
-    let original_sort = list_type
-        .get_attr(vm.ctx.intern_str("sort"))
-        .ok_or_else(|| vm.new_runtime_error("list.sort missing"))?;
-    let sort = vm.new_method(
-        "sort",
-        list_type,
-        move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            if let Some(l) = args.args.first().and_then(|a| a.downcast_ref::<PyList>()) {
-                natives::charge(sort_cost(l.borrow_vec().len()), vm)?;
-            }
-            original_sort.call(args, vm)
-        },
-    );
-    list_type.set_attr(vm.ctx.intern_str("sort"), sort.into());
+    wrap_method(list_type, "sort", vm, |args, original, vm| {
+        if let Some(l) = args.args.first().and_then(|a| a.downcast_ref::<PyList>()) {
+            natives::charge(sort_cost(l.borrow_vec().len()), vm)?;
+        }
+        original.call(args, vm)
+    })?;
 
-    // CPython's case mappings, character classes and whitespace (before they are charged).
+    // CPython's case mappings, character classes and whitespace, and CPython's errors (before
+    // they are charged).
     crate::text::install(vm)?;
-    crate::fidelity::install(vm)?;
+    crate::fidelity::install_type_methods(vm)?;
 
     // Methods whose work grows with their operands charge per character or element.
     let str_methods: &[&'static str] = &[
@@ -632,36 +651,27 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     // `format(x, spec)`, f-strings and `str.format` reach `__format__`: refuse widths that
     // would allocate enormous strings before anything is allocated.
     for ty in [types.int_type, types.float_type, types.str_type] {
-        let name = vm.ctx.intern_str("__format__");
-        let original = ty
-            .get_attr(name)
-            .ok_or_else(|| vm.new_runtime_error("__format__ missing"))?;
         let is_str = ty.is(types.str_type);
-        let wrapped = vm.new_method(
-            "__format__",
-            ty,
-            move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-                if let Some(spec) = args.args.get(1).and_then(|s| s.downcast_ref::<PyStr>()) {
-                    let spec = spec.to_str().unwrap_or_default().to_owned();
-                    crate::sandbox::check_format_spec(&spec, vm)?;
-                    if is_str {
-                        // `format('ab', '05')` is `'ab000'`: for strings the `0` flag is a
-                        // fill, left-aligned (RustPython right-aligns it).
-                        let spec = match spec.strip_prefix('0') {
-                            Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
-                                let spec = format!("0<{rest}");
-                                args.args[1] = vm.ctx.new_str(spec.as_str()).into();
-                                spec
-                            }
-                            _ => spec,
-                        };
-                        truncate_for_precision(&mut args, &spec, vm);
-                    }
+        wrap_method(ty, "__format__", vm, move |mut args, original, vm| {
+            if let Some(spec) = args.args.get(1).and_then(|s| s.downcast_ref::<PyStr>()) {
+                let spec = spec.to_str().unwrap_or_default().to_owned();
+                crate::sandbox::check_format_spec(&spec, vm)?;
+                if is_str {
+                    // `format('ab', '05')` is `'ab000'`: for strings the `0` flag is a
+                    // fill, left-aligned (RustPython right-aligns it).
+                    let spec = match spec.strip_prefix('0') {
+                        Some(rest) if rest.starts_with(|c: char| c.is_ascii_digit()) => {
+                            let spec = format!("0<{rest}");
+                            args.args[1] = vm.ctx.new_str(spec.as_str()).into();
+                            spec
+                        }
+                        _ => spec,
+                    };
+                    truncate_for_precision(&mut args, &spec, vm);
                 }
-                original.call(args, vm)
-            },
-        );
-        ty.set_attr(name, wrapped.into());
+            }
+            original.call(args, vm)
+        })?;
     }
 
     // `format(True, '5')` formats the integer 1, as CPython's bool inherits `int.__format__`

@@ -112,21 +112,11 @@ charged_init!(set_init, SET_INIT);
 charged_init!(dict_init, DICT_INIT);
 
 fn install_new(ty: &Py<PyType>, cell: &OnceLock<NewFn>, wrapper: NewFn) {
-    if let Some(f) = ty.slots.new.load()
-        && f as usize != wrapper as usize
-    {
-        let _ = cell.set(f);
-        ty.slots.new.store(Some(wrapper));
-    }
+    crate::patches::swap_slot!(ty.slots.new, cell, wrapper);
 }
 
 fn install_init(ty: &Py<PyType>, cell: &OnceLock<InitFn>, wrapper: InitFn) {
-    if let Some(f) = ty.slots.init.load()
-        && f as usize != wrapper as usize
-    {
-        let _ = cell.set(f);
-        ty.slots.init.store(Some(wrapper));
-    }
+    crate::patches::swap_slot!(ty.slots.init, cell, wrapper);
 }
 
 // ---- subscripts: slices and non-ASCII str indexes -------------------------------------------
@@ -162,12 +152,7 @@ charged_subscript!(tuple_subscript, TUPLE_SUBSCRIPT);
 
 fn install_subscript(ty: &Py<PyType>, cell: &OnceLock<SubscriptFn>, wrapper: SubscriptFn) {
     let slot = &ty.slots.as_mapping.subscript;
-    if let Some(f) = slot.load()
-        && f as usize != wrapper as usize
-    {
-        let _ = cell.set(f);
-        slot.store(Some(wrapper));
-    }
+    crate::patches::swap_slot!(slot, cell, wrapper);
 }
 
 // ---- comparisons of containers and strings -------------------------------------------------
@@ -204,12 +189,7 @@ charged_compare!(str_compare, STR_COMPARE, 1024);
 charged_compare!(bytes_compare, BYTES_COMPARE, 1024);
 
 fn install_compare(ty: &Py<PyType>, cell: &OnceLock<RichCompareFn>, wrapper: RichCompareFn) {
-    if let Some(f) = ty.slots.richcompare.load()
-        && f as usize != wrapper as usize
-    {
-        let _ = cell.set(f);
-        ty.slots.richcompare.store(Some(wrapper));
-    }
+    crate::patches::swap_slot!(ty.slots.richcompare, cell, wrapper);
 }
 
 // ---- tuple hash -----------------------------------------------------------------------------
@@ -255,19 +235,6 @@ surcharged!(int_rshift, INT_RSHIFT);
 surcharged!(int_and, INT_AND);
 surcharged!(int_or, INT_OR);
 surcharged!(int_xor, INT_XOR);
-
-/// Wraps one of the int type's number slots (`$slot`) with `$wrapper`, keeping the original
-/// in `$cell`.
-macro_rules! install_binary {
-    ($slot:expr, $cell:expr, $wrapper:expr) => {
-        if let Some(f) = $slot.load()
-            && f as usize != $wrapper as BinaryFn as usize
-        {
-            let _ = $cell.set(f);
-            $slot.store(Some($wrapper));
-        }
-    };
-}
 
 /// Converting an int of `bits` bits to decimal is quadratic in its size.
 pub fn int_to_text_cost(i: &BigInt) -> u64 {
@@ -351,26 +318,20 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_compare(t.frozenset_type, &FROZENSET_COMPARE, frozenset_compare);
     install_compare(t.str_type, &STR_COMPARE, str_compare);
     install_compare(t.bytes_type, &BYTES_COMPARE, bytes_compare);
-    if let Some(f) = t.tuple_type.slots.hash.load()
-        && f as usize != tuple_hash as HashFn as usize
-    {
-        let _ = TUPLE_HASH.set(f);
-        t.tuple_type.slots.hash.store(Some(tuple_hash));
-    }
+    crate::patches::swap_slot!(t.tuple_type.slots.hash, TUPLE_HASH, tuple_hash as HashFn);
     let n = &t.int_type.slots.as_number;
-    install_binary!(n.floor_divide, INT_FLOOR_DIVIDE, int_floor_divide);
-    install_binary!(n.true_divide, INT_TRUE_DIVIDE, int_true_divide);
-    install_binary!(n.divmod, INT_DIVMOD, int_divmod);
-    install_binary!(n.rshift, INT_RSHIFT, int_rshift);
-    install_binary!(n.and, INT_AND, int_and);
-    install_binary!(n.or, INT_OR, int_or);
-    install_binary!(n.xor, INT_XOR, int_xor);
-    if let Some(f) = t.int_type.slots.str.load()
-        && f as usize != int_str as StrFn as usize
-    {
-        let _ = INT_STR.set(f);
-        t.int_type.slots.str.store(Some(int_str));
-    }
+    crate::patches::swap_slot!(
+        n.floor_divide,
+        INT_FLOOR_DIVIDE,
+        int_floor_divide as BinaryFn
+    );
+    crate::patches::swap_slot!(n.true_divide, INT_TRUE_DIVIDE, int_true_divide as BinaryFn);
+    crate::patches::swap_slot!(n.divmod, INT_DIVMOD, int_divmod as BinaryFn);
+    crate::patches::swap_slot!(n.rshift, INT_RSHIFT, int_rshift as BinaryFn);
+    crate::patches::swap_slot!(n.and, INT_AND, int_and as BinaryFn);
+    crate::patches::swap_slot!(n.or, INT_OR, int_or as BinaryFn);
+    crate::patches::swap_slot!(n.xor, INT_XOR, int_xor as BinaryFn);
+    crate::patches::swap_slot!(t.int_type.slots.str, INT_STR, int_str as StrFn);
     for name in ["max", "min", "any", "all"] {
         charge_builtin(name, vm)?;
     }
@@ -458,12 +419,11 @@ pub fn install_deque(vm: &VirtualMachine) -> PyResult<()> {
         .get_attr("deque", vm)?
         .downcast::<PyType>()
         .map_err(|_| vm.new_runtime_error("collections.deque is not a type"))?;
-    if let Some(f) = ty.slots.as_sequence.contains.load()
-        && f as usize != deque_contains as ContainsFn as usize
-    {
-        let _ = DEQUE_CONTAINS.set(f);
-        ty.slots.as_sequence.contains.store(Some(deque_contains));
-    }
+    crate::patches::swap_slot!(
+        ty.slots.as_sequence.contains,
+        DEQUE_CONTAINS,
+        deque_contains as ContainsFn
+    );
     if !crate::patches::first_on_this_thread("prices::deque") {
         return Ok(());
     }

@@ -22,6 +22,7 @@
 use crate::{
     cost::{cycles, limits},
     natives,
+    patches::guard_method,
 };
 use malachite_bigint::Sign;
 use num_traits::ToPrimitive;
@@ -53,28 +54,6 @@ fn check_size(n: usize, unit: usize, what: &str, vm: &VirtualMachine) -> PyResul
         return Err(too_big(what, vm));
     }
     Ok(())
-}
-
-/// Replaces `ty.name` with `check(args)` followed by the original method.
-fn guard_method(
-    ty: &'static Py<PyType>,
-    name: &'static str,
-    check: fn(&FuncArgs, &VirtualMachine) -> PyResult<()>,
-    vm: &VirtualMachine,
-) {
-    let interned = vm.ctx.intern_str(name);
-    let Some(original) = ty.get_attr(interned) else {
-        return;
-    };
-    let wrapped = vm.new_method(
-        name,
-        ty,
-        move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            check(&args, vm)?;
-            original.call(args, vm)
-        },
-    );
-    ty.set_attr(interned, wrapped.into());
 }
 
 type NewFn = fn(rustpython_vm::builtins::PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
@@ -290,23 +269,14 @@ fn join(sep: PyObjectRef, items: PyObjectRef, vm: &VirtualMachine) -> PyResult<V
     Ok(items)
 }
 
-fn guard_join(ty: &'static Py<PyType>, vm: &VirtualMachine) {
-    let interned = vm.ctx.intern_str("join");
-    let Some(original) = ty.get_attr(interned) else {
-        return;
-    };
-    let wrapped = vm.new_method(
-        "join",
-        ty,
-        move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            let (Some(sep), Some(items)) = (args.args.first(), args.args.get(1)) else {
-                return original.call(args, vm);
-            };
-            let items = join(sep.clone(), items.clone(), vm)?;
-            original.call((sep.clone(), vm.ctx.new_list(items)), vm)
-        },
-    );
-    ty.set_attr(interned, wrapped.into());
+fn guard_join(ty: &'static Py<PyType>, vm: &VirtualMachine) -> PyResult<()> {
+    crate::patches::wrap_method(ty, "join", vm, |args, original, vm| {
+        let (Some(sep), Some(items)) = (args.args.first(), args.args.get(1)) else {
+            return original.call(args, vm);
+        };
+        let items = join(sep.clone(), items.clone(), vm)?;
+        original.call((sep.clone(), vm.ctx.new_list(items)), vm)
+    })
 }
 
 fn to_bytes_size(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
@@ -433,19 +403,13 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         (types.bytes_type, &BYTES_NEW, bytes_new as NewFn),
         (types.int_type, &INT_NEW, int_new as NewFn),
     ] {
-        if let Some(f) = ty.slots.new.load()
-            && f as usize != wrapper as usize
-        {
-            let _ = cell.set(f);
-            ty.slots.new.store(Some(wrapper));
-        }
+        crate::patches::swap_slot!(ty.slots.new, cell, wrapper);
     }
-    if let Some(f) = types.bytearray_type.slots.init.load()
-        && f as usize != bytearray_init as InitFn as usize
-    {
-        let _ = BYTEARRAY_INIT.set(f);
-        types.bytearray_type.slots.init.store(Some(bytearray_init));
-    }
+    crate::patches::swap_slot!(
+        types.bytearray_type.slots.init,
+        BYTEARRAY_INIT,
+        bytearray_init as InitFn
+    );
     let builtins = vm.builtins.dict();
     let original_sum = builtins.get_item("sum", vm)?;
     if !builtins.contains_key(ORIGINAL_SUM, vm) {
@@ -455,13 +419,13 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     if !crate::patches::first_on_this_thread("sizes::methods") {
         return Ok(());
     }
-    guard_method(types.str_type, "replace", replace_size, vm);
-    guard_method(types.str_type, "translate", translate_size, vm);
-    guard_method(types.int_type, "to_bytes", to_bytes_size, vm);
+    guard_method(types.str_type, "replace", replace_size, vm)?;
+    guard_method(types.str_type, "translate", translate_size, vm)?;
+    guard_method(types.int_type, "to_bytes", to_bytes_size, vm)?;
     guard_from_bytes(vm)?;
-    guard_method(types.bytearray_type, "resize", resize_size, vm);
+    guard_method(types.bytearray_type, "resize", resize_size, vm)?;
     for ty in [types.str_type, types.bytes_type, types.bytearray_type] {
-        guard_join(ty, vm);
+        guard_join(ty, vm)?;
     }
     Ok(())
 }
@@ -480,7 +444,7 @@ pub fn guard_struct(vm: &VirtualMachine) -> PyResult<()> {
     // Built-in classes of this thread live as long as the thread.
     let ty: &'static Py<PyType> = Box::leak(Box::new(ty));
     for name in ["pack", "pack_into"] {
-        guard_method(ty, name, struct_size, vm);
+        guard_method(ty, name, struct_size, vm)?;
     }
     Ok(())
 }
@@ -619,12 +583,7 @@ pub fn guard_itertools(vm: &VirtualMachine) -> PyResult<()> {
             .get_attr(name, vm)?
             .downcast::<PyType>()
             .map_err(|_| vm.new_runtime_error(format!("itertools.{name} is not a type")))?;
-        if let Some(f) = ty.slots.new.load()
-            && f as usize != wrapper as usize
-        {
-            let _ = cell.set(f);
-            ty.slots.new.store(Some(wrapper));
-        }
+        crate::patches::swap_slot!(ty.slots.new, cell, wrapper);
     }
     if crate::patches::first_on_this_thread("sizes::tee") {
         let tee = module.get_attr("tee", vm)?;

@@ -302,20 +302,12 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     let replace = |name: &'static str,
                    f: fn(&FuncArgs, &VirtualMachine) -> PyResult<Option<PyObjectRef>>|
      -> PyResult<()> {
-        let interned = vm.ctx.intern_str(name);
-        let original = str_type
-            .get_attr(interned)
-            .ok_or_else(|| vm.new_runtime_error(format!("str.{name} missing")))?;
-        let method = vm.new_method(
-            name,
-            str_type,
-            move |args: FuncArgs, vm: &VirtualMachine| match f(&args, vm)? {
+        crate::patches::wrap_method(str_type, name, vm, move |args, original, vm| {
+            match f(&args, vm)? {
                 Some(result) => Ok(result),
                 None => original.call(args, vm),
-            },
-        );
-        str_type.set_attr(interned, method.into());
-        Ok(())
+            }
+        })
     };
     fn text(
         args: &FuncArgs,

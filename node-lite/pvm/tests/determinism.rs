@@ -290,6 +290,46 @@ fn a_replaced_interpreter_charges_the_same() {
     );
 }
 
+#[test]
+fn a_replaced_interpreter_gives_the_same_results() {
+    // Built-in functions (unlike built-in types) belong to each interpreter, and a second
+    // interpreter's start re-wraps shared type slots: what the PVM changes in them must be
+    // changed again in every interpreter a thread starts, or a validator that replaced its
+    // interpreter answers differently from one that did not.
+    const SOURCE: &str = "class Actor:\n    def f(self):\n        out = []\n        for g in (lambda: min([]), lambda: max([]), lambda: ord(5), lambda: chr('a'), lambda: 1 // 0, lambda: 'abc'[5], lambda: [1].index(3)):\n            try:\n                g()\n            except (ValueError, TypeError, ZeroDivisionError, IndexError) as e:\n                out.append(str(e))\n        return out\n";
+    let results = std::thread::Builder::new()
+        .stack_size(cowboy_pvm::thread::STACK_BYTES)
+        .spawn(|| {
+            (0..2)
+                .map(|_| {
+                    let mut engine = cowboy_pvm::Engine::new().expect("engine");
+                    let code = engine.load(SOURCE).expect("load");
+                    let mut host = MemoryHost::default();
+                    let limits = Limits {
+                        cycles: 10_000_000,
+                        cells: 1_000_000,
+                    };
+                    let ctx = corpus::ctx();
+                    let deployed = engine.deploy(&code, &mut host, ctx.clone(), &[], limits);
+                    host.apply(&ctx.actor, &deployed.effects);
+                    let out = engine.call(&code, &mut host, ctx, "f", &[], limits);
+                    // Results only: what a loop is charged still differs between a thread's
+                    // first interpreter and the later ones (recorded on issue 13).
+                    format!("{:?}", out.result)
+                })
+                .collect::<Vec<_>>()
+        })
+        .expect("thread")
+        .join()
+        .expect("join");
+    assert!(
+        results[0].contains("min() arg is an empty sequence")
+            && results[0].contains("ord() expected string of length 1, but int found"),
+        "{results:?}"
+    );
+    assert_eq!(results[0], results[1], "interpreters on one thread differ");
+}
+
 /// A host whose `balance` panics: stands for any Rust panic an actor might find in the VM.
 struct PanicsOnBalance(MemoryHost);
 
