@@ -107,20 +107,29 @@ class Attack:
         self.outcomes[what] = self.outcomes.get(what, 0) + 1
 
     async def connect(self, source: str):
-        return await asyncio.open_connection("127.0.0.1", self.port, local_addr=(source, 0))
+        """A connection from `source`, or None (counted, after a pause) if it was refused."""
+        try:
+            return await asyncio.open_connection("127.0.0.1", self.port, local_addr=(source, 0))
+        except OSError as e:
+            self.count(f"connect failed: {e.strerror}")
+            await asyncio.sleep(0.5)
+            return None
+
+    def count_answer(self, data: bytes):
+        """Counts how the node ended a connection: refused (503), timed out (408) or closed."""
+        status = data[:20]
+        self.count("503" if b" 503 " in status else ("408" if b" 408 " in status else "closed"))
 
     async def idle_connection(self, source: str):
         while not self.stop.is_set():
-            try:
-                reader, writer = await self.connect(source)
-            except OSError as e:
-                self.count(f"connect failed: {e.strerror}")
-                await asyncio.sleep(0.5)
+            connection = await self.connect(source)
+            if connection is None:
                 continue
+            reader, writer = connection
             self.open += 1
             try:
                 data = await reader.read(200)  # waits until the node answers or closes
-                self.count("503" if b" 503 " in data[:20] else ("408" if b" 408 " in data[:20] else "closed"))
+                self.count_answer(data)
             except OSError:
                 self.count("reset")
             finally:
@@ -131,12 +140,10 @@ class Attack:
     async def slow_client(self, source: str):
         payload = request_bytes(GOOD_BODY)
         while not self.stop.is_set():
-            try:
-                reader, writer = await self.connect(source)
-            except OSError as e:
-                self.count(f"connect failed: {e.strerror}")
-                await asyncio.sleep(0.5)
+            connection = await self.connect(source)
+            if connection is None:
                 continue
+            reader, writer = connection
             self.open += 1
             try:
                 for byte in payload:
@@ -146,7 +153,7 @@ class Attack:
                         data = await asyncio.wait_for(reader.read(200), timeout=1.0)
                     except asyncio.TimeoutError:
                         continue
-                    self.count("503" if b" 503 " in data[:20] else ("408" if b" 408 " in data[:20] else "closed"))
+                    self.count_answer(data)
                     break
                 else:
                     self.count("answered")

@@ -426,6 +426,20 @@ fn long_poll(id: u64, ms: u64) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"cowboy_waitForBlock","params":[1000,{ms}]}}"#)
 }
 
+/// `n` connections from `from`, each answered once (so the server counts it), kept open.
+async fn hold(from: [u8; 4], addr: SocketAddr, n: usize) -> Vec<tokio::net::TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..n {
+        let mut s = connect_from(from, addr).await;
+        assert_eq!(
+            exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0,
+            200
+        );
+        held.push(s);
+    }
+    held
+}
+
 /// One request from `from` on a fresh connection.
 async fn call_from(from: [u8; 4], addr: SocketAddr, body: &str) -> Option<(u16, String)> {
     let mut s = connect_from(from, addr).await;
@@ -441,15 +455,7 @@ async fn connection_caps_answer_503_and_leave_room_for_other_clients() {
     })
     .await;
     // Client A holds its three connections (each has answered once, so each is counted).
-    let mut held_a = Vec::new();
-    for _ in 0..3 {
-        let mut s = connect_from(CLIENT_A, addr).await;
-        assert_eq!(
-            exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0,
-            200
-        );
-        held_a.push(s);
-    }
+    let held_a = hold(CLIENT_A, addr, 3).await;
     let (status, body) = call_from(CLIENT_A, addr, CHAIN_ID_CALL)
         .await
         .expect("a refusal");
@@ -459,15 +465,7 @@ async fn connection_caps_answer_503_and_leave_room_for_other_clients() {
         "{body}"
     );
     // Another client is still served, and may take what is left of the total.
-    let mut held_b = Vec::new();
-    for _ in 0..2 {
-        let mut s = connect_from(CLIENT_B, addr).await;
-        assert_eq!(
-            exchange(&mut s, CHAIN_ID_CALL).await.expect("answer").0,
-            200
-        );
-        held_b.push(s);
-    }
+    let _held_b = hold(CLIENT_B, addr, 2).await;
     let (status, body) = call_from(CLIENT_C, addr, CHAIN_ID_CALL)
         .await
         .expect("a refusal");

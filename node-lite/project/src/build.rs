@@ -278,7 +278,7 @@ fn check_actor(project: &Project, actor: &ActorEntry) -> Result<Artifact, Vec<Pr
         handlers: shape.handlers,
         entitlements: actor.entitlements.clone(),
         has_init: shape.has_init,
-        pvm_version: cowboy_pvm::validate::earliest_version(&code).0.get(),
+        pvm_version: cowboy_pvm::validate::earliest_version(&code).get(),
         code,
     })
 }

@@ -10,9 +10,23 @@
 
 use std::fmt;
 
-/// A refusal rule. The id ([`Rule::id`]) is what messages, JSON and the book show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rule {
+/// Declares [`Rule`] and [`Rule::ALL`] from one list, so enumerating the rules cannot miss one.
+macro_rules! rules {
+    ($($variant:ident),* $(,)?) => {
+        /// A refusal rule. The id ([`Rule::id`]) is what messages, JSON and the book show.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Rule {
+            $($variant),*
+        }
+
+        impl Rule {
+            /// Every rule, in declaration order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
+        }
+    };
+}
+
+rules! {
     Syntax,
     ImportNotAllowed,
     RelativeImport,
@@ -257,68 +271,16 @@ pub fn markdown_table() -> String {
 mod tests {
     use super::*;
 
-    /// Every variant, listed by an exhaustive match: a new rule does not compile until it is
-    /// listed here, and then fails `every_rule_has_one_row_and_a_unique_id` until it has a row
-    /// (`Rule::info` would otherwise report it as the first row).
-    fn every_variant() -> Vec<Rule> {
-        use Rule::*;
-        let all = vec![
-            Syntax,
-            ImportNotAllowed,
-            RelativeImport,
-            ForbiddenBuiltin,
-            DunderName,
-            DunderAttribute,
-            IntrospectionAttribute,
-            IdentityComparison,
-            AsyncNotSupported,
-            ActorClass,
-            HandlerSignature,
-            ClassMetadata,
-            ComplexNumber,
-            IdentityHash,
-            LibraryReadOnly,
-            LibraryPrivateName,
-            ClassModule,
-            ReLinearTime,
-            FormatStarWidth,
-        ];
-        for r in &all {
-            match r {
-                Syntax
-                | ImportNotAllowed
-                | RelativeImport
-                | ForbiddenBuiltin
-                | DunderName
-                | DunderAttribute
-                | IntrospectionAttribute
-                | IdentityComparison
-                | AsyncNotSupported
-                | ActorClass
-                | HandlerSignature
-                | ClassMetadata
-                | ComplexNumber
-                | IdentityHash
-                | LibraryReadOnly
-                | LibraryPrivateName
-                | ClassModule
-                | ReLinearTime
-                | FormatStarWidth => {}
-            }
-        }
-        all
-    }
-
     #[test]
     fn every_rule_has_one_row_and_a_unique_id() {
-        for rule in every_variant() {
+        for &rule in Rule::ALL {
             assert_eq!(
                 RULES.iter().filter(|r| r.rule == rule).count(),
                 1,
                 "{rule:?} needs exactly one row in RULES"
             );
         }
-        assert_eq!(RULES.len(), every_variant().len());
+        assert_eq!(RULES.len(), Rule::ALL.len());
         let mut ids = std::collections::BTreeSet::new();
         for r in RULES {
             assert!(ids.insert(r.id), "id {} twice", r.id);

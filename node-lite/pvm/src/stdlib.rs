@@ -118,6 +118,14 @@ pub fn allowed_in(kind: NameKind, name: &str, version: PvmVersion) -> bool {
     since(kind, name) <= version
 }
 
+/// The dunder attributes `version` allows, in the current list's order.
+pub fn dunder_attributes(version: PvmVersion) -> impl Iterator<Item = &'static str> {
+    crate::validate::ALLOWED_DUNDER_ATTRIBUTES
+        .iter()
+        .copied()
+        .filter(move |d| allowed_in(DunderAttribute, d, version))
+}
+
 /// The modules `version` allows, in the current list's order.
 pub fn modules(version: PvmVersion) -> impl Iterator<Item = &'static str> {
     crate::validate::IMPORT_WHITELIST

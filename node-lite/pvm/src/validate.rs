@@ -244,17 +244,11 @@ pub fn validate(source: &str) -> Result<(ast::ModModule, ActorShape), Vec<Diagno
     validate_for(source, PvmVersion::CURRENT)
 }
 
-/// The earliest PVM version that accepts `source` (which the current one accepts), and what
-/// each earlier version refuses in it.
-pub fn earliest_version(source: &str) -> (PvmVersion, Vec<(PvmVersion, Vec<Diagnostic>)>) {
-    let mut refused = Vec::new();
-    for version in PvmVersion::all() {
-        match validate_for(source, version) {
-            Ok(_) => return (version, refused),
-            Err(d) => refused.push((version, d)),
-        }
-    }
-    (PvmVersion::CURRENT, refused)
+/// The earliest PVM version that accepts `source` (which the current one accepts).
+pub fn earliest_version(source: &str) -> PvmVersion {
+    PvmVersion::all()
+        .find(|&version| validate_for(source, version).is_ok())
+        .unwrap_or(PvmVersion::CURRENT)
 }
 
 /// Validates actor source under the rules of `version`.
@@ -689,14 +683,7 @@ impl<'a> Visitor<'a> for Checker<'_> {
                         },
                         format!(
                             "introspection of runtime internals is not allowed; allowed dunder attributes: {}",
-                            ALLOWED_DUNDER_ATTRIBUTES
-                                .iter()
-                                .filter(|d| stdlib::allowed_in(
-                                    NameKind::DunderAttribute,
-                                    d,
-                                    self.version
-                                ))
-                                .copied()
+                            stdlib::dunder_attributes(self.version)
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         ),
