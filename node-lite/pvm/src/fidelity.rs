@@ -335,7 +335,12 @@ macro_rules! subscript_slots {
                     if e.class().is(vm.ctx.exceptions.index_error) {
                         vm.new_index_error(concat!($noun, " index out of range"))
                     } else if e.class().is(vm.ctx.exceptions.type_error)
-                        && needle.try_index_opt(vm).is_none()
+                        // By type alone: calling the needle's `__index__` again could run
+                        // the actor's code a second time.
+                        && needle
+                            .class()
+                            .get_attr(vm.ctx.intern_str("__index__"))
+                            .is_none()
                         && !needle.class().is(vm.ctx.types.slice_type)
                     {
                         vm.new_type_error(format!($indices, needle.class().name()))
@@ -382,9 +387,12 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
     ] {
         wrap_builtin(name, vm, move |args, original, vm| {
             original.call(args, vm).map_err(|e| {
-                let message = e.as_object().str(vm).ok().map(|s| s.to_string());
+                // The class first: `str()` of another exception could run the actor's
+                // `__str__`, which CPython would not call here.
                 if e.class().is(vm.ctx.exceptions.value_error)
-                    && message.as_deref() == Some(rustpython)
+                    && e.as_object()
+                        .str(vm)
+                        .is_ok_and(|m| m.to_string() == rustpython)
                 {
                     vm.new_value_error(cpython)
                 } else {
