@@ -113,6 +113,19 @@ pub const fn sha256_cycles(len: usize) -> u64 {
     cycles::SHA256_BASE + cycles::SHA256_PER_BLOCK * (len as u64).div_ceil(64)
 }
 
+/// Cycles for PBKDF2-HMAC: each of the `blocks` output blocks takes `iterations` HMACs, each
+/// two hashes of one or two blocks; the first of each also hashes the salt, and the key setup
+/// hashes the password. Priced at the SHA-256 block rate per compression (4 per HMAC), plus
+/// the base once; saturates, so a huge count is refused by the meter rather than wrapping.
+pub const fn pbkdf2_cycles(password: usize, salt: usize, iterations: u32, blocks: usize) -> u64 {
+    let per_hmac = 4 * cycles::SHA256_PER_BLOCK;
+    let hmacs = (iterations as u64).saturating_mul(blocks as u64);
+    cycles::SHA256_BASE
+        .saturating_add(hmacs.saturating_mul(per_hmac))
+        .saturating_add(sha256_cycles(password))
+        .saturating_add(sha256_cycles(salt).saturating_mul(blocks as u64))
+}
+
 /// Cycles for hashing `len` bytes with Keccak-256: `6 × ⌈len/32⌉` (at least one word).
 pub const fn keccak_cycles(len: usize) -> u64 {
     let words = (len as u64).div_ceil(32);

@@ -158,6 +158,11 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("annotation arithmetic", actor("import typing\ndef f(x: 3 ** 10 ** 12):\n    pass\ntyping.get_type_hints(f)"), Kind(ErrorKind::IntegerOverflow)),
         ("reversed dict after deleting the first key", actor("d = {1: 1, 2: 2}\ndel d[1]\nassert list(reversed(d)) == [2]\nassert list(reversed(d.items())) == [(2, 2)]\nd = {1: 1}\ndel d[1]\nassert list(reversed(d.values())) == []"), Succeeds),
         ("expandtabs with a huge negative tab size", actor("assert 'a\\tb'.expandtabs(-10**30) == 'ab'"), Succeeds),
+        // Work the caller sizes is charged before it is done (issue 13's new hashlib parts).
+        ("pbkdf2 with 2**32-1 iterations", actor("import hashlib\nx = hashlib.pbkdf2_hmac('sha256', b'pw', b'salt', 2**32 - 1)"), Kind(ErrorKind::OutOfCycles)),
+        ("pbkdf2 with a huge key length", actor("import hashlib\nx = hashlib.pbkdf2_hmac('sha512', b'pw', b'salt', 1, 2**31)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("shake with a huge length", actor("import hashlib\nx = hashlib.shake_256(b'x').digest(2**40)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("pvm_host.blake2 with bad sizes", actor("import pvm_host\nx = pvm_host.blake2('blake2b', b'', 65, b'', b'', b'')"), Exception("invalid blake2b parameters")),
         ("regex backtracking is linear", actor("import re\nx = re.match('(a*)*b', 'a' * 5000)"), Succeeds),
         ("regex backreference refused", actor("import re\nx = re.compile(r'(a)\\1')"), Exception("rule: re-linear-time")),
         // `super().<special>` and `object.__setattr__` are allowed (issue 13): they must not
