@@ -119,3 +119,59 @@ pack.__module__ = pack_into.__module__ = "struct"
 
 # ``itertools``' combinatoric types cannot be subclassed: their sizes are checked natively
 # (``sizes::guard_itertools``).
+
+
+# ---- CPython's errors where the library's Python words them differently ------------------------
+# (``fidelity.rs`` does the same for built-in functions and types.) Each wrapper checks the
+# arguments CPython's C implementation checks, with its messages, then calls the original.
+
+import heapq
+
+_reduce = functools.reduce
+_REDUCE_EMPTY = "reduce() of empty sequence with no initial value"
+
+
+def reduce(function, sequence, *initial):
+    """reduce(function, iterable[, initial]) -> value"""
+    try:
+        return _reduce(function, sequence, *initial)
+    except TypeError as e:
+        # By type first: ``str()`` of an actor's TypeError subclass would run its code.
+        if type(e) is not TypeError or str(e) != _REDUCE_EMPTY:
+            raise
+    # Outside the handler, so the error has no ``__context__``, as CPython's has none.
+    raise TypeError("reduce() of empty iterable with no initial value")
+
+
+reduce.__module__ = "functools"
+functools.reduce = reduce
+
+
+def _heap_list(heap):
+    if not isinstance(heap, list):
+        raise TypeError("heap argument must be a list")
+
+
+def _heap_not_empty(heap):
+    _heap_list(heap)
+    if not heap:
+        raise IndexError("index out of range")
+
+
+def _heap_wrapper(name, check):
+    original = getattr(heapq, name)
+
+    def wrapper(heap, *args):
+        check(heap)
+        return original(heap, *args)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = original.__doc__
+    wrapper.__module__ = "heapq"
+    setattr(heapq, name, wrapper)
+
+
+for _name, _check in [("heappop", _heap_not_empty), ("heapreplace", _heap_not_empty),
+                      ("heappush", _heap_list), ("heappushpop", _heap_list),
+                      ("heapify", _heap_list)]:
+    _heap_wrapper(_name, _check)

@@ -17,7 +17,7 @@ use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
     builtins::{PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyStr, PyTuple, PyType},
     function::FuncArgs,
-    protocol::{PyMapping, PyNumberBinaryFunc},
+    protocol::{PyMapping, PyNumber, PyNumberBinaryFunc, PyNumberUnaryFunc, PySequence},
 };
 use std::sync::OnceLock;
 
@@ -121,7 +121,9 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
         vm,
     )?;
     install_maketrans(vm)?;
-    install_list_errors(vm)
+    install_list_errors(vm)?;
+    install_float_to_int_methods(vm)?;
+    install_deque_errors(vm)
 }
 
 /// The number and subscript slots (shared by every interpreter, wrapped once) and the built-in
@@ -129,7 +131,11 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_zero_division(vm);
     install_subscripts(vm);
+    install_concatenation(vm);
+    install_float_to_int_slot(vm);
     install_chr(vm)?;
+    install_reversed(vm)?;
+    install_isinstance_issubclass(vm)?;
     install_ord(vm)?;
     install_min_max(vm)
 }
@@ -402,4 +408,187 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
         })?;
     }
     Ok(())
+}
+
+/// Whether `e` is exactly `ty` (not a subclass an actor raised) with the message `text`. The
+/// class is checked first: `str()` of an actor's exception could run its `__str__`.
+fn is_error(e: &PyBaseExceptionRef, ty: &Py<PyType>, text: &str, vm: &VirtualMachine) -> bool {
+    e.class().is(ty)
+        && e.as_object()
+            .str(vm)
+            .is_ok_and(|m| m.as_wtf8() == text)
+}
+
+/// RustPython prefixes these with their type's name ("OverflowError: cannot convert …").
+fn float_to_int_error(e: PyBaseExceptionRef, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    let errors = &vm.ctx.exceptions;
+    if is_error(
+        &e,
+        errors.overflow_error,
+        "OverflowError: cannot convert float infinity to integer",
+        vm,
+    ) {
+        vm.new_overflow_error("cannot convert float infinity to integer")
+    } else if is_error(
+        &e,
+        errors.value_error,
+        "ValueError: cannot convert float NaN to integer",
+        vm,
+    ) {
+        vm.new_value_error("cannot convert float NaN to integer")
+    } else {
+        e
+    }
+}
+
+static FLOAT_INT: OnceLock<PyNumberUnaryFunc> = OnceLock::new();
+
+fn float_int(number: PyNumber<'_>, vm: &VirtualMachine) -> PyResult {
+    let Some(original) = FLOAT_INT.get() else {
+        return Err(vm.new_runtime_error("number slot not installed"));
+    };
+    original(number, vm).map_err(|e| float_to_int_error(e, vm))
+}
+
+/// `int(float("inf"))`: the number slot every float-to-int conversion goes through.
+fn install_float_to_int_slot(vm: &VirtualMachine) {
+    let n = &vm.ctx.types.float_type.slots.as_number;
+    swap_slot!(n.int, FLOAT_INT, float_int as PyNumberUnaryFunc);
+}
+
+/// `math.floor(float("inf"))`, `round(float("nan"))`, …: the methods.
+fn install_float_to_int_methods(vm: &VirtualMachine) -> PyResult<()> {
+    for name in ["__trunc__", "__floor__", "__ceil__", "__round__"] {
+        wrap_method(vm.ctx.types.float_type, name, vm, |args, original, vm| {
+            original.call(args, vm).map_err(|e| float_to_int_error(e, vm))
+        })?;
+    }
+    Ok(())
+}
+
+/// `reversed({1})`: CPython names the type.
+fn install_reversed(vm: &VirtualMachine) -> PyResult<()> {
+    wrap_builtin("reversed", vm, |args, original, vm| {
+        let arg = args.args.first().cloned();
+        original.call(args, vm).map_err(|e| match arg {
+            Some(arg)
+                if is_error(
+                    &e,
+                    vm.ctx.exceptions.type_error,
+                    "argument to reversed() must be a sequence",
+                    vm,
+                ) =>
+            {
+                vm.new_type_error(format!("'{}' object is not reversible", type_name(&arg)))
+            }
+            _ => e,
+        })
+    })
+}
+
+/// `isinstance(1, "x")`, `issubclass(a, b)` of a non-class: CPython's message does not name
+/// the type; RustPython's appends ", not <type>".
+fn install_isinstance_issubclass(vm: &VirtualMachine) -> PyResult<()> {
+    const MESSAGES: [&str; 3] = [
+        "issubclass() arg 1 must be a class",
+        "issubclass() arg 2 must be a class, a tuple of classes, or a union",
+        "isinstance() arg 2 must be a type, a tuple of types, or a union",
+    ];
+    for name in ["isinstance", "issubclass"] {
+        wrap_builtin(name, vm, |args, original, vm| {
+            original.call(args, vm).map_err(|e| {
+                if !e.class().is(vm.ctx.exceptions.type_error) {
+                    return e;
+                }
+                let Ok(text) = e.as_object().str(vm) else {
+                    return e;
+                };
+                let text = text.to_string();
+                match MESSAGES
+                    .iter()
+                    .find(|m| text.strip_prefix(**m).is_some_and(|r| r.starts_with(", not ")))
+                {
+                    Some(cpython) => vm.new_type_error(*cpython),
+                    None => e,
+                }
+            })
+        })?;
+    }
+    Ok(())
+}
+
+/// `deque.remove(x)` of a missing `x`: CPython names it by its repr, as `deque.index` does.
+fn install_deque_errors(vm: &VirtualMachine) -> PyResult<()> {
+    let deque = vm.import("_collections", 0)?.get_attr("deque", vm)?;
+    let Ok(deque) = deque.downcast::<PyType>() else {
+        return Err(vm.new_runtime_error("_collections.deque is not a type"));
+    };
+    // The type outlives every interpreter of the thread, as the built-in types do.
+    let deque: &'static Py<PyType> = Box::leak(Box::new(deque));
+    wrap_method(deque, "remove", vm, |args, original, vm| {
+        let needle = args.args.get(1).cloned();
+        original.call(args, vm).map_err(|e| match needle {
+            Some(needle)
+                if is_error(
+                    &e,
+                    vm.ctx.exceptions.value_error,
+                    "deque.remove(x): x not in deque",
+                    vm,
+                ) =>
+            {
+                match needle.repr(vm) {
+                    Ok(r) => vm.new_value_error(format!("{r} is not in deque")),
+                    Err(repr_failed) => repr_failed,
+                }
+            }
+            _ => e,
+        })
+    })
+}
+
+type ConcatFn = fn(PySequence<'_>, &PyObject, &VirtualMachine) -> PyResult;
+
+/// A sequence-concatenation slot wrapper: `"a" + 1`, `[1] + (2,)`, `b"a" + "b"` with CPython's
+/// messages. The slot is tried after both operands' `__add__`/`__radd__`, as in CPython, so a
+/// type that adds itself to a `str` still can.
+macro_rules! concat_slots {
+    ($($wrapper:ident, $cell:ident, $message:expr;)*) => {
+        $(
+            static $cell: OnceLock<ConcatFn> = OnceLock::new();
+            fn $wrapper(seq: PySequence<'_>, other: &PyObject, vm: &VirtualMachine) -> PyResult {
+                let Some(original) = $cell.get() else {
+                    return Err(vm.new_runtime_error("concat slot not installed"));
+                };
+                let message: fn(&str) -> String = $message;
+                match original(seq, other, vm) {
+                    Ok(result) if result.is(&vm.ctx.not_implemented) => {
+                        Err(vm.new_type_error(message(&type_name(other))))
+                    }
+                    Err(e) if e.class().is(vm.ctx.exceptions.type_error) => {
+                        Err(vm.new_type_error(message(&type_name(other))))
+                    }
+                    other => other,
+                }
+            }
+        )*
+    };
+}
+
+concat_slots! {
+    str_concat, STR_CONCAT, |t| format!("can only concatenate str (not \"{t}\") to str");
+    list_concat, LIST_CONCAT, |t| format!("can only concatenate list (not \"{t}\") to list");
+    tuple_concat, TUPLE_CONCAT, |t| format!("can only concatenate tuple (not \"{t}\") to tuple");
+    bytes_concat, BYTES_CONCAT, |t| format!("can't concat {t} to bytes");
+}
+
+fn install_concatenation(vm: &VirtualMachine) {
+    let types = &vm.ctx.types;
+    for (ty, original, wrapper) in [
+        (types.str_type, &STR_CONCAT, str_concat as ConcatFn),
+        (types.list_type, &LIST_CONCAT, list_concat),
+        (types.tuple_type, &TUPLE_CONCAT, tuple_concat),
+        (types.bytes_type, &BYTES_CONCAT, bytes_concat),
+    ] {
+        swap_slot!(ty.slots.as_sequence.concat, original, wrapper);
+    }
 }
