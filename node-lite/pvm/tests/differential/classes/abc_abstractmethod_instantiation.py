@@ -39,8 +39,7 @@ def run():
             out.append(str(e))
     sq = Square(3)
     out.append(sq.describe())
-    out.append(sorted(Shape.__abstractmethods__))
-    out.append(sorted(Half.__abstractmethods__))
-    out.append(sorted(Square.__abstractmethods__))
+    out.append(Square(2).area())
+    out.append(issubclass(Square, Half) and issubclass(Half, Shape))
     out.append(isinstance(sq, Shape))
     return out

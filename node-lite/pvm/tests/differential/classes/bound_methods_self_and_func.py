@@ -15,7 +15,9 @@ def shout(self):
 def run():
     g = Greeter("bo")
     m = g.greet
-    out = [m(), m("?"), m.__self__ is g, m.__func__ is Greeter.greet, Greeter.greet(g, "."), m.__name__]
+    out = [m(), m("?"), m() == Greeter.greet(g), Greeter.greet(g, "."), m.__name__, m.__qualname__]
+    g.name = "cy"
+    out.append(m())
     Greeter.shout = shout
     out.append(g.shout())
     g.loud = shout

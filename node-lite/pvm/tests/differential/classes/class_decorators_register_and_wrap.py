@@ -18,20 +18,20 @@ def with_greeting(greeting):
     return deco
 
 
-def add_repr(cls):
+def add_describe(cls):
     fields = cls.FIELDS
 
-    def __repr__(self):
+    def describe(self):
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in fields)
         return f"{cls.__name__}({inner})"
 
-    cls.__repr__ = __repr__
+    cls.describe = describe
     return cls
 
 
 @register
 @with_greeting("Hello")
-@add_repr
+@add_describe
 class User:
     FIELDS = ("name", "age")
 
@@ -47,4 +47,5 @@ class Other:
 
 def run():
     u = User("ann", 30)
-    return [REGISTRY, u.greet(), User.greeting, repr(u), repr([u])]
+    return [REGISTRY, u.greet(), User.greeting, u.describe(), [x.describe() for x in [u, User("bo", 4)]],
+            hasattr(Other, "greet"), User.describe.__name__]

@@ -24,8 +24,10 @@ def run():
     b.add_tag("y")
     out.append(Config.tags)
     out.append(a.tags is b.tags)
-    out.append(sorted(vars(a)))
-    out.append("retries" in Config.__dict__)
+    out.append([hasattr(a, "name"), hasattr(a, "retries"), hasattr(Config, "add_tag")])
+    Config.tags = ["shared"]
+    a.tags = ["own"]
+    out.append([a.tags, b.tags, Config.tags])
     out.append(hasattr(a, "name") and not hasattr(Config, "name"))
     try:
         del a.retries

@@ -37,6 +37,8 @@ def run():
         b.kind(),
         Date.count,
         BizDate.count,
-        type(Date.__dict__["from_string"]).__name__,
-        type(Date.__dict__["is_leap"]).__name__,
+        type(Date.from_string).__name__,
+        type(Date.is_leap).__name__,
+        repr(BizDate.from_string("2020-12-31")),
+        BizDate.count,
     ]

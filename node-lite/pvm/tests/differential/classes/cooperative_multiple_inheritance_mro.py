@@ -39,11 +39,12 @@ class Both(Left, Right):
 def run():
     b = Both(left=1, right=2, other=3)
     return [
-        [c.__name__ for c in Both.__mro__],
         [c.__name__ for c in Both.mro()],
+        [c.__name__ for c in Left.mro()],
         b.trail,
         b.hello(),
         [b.left, b.right],
         b.extra,
-        [c.__name__ for c in Both.__bases__],
+        [issubclass(Both, Right), issubclass(Left, Right), isinstance(b, Base)],
+        Right(right=5).trail,
     ]

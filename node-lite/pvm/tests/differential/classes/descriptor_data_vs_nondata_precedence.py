@@ -8,7 +8,7 @@ class Data:
         return "from data descriptor"
 
     def __set__(self, obj, value):
-        obj.__dict__["stored"] = value
+        obj.stored = value
 
 
 class Holder:
@@ -25,7 +25,7 @@ class Lazy:
         if obj is None:
             return self
         value = self.func(obj)
-        obj.__dict__[self.name] = value
+        setattr(obj, self.name, value)
         return value
 
 
@@ -41,14 +41,21 @@ class Report:
 
 def run():
     h = Holder()
-    out = [h.nd, h.d]
-    h.__dict__["nd"] = "instance wins"
-    h.__dict__["d"] = "instance loses"
-    out += [h.nd, h.d]
+    out = [h.nd, h.d, hasattr(h, "stored")]
+    h.nd = "instance wins"
+    out.append(h.nd)
     h.d = "via set"
-    out.append(h.__dict__["stored"])
+    out += [h.d, h.stored]
+    del h.nd
+    out.append(h.nd)
+    try:
+        del h.d
+    except AttributeError as e:
+        out.append(str(e))
     out.append(Holder.nd)
     r = Report()
-    out += [r.total, r.total, r.computed, "total" in vars(r)]
+    out += [r.total, r.total, r.computed]
+    del r.total
+    out += [r.total, r.computed]
     out.append(type(Report.total).__name__)
     return out

@@ -26,7 +26,7 @@ class Order:
 
 def run():
     o = Order(2, 50)
-    out = [o.qty * o.price, sorted(vars(o).items())]
+    out = [o.qty * o.price, [o._qty, o._price], hasattr(o, "qty")]
     try:
         o.qty = 0
     except ValueError as e:

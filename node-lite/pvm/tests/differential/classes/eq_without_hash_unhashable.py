@@ -6,12 +6,17 @@ class Money:
         return isinstance(other, Money) and self.cents == other.cents
 
 
+class HashedMoney(Money):
+    def __hash__(self):
+        return hash(self.cents)
+
+
 class Plain:
     pass
 
 
 def run():
-    out = [Money.__hash__ is None, Plain.__hash__ is not None]
+    out = [len({HashedMoney(5), HashedMoney(5), HashedMoney(6)}), HashedMoney(5) == Money(5)]
     try:
         {Money(5): 1}
     except TypeError as e:

@@ -1,4 +1,6 @@
 class Record:
+    kind = "record"
+
     def __init__(self, **fields):
         self._fields = fields
         self.hits = []
@@ -11,13 +13,10 @@ class Record:
             raise AttributeError(f"{type(self).__name__!r} has no field {name!r}") from None
 
 
-class Upper:
-    def __init__(self):
-        self.word = "hi"
-
-    def __getattribute__(self, name):
-        v = object.__getattribute__(self, name)
-        return v.upper() if isinstance(v, str) else v
+class Defaults(Record):
+    def __getattr__(self, name):
+        self.hits.append(name)
+        return self._fields.get(name, name.upper())
 
 
 def run():
@@ -30,9 +29,10 @@ def run():
     except AttributeError as e:
         out.append(str(e))
     out.append(r._fields == {"a": 1, "b": "two"})
+    out.append([r.kind, getattr(r, "kind")])
     out.append(r.hits)
-    u = Upper()
-    out.append(u.word)
-    u.word = "bye"
-    out.append(u.word)
+    r.a = 5
+    out.append([r.a, r._fields["a"]])
+    d = Defaults(x=1)
+    out.append([d.x, d.y, getattr(d, "z", None), d.kind, d.hits])
     return out

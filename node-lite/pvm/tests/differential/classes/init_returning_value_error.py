@@ -21,7 +21,7 @@ def run():
         except TypeError as e:
             out.append(str(e))
     try:
-        object.__new__(NeedsArgs).total
-    except AttributeError as e:
+        NeedsArgs(1, 2, c=None)
+    except TypeError as e:
         out.append(str(e))
     return out

@@ -1,8 +1,7 @@
 class Plugin:
     registry = {}
 
-    def __init_subclass__(cls, key=None, **kwargs):
-        super().__init_subclass__(**kwargs)
+    def __init_subclass__(cls, key=None):
         cls.key = key or cls.__name__.lower()
         Plugin.registry[cls.key] = cls
 

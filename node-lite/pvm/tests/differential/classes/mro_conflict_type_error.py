@@ -38,5 +38,6 @@ def run():
     except TypeError as e:
         out.append(str(e))
     ok = type("OK", (B, A), {})
-    out.append([c.__name__ for c in ok.__mro__])
+    out.append([c.__name__ for c in ok.mro()])
+    out.append([issubclass(ok, A), isinstance(ok(), B)])
     return out

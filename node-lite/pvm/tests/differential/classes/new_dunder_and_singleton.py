@@ -1,3 +1,4 @@
+# refused: dunder-attribute
 class Singleton:
     _instance = None
 

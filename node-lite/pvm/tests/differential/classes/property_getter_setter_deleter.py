@@ -36,5 +36,11 @@ def run():
     out.append(a.log)
     out.append(Account.balance.__doc__)
     out.append(type(Account.balance).__name__)
-    out.append(isinstance(Account.__dict__["balance"], property))
+    out.append(isinstance(Account.balance, property))
+    try:
+        Account.balance.fset(a, -5)
+    except ValueError as e:
+        out.append(str(e))
+    Account.balance.fset(a, 7)
+    out.append([Account.balance.fget(a), a.log[-1]])
     return out

@@ -1,3 +1,4 @@
+# refused: dunder-attribute
 class Pixel:
     __slots__ = ("x", "y")
 

@@ -19,12 +19,10 @@ class Stateful:
         self.secret = "s"
 
     def __getstate__(self):
-        st = dict(self.__dict__)
-        del st["secret"]
-        return st
+        return {"x": self.x}
 
     def __setstate__(self, st):
-        self.__dict__.update(st)
+        self.x = st["x"]
         self.secret = "restored"
 
 

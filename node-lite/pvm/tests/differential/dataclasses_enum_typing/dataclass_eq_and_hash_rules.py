@@ -23,7 +23,11 @@ class FrozenNoEq:
 
 
 def run():
-    out = [Plain.__hash__ is None, Plain(1) == Plain(1), Plain(1) != Plain(2)]
+    out = [Plain(1) == Plain(1), Plain(1) != Plain(2)]
+    try:
+        hash(Plain(1))
+    except TypeError as e:
+        out.append(str(e))
     try:
         {Plain(1)}
     except TypeError as e:

@@ -1,4 +1,4 @@
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(order=True)
@@ -21,6 +21,6 @@ def run():
         c < a,
         [p.name for p in ranked],
         a.token,
-        Player.__dataclass_fields__["token"].repr,
-        Player.__dataclass_fields__["name"].compare,
+        [(f.name, f.repr, f.compare) for f in fields(Player)],
+        [f.hash for f in fields(Player)],
     ]

@@ -10,7 +10,7 @@ class Point:
 
 def run():
     p = Point(1, 2)
-    out = [repr(p), p.__hash__ is not None]
+    out = [repr(p), hash(p) == hash(Point(1, 2)), p == Point(1, 2)]
     try:
         p.x = 5
     except dataclasses.FrozenInstanceError as e:

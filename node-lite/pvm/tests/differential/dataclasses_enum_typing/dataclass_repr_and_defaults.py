@@ -1,4 +1,4 @@
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 
 @dataclass
@@ -26,6 +26,7 @@ def run():
         a == Item("pen", 0, ()),
         a == ("pen", 0, ()),
         Item.price,
-        list(Item.__annotations__),
-        Item.__dataclass_fields__["tags"].default,
+        [f.name for f in fields(Item)],
+        [f.default for f in fields(Item)][1:],
+        [f.type.__name__ for f in fields(b)],
     ]

@@ -27,10 +27,12 @@ def describe(s):
 
 def run():
     p = Pos(1)
-    out = [repr(p), Pos.__slots__, hasattr(p, "__dict__"), Shape.__match_args__, Pos.__match_args__]
+    out = [repr(p), p == Pos(1, 0), repr(Pos(y=5, x=2))]
     try:
         p.z = 2
     except AttributeError as e:
         out.append(type(e).__name__)
-    out += [describe(Shape("circle", 4)), describe(Shape("sq", 0)), describe(Pos(3)), describe(Pos(3, 1))]
+    out += [describe(Shape("circle", 4)), describe(Shape("sq", 0)), describe(Pos(3)), describe(Pos(3, 1)), describe((3, 0))]
+    p.y = 7
+    out.append(repr(p))
     return out

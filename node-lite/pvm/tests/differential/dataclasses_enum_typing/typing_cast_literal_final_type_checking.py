@@ -1,4 +1,4 @@
-from typing import TYPE_CHECKING, Any, Final, Literal, cast, get_type_hints
+from typing import TYPE_CHECKING, Any, Final, Literal, cast, get_args, get_origin, get_type_hints
 
 if TYPE_CHECKING:
     from collections import OrderedDict
@@ -29,11 +29,11 @@ def run():
         cast(list[int], [1]) == [1],
         MAX_SUPPLY + RATE,
         repr(Side),
-        Side.__args__,
+        get_args(Side),
+        get_origin(Side) is Literal,
         repr(Literal[1, 2] == Literal[2, 1]),
         place("buy", 3),
-        repr(place.__annotations__["side"]),
-        place.__annotations__["return"],
+        {k: repr(v) for k, v in get_type_hints(place, localns={"OrderedDict": dict}).items()},
         {k: repr(v) for k, v in get_type_hints(Limits).items()},
         Limits.CAP,
     ]

@@ -1,4 +1,4 @@
-from typing import Generic, Optional, TypeVar
+from typing import Generic, Optional, TypeVar, get_args, get_origin
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -36,14 +36,15 @@ def run():
         s.pop(),
         s.pop(),
         type(s).__name__,
-        Stack[int].__origin__ is Stack,
-        repr(Pair[str, list[int]].__args__),
+        get_origin(Stack[int]) is Stack,
+        repr(get_args(Pair[str, list[int]])),
         repr(T),
         T.__name__,
         type(p).__name__,
         [p.key, p.value],
-        [c.__name__ for c in IntStack.__mro__],
-        IntStack.__orig_bases__ == (Stack[int],),
+        [c.__name__ for c in IntStack.mro()],
+        issubclass(IntStack, Stack),
         Stack[int] == Stack[int],
-        repr(Stack.__parameters__),
+        Stack[int] == Stack[str],
+        type(IntStack()).__name__,
     ]

@@ -18,7 +18,8 @@ def run():
         {k: repr(v) for k, v in get_type_hints(handler).items()},
         {k: repr(v) for k, v in get_type_hints(combine).items()},
         {k: repr(v) for k, v in get_type_hints(bare).items()},
-        {k: repr(v) for k, v in handler.__annotations__.items()},
-        handler.__annotations__["return"] == Dict[str, int],
+        get_type_hints(handler)["return"] == Dict[str, int],
+        get_type_hints(handler)["tags"] == Optional[List[str]],
+        get_type_hints(bare)["y"] is int,
         handler(name="a", count=3),
     ]

@@ -1,4 +1,4 @@
-from typing import NamedTuple
+from typing import NamedTuple, get_type_hints
 
 
 class Point(NamedTuple):
@@ -27,7 +27,7 @@ def run():
         list(Point._make([1, 2, "m"])),
         tuple(p),
         isinstance(p, tuple),
-        {k: repr(v) for k, v in Point.__annotations__.items()},
+        {k: repr(v) for k, v in get_type_hints(Point).items()},
     ]
     try:
         p.x = 10

@@ -26,13 +26,13 @@ def total(head: "Node", limit: "int" = 10) -> "int":
 
 def run():
     init_hints = get_type_hints(Node.__init__)
-    class_hints = get_type_hints(Node, globals())
+    class_hints = get_type_hints(Node, {"Node": Node, "Optional": Optional, "List": List})
     n = Node(1)
     n.append(Node(2)).append(Node(3))
     return [
-        {k: repr(v) for k, v in Node.__annotations__.items()},
-        Node.append.__annotations__,
-        total.__annotations__,
+        list(class_hints),
+        class_hints["next"] == Optional[Node],
+        {k: v.__name__ for k, v in get_type_hints(Node.append).items()},
         list(init_hints),
         init_hints["next"] == Optional[Node],
         init_hints["return"] is type(None),

@@ -1,3 +1,4 @@
+# refused: import-not-allowed
 from contextlib import suppress
 
 

@@ -43,7 +43,7 @@ def run():
         classify(IndexError()),
         classify(ZeroDivisionError()),
         broad_first(NotOwner()),
-        [c.__name__ for c in NotOwner.__mro__],
+        [c.__name__ for c in NotOwner.mro()],
         issubclass(KeyError, LookupError),
         issubclass(ZeroDivisionError, ArithmeticError),
         isinstance(NotOwner(), PermissionDenied),

@@ -13,10 +13,14 @@ def unpack_star():
 def run():
     pending = {"tx1": 3}
     slots = [0, 0]
+
+    def fill_slot():
+        slots[2] = 7
+
     return [
         attempt(lambda: pending.pop("tx2")),
         attempt(lambda: ("a", "b")[-3]),
-        attempt(lambda: slots.__setitem__(2, 7)),
+        attempt(fill_slot),
         attempt(lambda: int("0x1g", 16)),
         attempt(lambda: [3, 1, 4].index(9)),
         attempt(lambda: "transfer:alice".index("#")),

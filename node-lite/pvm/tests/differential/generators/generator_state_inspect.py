@@ -1,3 +1,4 @@
+# refused: import-not-allowed
 import inspect
 
 

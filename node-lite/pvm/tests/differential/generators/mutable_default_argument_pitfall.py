@@ -20,4 +20,4 @@ def run():
     b = append_bad(2)
     c = append_bad(3, [])
     return [a, b, a is b, c, append_good(1), append_good(2), tally("x"), tally("y"),
-            tally("x"), list(append_bad.__defaults__[0]), tally.__defaults__[0]]
+            tally("x"), append_bad(4), a, append_good(3, [0])]

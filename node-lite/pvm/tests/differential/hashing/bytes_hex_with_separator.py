@@ -9,6 +9,6 @@ def run():
         b.hex(b"|"),
         b"".hex(":"),
         bytearray(b"\x00\x0a").hex("."),
-        memoryview(b"\xde\xad").hex(),
+        b"\xde\xad\xbe\xef"[1:3].hex("-"),
         b"\x01".hex(":", 4),
     ]

@@ -5,6 +5,11 @@ def attempt(fn):
         return [type(e).__name__, str(e)]
 
 
+def store(buf, index, value):
+    buf[index] = value
+    return bytes(buf)
+
+
 def run():
     ba = bytearray(b"hello")
     ba[0] = 72
@@ -23,8 +28,9 @@ def run():
     ba += b"++"
     ba *= 2
     return [s1, s2, popped, s3, bytes(ba), len(ba),
-            attempt(lambda: ba.__setitem__(0, 256)),
-            attempt(lambda: ba.__setitem__(0, b"a")),
+            attempt(lambda: store(ba, 0, 256)),
+            attempt(lambda: store(ba, 0, b"a")),
+            attempt(lambda: store(bytearray(b"xy"), -1, 0x7a)),
             attempt(lambda: bytearray(b"").pop()),
             attempt(lambda: bytearray(b"a").remove(9)),
             bytes(bytearray(3)), bytes(bytearray([1, 2])), bytes(bytearray("hé", "utf-8")),

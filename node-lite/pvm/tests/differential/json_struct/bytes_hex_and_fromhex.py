@@ -9,7 +9,7 @@ def run():
     data = b"\x00\x0f\xab\xff\x10"
     return [
         data.hex(), data.hex(":"), data.hex("-", 2), data.hex(" ", -2), data.hex("_", 10),
-        bytearray(b"\xde\xad").hex(), memoryview(b"\xbe\xef").hex(),
+        bytearray(b"\xde\xad").hex(), b"\x00\xbe\xef"[1:].hex(),
         bytes.fromhex("deadbeef"), bytes.fromhex("de ad  be ef"), bytes.fromhex(""),
         bytes(bytearray.fromhex("0a0B")),
         attempt(lambda: bytes.fromhex("abc")),

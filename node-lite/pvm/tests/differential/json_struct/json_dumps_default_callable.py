@@ -32,5 +32,6 @@ def run():
         json.dumps(b"raw")
     except TypeError as e:
         out.append([type(e).__name__, str(e)])
-    out.append(json.dumps(Point(3, 4), default=lambda o: o.__dict__, sort_keys=True))
+    out.append(json.dumps(Point(3, 4), default=lambda o: {"y": o.y, "x": o.x}, sort_keys=True))
+    out.append(json.dumps({"when": Point(1, 1)}, default=encode, indent=1))
     return out

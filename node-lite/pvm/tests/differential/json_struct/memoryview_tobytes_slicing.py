@@ -1,3 +1,4 @@
+# refused: forbidden-builtin
 def attempt(fn):
     try:
         return ["ok", fn()]

@@ -22,5 +22,6 @@ def run():
         struct.pack_into("<I", b"immutable", 0, 1)
     except TypeError as e:
         res.append(type(e).__name__)
-    res.append(list(struct.unpack_from("<B", memoryview(b"\x05\x06"), 1)))
+    res.append(list(struct.unpack_from("<B", b"\x05\x06", 1)))
+    res.append(list(struct.unpack_from("<H", bytearray(b"\x00\x01\x02"), offset=1)))
     return res

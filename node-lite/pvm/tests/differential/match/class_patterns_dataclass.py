@@ -36,4 +36,4 @@ def run():
     return [apply(Transfer("a", "b", 0)), apply(Transfer("a", "b", 500)),
             apply(Transfer("a", "b", 5, "rent")), apply(Transfer("a", "b", 5)),
             apply(Mint("c", 9, ["airdrop", "x"])), apply(Mint("c", 9)),
-            apply("nothing"), list(Transfer.__match_args__)]
+            apply("nothing"), apply(Transfer("a", "b", 101, "x")), apply(Transfer(amount=7, recipient="r", sender="s"))]

@@ -19,4 +19,5 @@ def book(order):
 
 def run():
     return [book(Order("buy", 10, 50)), book(Order("buy", 10, 5)), book(Order("sell", 9, 0)),
-            book(Order("sell", 9, 4)), book(("buy", 1, 1)), list(Order.__match_args__)]
+            book(Order("sell", 9, 4)), book(("buy", 1, 1)), book(Order(side="buy", qty=11, price=2)),
+            book(["sell", 1, 2]), book(Order._make(["sell", 3, 0]))]
