@@ -303,6 +303,28 @@ struct Instrumenter {
     inserted: Cell<usize>,
     /// Actor code: reads of private attributes go through [`PRIVATE_ATTRIBUTE`].
     actor: bool,
+    /// The classes whose bodies enclose the code being rewritten, innermost last: a
+    /// `self.__x` that the rewrite turns into a string (`__pa__(self, "__x")`) is mangled as
+    /// the compiler would have mangled the attribute (`_Class__x`).
+    classes: std::cell::RefCell<Vec<String>>,
+}
+
+impl Instrumenter {
+    /// `name` as the compiler mangles it inside the innermost enclosing class (the language
+    /// reference's "private name mangling"): `__x` (not `__x__`, not dotted) in class `_C`
+    /// becomes `_C__x`; a class named only with underscores mangles nothing.
+    fn mangled(&self, name: &str) -> String {
+        let classes = self.classes.borrow();
+        let Some(class) = classes.last() else {
+            return name.to_owned();
+        };
+        let stripped = class.trim_start_matches('_');
+        if !name.starts_with("__") || name.ends_with("__") || name.contains('.') || stripped.is_empty()
+        {
+            return name.to_owned();
+        }
+        format!("_{stripped}{name}")
+    }
 }
 
 fn name(id: &'static str, range: TextRange) -> Expr {
@@ -467,7 +489,9 @@ impl Instrumenter {
                 if let Some(args) = &mut c.arguments {
                     self.visit_arguments(args);
                 }
+                self.classes.borrow_mut().push(c.name.id.to_string());
                 self.body(&mut c.body, 0);
+                self.classes.borrow_mut().pop();
             }
             Stmt::For(f) => {
                 self.visit_expr(&mut f.iter);
@@ -575,7 +599,7 @@ impl Instrumenter {
                     }
                     Expr::Attribute(attr) => {
                         let object = take_expr(&mut attr.value);
-                        let name = attr.attr.id.to_string();
+                        let name = self.mangled(attr.attr.id.as_str());
                         call(
                             AUGMENTED_ATTRIBUTE,
                             vec![object, str_lit(&name, range), str_lit(f, range), value],
@@ -728,7 +752,7 @@ impl Transformer for Instrumenter {
                 transformer::walk_expr(self, expr);
                 let Expr::Attribute(a) = expr else { return };
                 let range = a.range;
-                let attr = a.attr.id.to_string();
+                let attr = self.mangled(a.attr.id.as_str());
                 let value = take_expr(&mut a.value);
                 *expr = call(PRIVATE_ATTRIBUTE, vec![value, str_lit(&attr, range)], range);
             }
