@@ -288,6 +288,7 @@ impl Engine {
             patches::install(vm).map_err(fail)?;
             sandbox::install_library_builtins(vm).map_err(fail)?;
             library::preload(vm).map_err(fail)?;
+            patches::patch_native_types(vm).map_err(fail)?;
             crate::sizes::guard_struct(vm).map_err(fail)?;
             crate::sizes::guard_itertools(vm).map_err(fail)?;
             crate::prices::install_deque(vm).map_err(fail)?;

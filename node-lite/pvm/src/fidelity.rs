@@ -413,10 +413,7 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
 /// Whether `e` is exactly `ty` (not a subclass an actor raised) with the message `text`. The
 /// class is checked first: `str()` of an actor's exception could run its `__str__`.
 fn is_error(e: &PyBaseExceptionRef, ty: &Py<PyType>, text: &str, vm: &VirtualMachine) -> bool {
-    e.class().is(ty)
-        && e.as_object()
-            .str(vm)
-            .is_ok_and(|m| m.as_wtf8() == text)
+    e.class().is(ty) && e.as_object().str(vm).is_ok_and(|m| m.as_wtf8() == text)
 }
 
 /// RustPython prefixes these with their type's name ("OverflowError: cannot convert …").
@@ -460,7 +457,9 @@ fn install_float_to_int_slot(vm: &VirtualMachine) {
 fn install_float_to_int_methods(vm: &VirtualMachine) -> PyResult<()> {
     for name in ["__trunc__", "__floor__", "__ceil__", "__round__"] {
         wrap_method(vm.ctx.types.float_type, name, vm, |args, original, vm| {
-            original.call(args, vm).map_err(|e| float_to_int_error(e, vm))
+            original
+                .call(args, vm)
+                .map_err(|e| float_to_int_error(e, vm))
         })?;
     }
     Ok(())
@@ -504,10 +503,10 @@ fn install_isinstance_issubclass(vm: &VirtualMachine) -> PyResult<()> {
                     return e;
                 };
                 let text = text.to_string();
-                match MESSAGES
-                    .iter()
-                    .find(|m| text.strip_prefix(**m).is_some_and(|r| r.starts_with(", not ")))
-                {
+                match MESSAGES.iter().find(|m| {
+                    text.strip_prefix(**m)
+                        .is_some_and(|r| r.starts_with(", not "))
+                }) {
                     Some(cpython) => vm.new_type_error(*cpython),
                     None => e,
                 }

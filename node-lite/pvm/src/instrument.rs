@@ -319,7 +319,10 @@ impl Instrumenter {
             return name.to_owned();
         };
         let stripped = class.trim_start_matches('_');
-        if !name.starts_with("__") || name.ends_with("__") || name.contains('.') || stripped.is_empty()
+        if !name.starts_with("__")
+            || name.ends_with("__")
+            || name.contains('.')
+            || stripped.is_empty()
         {
             return name.to_owned();
         }

@@ -4,8 +4,9 @@
 
 use crate::natives;
 use rustpython_vm::{
-    Py, PyObjectRef, PyPayload, PyResult, VirtualMachine,
-    class::PyClassImpl,
+    AsObject, Py, PyObjectRef, PyPayload, PyResult, VirtualMachine,
+    builtins::PyType,
+    class::{PyClassImpl, StaticType},
     protocol::{PyIter, PyIterReturn},
     pyclass,
     types::{IterNext, Iterable, SelfIter},
@@ -35,6 +36,14 @@ impl IterNext for MeteredIter {
 pub fn metered_iter(iterable: PyObjectRef, cost: u64, vm: &VirtualMachine) -> PyResult {
     let inner = iterable.get_iter(vm)?;
     Ok(MeteredIter { inner, cost }.into_ref(&vm.ctx).into())
+}
+
+/// Whether `ty` is this iterator's type. The per-element charge that `patches` adds to native
+/// iterators' `__next__` must not be added to it: it charges its own price, and the type
+/// exists only from the first interpreter of a thread on, so wrapping it would make a loop
+/// cost more on a thread's later interpreters than on its first.
+pub fn is_metered_iter_type(ty: &Py<PyType>) -> bool {
+    MeteredIter::static_cell().get().is_some_and(|t| ty.is(t))
 }
 
 /// Registers the type (once per interpreter context).

@@ -472,6 +472,32 @@ pub fn first_on_this_thread(what: &'static str) -> bool {
     })
 }
 
+/// Gives every native type that exists now the patched `repr` and `__next__` slots; run at
+/// start-up and again once the library is preloaded (`Engine`), when the native types of the
+/// modules it imported (`itertools`, `_collections`, …) exist too.
+///
+/// Native types are the thread's, shared by every interpreter it starts, and a module's types
+/// are made when it is first imported: on a thread's first interpreter, during the preload; on
+/// a later one, before it starts. Patching them only at start-up charged `deque` and
+/// `itertools` iteration on a thread's later interpreters and not on its first. Slots already
+/// patched are left alone, so the result is the same whichever interpreter runs this.
+pub fn patch_native_types(vm: &VirtualMachine) -> PyResult<()> {
+    let mut registry = REGISTRY
+        .lock()
+        .map_err(|_| vm.new_runtime_error("patch registry poisoned"))?;
+    // Built-in types only: classes get their patched slots when they are created
+    // (`patch_new_type`), so what is patched never depends on which classes earlier
+    // interpreters of this process happened to leave behind.
+    for ty in all_types(vm) {
+        if !ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE)
+            && !crate::metered_iter::is_metered_iter_type(&ty)
+        {
+            patch_type_slots(&ty, &mut registry);
+        }
+    }
+    Ok(())
+}
+
 /// Installs every patch. Must run before any library or actor code.
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     crate::reversed_dict::install(vm)?;
@@ -483,18 +509,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     {
         let _ = OBJECT_REPR.set(f);
     }
-    let mut registry = REGISTRY
-        .lock()
-        .map_err(|_| vm.new_runtime_error("patch registry poisoned"))?;
-    // Built-in types only: classes get their patched slots when they are created
-    // (`patch_new_type`), so what is patched never depends on which classes earlier
-    // interpreters of this process happened to leave behind.
-    for ty in all_types(vm) {
-        if !ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
-            patch_type_slots(&ty, &mut registry);
-        }
-    }
-    drop(registry);
+    patch_native_types(vm)?;
     crate::library_objects::install_write_barrier(vm)?;
 
     let types = &vm.ctx.types;

@@ -259,7 +259,7 @@ fn a_replaced_interpreter_charges_the_same() {
     // interpreters: wrapping their methods again used to make every metered string, list and
     // dict method charge twice on the second interpreter — a node that had run longer charged
     // more than one that had just restarted.
-    const SOURCE: &str = "class Actor:\n    def f(self):\n        s = ''.join(['a'] * 500)\n        l = sorted([3, 1, 2] * 50)\n        l.sort()\n        d = {}\n        d.update({'k': s})\n        return [len('{} {:>8}'.format(s, 'x')), format(7, '>4'), s.upper()[:3], l[:3]]\n";
+    const SOURCE: &str = "class Actor:\n    def f(self):\n        s = ''.join(['a'] * 500)\n        l = sorted([3, 1, 2] * 50)\n        l.sort()\n        d = {}\n        d.update({'k': s})\n        n = 0\n        for x in (1, 2):\n            n += x\n        for x in [1, 2, 3]:\n            n += x\n        for x in range(4):\n            n += x\n        return [len('{} {:>8}'.format(s, 'x')), format(7, '>4'), s.upper()[:3], l[:3], n]\n";
     let cycles = std::thread::Builder::new()
         .stack_size(cowboy_pvm::thread::STACK_BYTES)
         .spawn(|| {
@@ -296,7 +296,7 @@ fn a_replaced_interpreter_gives_the_same_results() {
     // interpreter's start re-wraps shared type slots: what the PVM changes in them must be
     // changed again in every interpreter a thread starts, or a validator that replaced its
     // interpreter answers differently from one that did not.
-    const SOURCE: &str = "class Actor:\n    def f(self):\n        out = []\n        for g in (lambda: min([]), lambda: max([]), lambda: ord(5), lambda: chr('a'), lambda: 1 // 0, lambda: 'abc'[5], lambda: [1].index(3)):\n            try:\n                g()\n            except (ValueError, TypeError, ZeroDivisionError, IndexError) as e:\n                out.append(str(e))\n        return out\n";
+    const SOURCE: &str = "class Actor:\n    def f(self):\n        out = []\n        for g in (lambda: min([]), lambda: max([]), lambda: ord(5), lambda: chr('a'), lambda: 1 // 0, lambda: 'abc'[5], lambda: [1].index(3), lambda: 'a' + 1, lambda: [1] + (2,), lambda: reversed({1}), lambda: isinstance(1, 'x'), lambda: int(float('inf')), lambda: round(float('nan'))):\n            try:\n                g()\n            except (ValueError, TypeError, ZeroDivisionError, IndexError, OverflowError) as e:\n                out.append(str(e))\n        return out\n";
     let results = std::thread::Builder::new()
         .stack_size(cowboy_pvm::thread::STACK_BYTES)
         .spawn(|| {

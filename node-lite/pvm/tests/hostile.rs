@@ -163,6 +163,11 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("pbkdf2 with a huge key length", actor("import hashlib\nx = hashlib.pbkdf2_hmac('sha512', b'pw', b'salt', 1, 2**31)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
         ("shake with a huge length", actor("import hashlib\nx = hashlib.shake_256(b'x').digest(2**40)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
         ("pvm_host.blake2 with bad sizes", actor("import pvm_host\nx = pvm_host.blake2('blake2b', b'', 65, b'', b'', b'')"), Exception("invalid blake2b parameters")),
+        // Native iterators of modules the library imports (`itertools`, `_collections`) are
+        // charged per element like the built-in ones, from a thread's first interpreter on.
+        ("deque drains an endless itertools iterator", actor("import collections, itertools\ncollections.deque(itertools.repeat(0, 10**12), maxlen=1)"), Kind(ErrorKind::OutOfCycles)),
+        ("sum of itertools.count", actor("import itertools\nx = sum(itertools.islice(itertools.count(), 10**12))"), Kind(ErrorKind::OutOfCycles)),
+        ("max of a chained cycle", actor("import itertools\nx = max(itertools.islice(itertools.cycle([1, 2]), 10**12))"), Kind(ErrorKind::OutOfCycles)),
         ("regex backtracking is linear", actor("import re\nx = re.match('(a*)*b', 'a' * 5000)"), Succeeds),
         ("regex backreference refused", actor("import re\nx = re.compile(r'(a)\\1')"), Exception("rule: re-linear-time")),
         // `super().<special>` and `object.__setattr__` are allowed (issue 13): they must not
