@@ -15,7 +15,9 @@
 use crate::patches::{guard_method, swap_slot, wrap_method};
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
-    builtins::{PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyStr, PyTuple, PyType},
+    builtins::{
+        PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyStr, PyTuple, PyType, PyTypeRef,
+    },
     function::FuncArgs,
     protocol::{PyMapping, PyNumber, PyNumberBinaryFunc, PyNumberUnaryFunc, PySequence},
 };
@@ -133,6 +135,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_subscripts(vm);
     install_concatenation(vm);
     install_float_to_int_slot(vm);
+    install_bytes_new(vm);
     install_chr(vm)?;
     install_reversed(vm)?;
     install_isinstance_issubclass(vm)?;
@@ -590,4 +593,36 @@ fn install_concatenation(vm: &VirtualMachine) {
     ] {
         swap_slot!(ty.slots.as_sequence.concat, original, wrapper);
     }
+}
+
+/// A type's `__new__` slot (RustPython's own alias is private).
+type NewFunc = fn(PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
+
+static BYTES_NEW: OnceLock<NewFunc> = OnceLock::new();
+
+fn bytes_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let Some(original) = BYTES_NEW.get() else {
+        return Err(vm.new_runtime_error("bytes constructor not installed"));
+    };
+    original(cls, args, vm).map_err(|e| {
+        if is_error(
+            &e,
+            vm.ctx.exceptions.value_error,
+            "byte must be in range(0, 256)",
+            vm,
+        ) {
+            vm.new_value_error("bytes must be in range(0, 256)")
+        } else {
+            e
+        }
+    })
+}
+
+/// `bytes([300])`: CPython's constructor says "bytes" (`bytearray`'s says "byte").
+fn install_bytes_new(vm: &VirtualMachine) {
+    swap_slot!(
+        vm.ctx.types.bytes_type.slots.new,
+        BYTES_NEW,
+        bytes_new as NewFunc
+    );
 }
