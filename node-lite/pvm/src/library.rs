@@ -508,10 +508,11 @@ fn abc_register_refused(
     _subclass: PyObjectRef,
     vm: &VirtualMachine,
 ) -> PyResult {
-    Err(vm.new_type_error(
+    Err(vm.new_type_error(format!(
         "ABCMeta.register() is not available in the PVM: a registration changes ABC state \
-         every interpreter on the node shares; make the class inherit from the ABC instead",
-    ))
+         every interpreter on the node shares; make the class inherit from the ABC instead {}",
+        crate::rules::Rule::AbcRegister.tag()
+    )))
 }
 
 /// Imports every whitelisted module once, so their initialisation never runs (or is charged)

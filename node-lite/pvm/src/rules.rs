@@ -46,6 +46,10 @@ rules! {
     ClassModule,
     ReLinearTime,
     FormatStarWidth,
+    AbcRegister,
+    DataclassFieldName,
+    WrapperAttributes,
+    MemoryLimit,
 }
 
 /// One row of the table.
@@ -230,6 +234,38 @@ pub const RULES: &[RuleInfo] = &[
         why: "the width is only known when formatting, after the size checks",
         instead: "`'%5d' % x` or `format(x, f'>{width}')` / an f-string with a nested width",
     },
+    RuleInfo {
+        rule: Rule::AbcRegister,
+        id: "abc-register",
+        when: When::RunTime,
+        refuses: "`ABC.register(cls)` (virtual subclasses)",
+        why: "a registration changes ABC state that every interpreter on the node shares, so one call would change what later calls of other actors see",
+        instead: "make the class inherit from the ABC",
+    },
+    RuleInfo {
+        rule: Rule::DataclassFieldName,
+        id: "dataclass-field-name",
+        when: When::RunTime,
+        refuses: "dataclass fields whose names are not identifiers, or are keywords (set through `__annotations__` or `make_dataclass`)",
+        why: "`dataclasses` builds its methods as Python source from the field names: such a name would be code",
+        instead: "fields named by identifiers, as `make_dataclass` already requires",
+    },
+    RuleInfo {
+        rule: Rule::WrapperAttributes,
+        id: "wrapper-attributes",
+        when: When::RunTime,
+        refuses: "`functools.update_wrapper`/`wraps` copying private names other than the standard ones (`__globals__`, `__code__`, …)",
+        why: "copying them would hand a library function's globals to the actor, or give a library function the actor's code",
+        instead: "the default `assigned`/`updated` lists, or public attribute names",
+    },
+    RuleInfo {
+        rule: Rule::MemoryLimit,
+        id: "memory-limit",
+        when: When::RunTime,
+        refuses: "a native operation whose size alone exceeds the call's memory limit (`struct.pack` of a huge format), raised as `MemoryError` before anything is allocated",
+        why: "the allocation would happen inside one native call, before the meter could stop it",
+        instead: "smaller sizes; the limit is `pvm_host.MEMORY_LIMIT_BYTES`",
+    },
 ];
 
 impl Rule {
@@ -289,13 +325,19 @@ mod tests {
         }
     }
 
-    /// Every `(rule: …)` tag written in the PVM's sources names a rule of the table.
+    /// Every `(rule: …)` tag written in the PVM's sources (Rust and Python) names a rule of
+    /// the table.
     #[test]
     fn every_tag_in_the_sources_names_a_rule() {
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut checked = 0;
-        for entry in std::fs::read_dir(&src).expect("src/") {
-            let path = entry.expect("entry").path();
+        // The Rust sources and the PVM's own Python modules (`python/`), which raise too.
+        let files = ["src", "python"].into_iter().flat_map(|dir| {
+            std::fs::read_dir(root.join(dir))
+                .expect("source directory")
+                .map(|entry| entry.expect("entry").path())
+        });
+        for path in files {
             let text = std::fs::read_to_string(&path).expect("source");
             for (i, _) in text.match_indices("(rule: ") {
                 let id: String = text[i + 7..]

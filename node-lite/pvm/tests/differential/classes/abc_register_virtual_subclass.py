@@ -1,3 +1,4 @@
+# refused: abc-register
 from abc import ABCMeta
 
 
