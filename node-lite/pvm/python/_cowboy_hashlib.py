@@ -196,10 +196,9 @@ def pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):
     name = hash_name.lower().replace("-", "_")
     if name not in _DIGEST_SIZES and name not in ("blake2b", "blake2s"):
         raise ValueError("unsupported hash type " + hash_name)
-    if isinstance(password, str) or not isinstance(password, (bytes, bytearray)):
-        raise TypeError("a bytes-like object is required, not '%s'" % type(password).__name__)
-    if isinstance(salt, str) or not isinstance(salt, (bytes, bytearray)):
-        raise TypeError("a bytes-like object is required, not '%s'" % type(salt).__name__)
+    for value in (password, salt):
+        if not isinstance(value, (bytes, bytearray)):
+            raise TypeError("a bytes-like object is required, not '%s'" % type(value).__name__)
     if iterations < 1:
         raise ValueError("iteration value must be greater than 0.")
     if iterations > 0xFFFFFFFF:

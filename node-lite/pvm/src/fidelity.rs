@@ -170,6 +170,14 @@ fn not_in_list(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> bool {
             .is_ok_and(|s| s.to_string().ends_with("' is not in list"))
 }
 
+/// CPython's `ValueError` for a missing `needle`, named by its repr: `3 is not in list`.
+fn not_in(needle: &PyObject, container: &str, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    match needle.repr(vm) {
+        Ok(r) => vm.new_value_error(format!("{r} is not in {container}")),
+        Err(repr_failed) => repr_failed,
+    }
+}
+
 /// `list.index(x)` of a missing `x`: CPython names it by its repr (`3 is not in list`);
 /// `list.remove(x)` does not name it.
 fn install_list_errors(vm: &VirtualMachine) -> PyResult<()> {
@@ -177,10 +185,7 @@ fn install_list_errors(vm: &VirtualMachine) -> PyResult<()> {
     wrap_method(list_type, "index", vm, |args, original, vm| {
         let needle = args.args.get(1).cloned();
         original.call(args, vm).map_err(|e| match needle {
-            Some(needle) if not_in_list(&e, vm) => match needle.repr(vm) {
-                Ok(r) => vm.new_value_error(format!("{r} is not in list")),
-                Err(repr_failed) => repr_failed,
-            },
+            Some(needle) if not_in_list(&e, vm) => not_in(&needle, "list", vm),
             _ => e,
         })
     })?;
@@ -396,13 +401,7 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
     ] {
         wrap_builtin(name, vm, move |args, original, vm| {
             original.call(args, vm).map_err(|e| {
-                // The class first: `str()` of another exception could run the actor's
-                // `__str__`, which CPython would not call here.
-                if e.class().is(vm.ctx.exceptions.value_error)
-                    && e.as_object()
-                        .str(vm)
-                        .is_ok_and(|m| m.to_string() == rustpython)
-                {
+                if is_error(&e, vm.ctx.exceptions.value_error, rustpython, vm) {
                     vm.new_value_error(cpython)
                 } else {
                     e
@@ -538,10 +537,7 @@ fn install_deque_errors(vm: &VirtualMachine) -> PyResult<()> {
                     vm,
                 ) =>
             {
-                match needle.repr(vm) {
-                    Ok(r) => vm.new_value_error(format!("{r} is not in deque")),
-                    Err(repr_failed) => repr_failed,
-                }
+                not_in(&needle, "deque", vm)
             }
             _ => e,
         })

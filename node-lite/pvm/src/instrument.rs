@@ -311,19 +311,15 @@ struct Instrumenter {
 
 impl Instrumenter {
     /// `name` as the compiler mangles it inside the innermost enclosing class (the language
-    /// reference's "private name mangling"): `__x` (not `__x__`, not dotted) in class `_C`
-    /// becomes `_C__x`; a class named only with underscores mangles nothing.
+    /// reference's "private name mangling"): `__x` (not `__x__`) in class `_C` becomes
+    /// `_C__x`; a class named only with underscores mangles nothing.
     fn mangled(&self, name: &str) -> String {
         let classes = self.classes.borrow();
         let Some(class) = classes.last() else {
             return name.to_owned();
         };
         let stripped = class.trim_start_matches('_');
-        if !name.starts_with("__")
-            || name.ends_with("__")
-            || name.contains('.')
-            || stripped.is_empty()
-        {
+        if !name.starts_with("__") || name.ends_with("__") || stripped.is_empty() {
             return name.to_owned();
         }
         format!("_{stripped}{name}")

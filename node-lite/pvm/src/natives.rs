@@ -613,6 +613,16 @@ fn h_shake(
     vm: &VirtualMachine,
 ) -> PyResult<PyBytesRef> {
     use sha3::digest::{ExtendableOutput, Update};
+    fn squeeze<H: Default + Update + ExtendableOutput>(data: &[u8], out: &mut [u8]) {
+        let mut h = H::default();
+        h.update(data);
+        h.finalize_xof_into(out);
+    }
+    let squeeze = match name.as_str() {
+        "shake_128" => squeeze::<sha3::Shake128>,
+        "shake_256" => squeeze::<sha3::Shake256>,
+        other => return Err(vm.new_value_error(format!("unsupported hash type {other}"))),
+    };
     let bytes = data.as_bytes();
     charge(
         cost::sha256_cycles(bytes.len()).saturating_add(cost::sha256_cycles(length)),
@@ -620,19 +630,7 @@ fn h_shake(
     )?;
     charge_cells(length as u64, vm)?;
     let mut out = vec![0u8; length];
-    match name.as_str() {
-        "shake_128" => {
-            let mut h = sha3::Shake128::default();
-            h.update(bytes);
-            h.finalize_xof_into(&mut out);
-        }
-        "shake_256" => {
-            let mut h = sha3::Shake256::default();
-            h.update(bytes);
-            h.finalize_xof_into(&mut out);
-        }
-        other => return Err(vm.new_value_error(format!("unsupported hash type {other}"))),
-    }
+    squeeze(bytes, &mut out);
     Ok(vm.ctx.new_bytes(out))
 }
 
@@ -647,45 +645,47 @@ fn h_pbkdf2_hmac(
     dklen: usize,
     vm: &VirtualMachine,
 ) -> PyResult<PyBytesRef> {
-    use hmac::SimpleHmac;
-    use pbkdf2::{pbkdf2, pbkdf2_hmac};
-    let (pw, salt) = (password.as_bytes(), salt.as_bytes());
-    let digest_len = match name.as_str() {
-        "md5" => 16,
-        "sha1" => 20,
-        "sha224" => 28,
-        "sha256" => 32,
-        "sha384" => 48,
-        "sha512" | "sha3_512" | "blake2b" => 64,
-        "sha3_224" => 28,
-        "sha3_256" | "blake2s" => 32,
-        "sha3_384" => 48,
+    use hmac::{
+        Hmac, SimpleHmac,
+        digest::{FixedOutput, KeyInit, Update},
+    };
+    /// One derivation with the pseudo-random function `P` (an HMAC), charged by its output
+    /// size before it runs.
+    fn derive<P: KeyInit + Update + FixedOutput + Clone + Sync>(
+        password: &[u8],
+        salt: &[u8],
+        iterations: u32,
+        dklen: usize,
+        vm: &VirtualMachine,
+    ) -> PyResult<Vec<u8>> {
+        let blocks = dklen.div_ceil(P::output_size());
+        charge(
+            cost::pbkdf2_cycles(password.len(), salt.len(), iterations, blocks),
+            vm,
+        )?;
+        charge_cells(dklen as u64, vm)?;
+        let mut out = vec![0u8; dklen];
+        pbkdf2::pbkdf2::<P>(password, salt, iterations, &mut out)
+            .map_err(|_| vm.new_value_error("invalid key length"))?;
+        Ok(out)
+    }
+    let derive = match name.as_str() {
+        "md5" => derive::<Hmac<md5::Md5>>,
+        "sha1" => derive::<Hmac<sha1::Sha1>>,
+        "sha224" => derive::<Hmac<sha2::Sha224>>,
+        "sha256" => derive::<Hmac<sha2::Sha256>>,
+        "sha384" => derive::<Hmac<sha2::Sha384>>,
+        "sha512" => derive::<Hmac<sha2::Sha512>>,
+        "sha3_224" => derive::<Hmac<sha3::Sha3_224>>,
+        "sha3_256" => derive::<Hmac<sha3::Sha3_256>>,
+        "sha3_384" => derive::<Hmac<sha3::Sha3_384>>,
+        "sha3_512" => derive::<Hmac<sha3::Sha3_512>>,
+        // BLAKE2 buffers its last block, which `Hmac` cannot: `SimpleHmac`.
+        "blake2b" => derive::<SimpleHmac<blake2::Blake2b512>>,
+        "blake2s" => derive::<SimpleHmac<blake2::Blake2s256>>,
         other => return Err(vm.new_value_error(format!("unsupported hash type {other}"))),
     };
-    charge(
-        cost::pbkdf2_cycles(pw.len(), salt.len(), iterations, dklen.div_ceil(digest_len)),
-        vm,
-    )?;
-    charge_cells(dklen as u64, vm)?;
-    let mut out = vec![0u8; dklen];
-    let rounds = iterations;
-    match name.as_str() {
-        "md5" => pbkdf2_hmac::<md5::Md5>(pw, salt, rounds, &mut out),
-        "sha1" => pbkdf2_hmac::<sha1::Sha1>(pw, salt, rounds, &mut out),
-        "sha224" => pbkdf2_hmac::<sha2::Sha224>(pw, salt, rounds, &mut out),
-        "sha256" => pbkdf2_hmac::<sha2::Sha256>(pw, salt, rounds, &mut out),
-        "sha384" => pbkdf2_hmac::<sha2::Sha384>(pw, salt, rounds, &mut out),
-        "sha512" => pbkdf2_hmac::<sha2::Sha512>(pw, salt, rounds, &mut out),
-        "sha3_224" => pbkdf2_hmac::<sha3::Sha3_224>(pw, salt, rounds, &mut out),
-        "sha3_256" => pbkdf2_hmac::<sha3::Sha3_256>(pw, salt, rounds, &mut out),
-        "sha3_384" => pbkdf2_hmac::<sha3::Sha3_384>(pw, salt, rounds, &mut out),
-        "sha3_512" => pbkdf2_hmac::<sha3::Sha3_512>(pw, salt, rounds, &mut out),
-        // BLAKE2 buffers its last block, which `pbkdf2_hmac`'s HMAC cannot: `SimpleHmac`.
-        "blake2b" => pbkdf2::<SimpleHmac<blake2::Blake2b512>>(pw, salt, rounds, &mut out)
-            .map_err(|_| vm.new_value_error("invalid key length"))?,
-        _ => pbkdf2::<SimpleHmac<blake2::Blake2s256>>(pw, salt, rounds, &mut out)
-            .map_err(|_| vm.new_value_error("invalid key length"))?,
-    }
+    let out = derive(password.as_bytes(), salt.as_bytes(), iterations, dklen, vm)?;
     Ok(vm.ctx.new_bytes(out))
 }
 

@@ -6,6 +6,9 @@
 //! `COWBOY_UPDATE_GOLDEN=1 cargo test -p cowboy-pvm --test determinism` and bump
 //! `COST_TABLE_VERSION`.
 
+#[path = "support/interpreters.rs"]
+mod interpreters;
+
 #[path = "corpus.rs"]
 #[allow(dead_code)]
 mod corpus;
@@ -252,6 +255,24 @@ fn no_interpreter_starts_while_a_call_runs() {
     );
 }
 
+/// Deploys `source` and calls its `f` on `count` interpreters started in turn on one thread:
+/// each call's cycles and result.
+fn call_on_interpreters_of_one_thread(source: &'static str, count: usize) -> Vec<(u64, String)> {
+    interpreters::each_interpreter_of_one_thread(count, move |engine| {
+        let code = engine.load(source).expect("load");
+        let mut host = MemoryHost::default();
+        let limits = Limits {
+            cycles: 10_000_000,
+            cells: 1_000_000,
+        };
+        let ctx = corpus::ctx();
+        let deployed = engine.deploy(&code, &mut host, ctx.clone(), &[], limits);
+        host.apply(&ctx.actor, &deployed.effects);
+        let out = engine.call(&code, &mut host, ctx, "f", &[], limits);
+        (out.cycles_used, format!("{:?}", out.result))
+    })
+}
+
 #[test]
 fn a_replaced_interpreter_charges_the_same() {
     // A validator replaces its interpreter on the same thread (every 10,000 calls, or after a
@@ -260,30 +281,11 @@ fn a_replaced_interpreter_charges_the_same() {
     // dict method charge twice on the second interpreter — a node that had run longer charged
     // more than one that had just restarted.
     const SOURCE: &str = "class Actor:\n    def f(self):\n        s = ''.join(['a'] * 500)\n        l = sorted([3, 1, 2] * 50)\n        l.sort()\n        d = {}\n        d.update({'k': s})\n        n = 0\n        for x in (1, 2):\n            n += x\n        for x in [1, 2, 3]:\n            n += x\n        for x in range(4):\n            n += x\n        return [len('{} {:>8}'.format(s, 'x')), format(7, '>4'), s.upper()[:3], l[:3], n]\n";
-    let cycles = std::thread::Builder::new()
-        .stack_size(cowboy_pvm::thread::STACK_BYTES)
-        .spawn(|| {
-            (0..3)
-                .map(|_| {
-                    let mut engine = cowboy_pvm::Engine::new().expect("engine");
-                    let code = engine.load(SOURCE).expect("load");
-                    let mut host = MemoryHost::default();
-                    let limits = Limits {
-                        cycles: 10_000_000,
-                        cells: 1_000_000,
-                    };
-                    let ctx = corpus::ctx();
-                    let deployed = engine.deploy(&code, &mut host, ctx.clone(), &[], limits);
-                    host.apply(&ctx.actor, &deployed.effects);
-                    let out = engine.call(&code, &mut host, ctx, "f", &[], limits);
-                    assert!(out.result.is_ok(), "{:?}", out.result);
-                    out.cycles_used
-                })
-                .collect::<Vec<_>>()
-        })
-        .expect("thread")
-        .join()
-        .expect("join");
+    let calls = call_on_interpreters_of_one_thread(SOURCE, 3);
+    for (_, result) in &calls {
+        assert!(result.starts_with("Ok("), "{result}");
+    }
+    let cycles: Vec<u64> = calls.iter().map(|(cycles, _)| *cycles).collect();
     assert!(
         cycles.windows(2).all(|w| w[0] == w[1]),
         "interpreters on one thread charged {cycles:?}"
@@ -297,31 +299,10 @@ fn a_replaced_interpreter_gives_the_same_results() {
     // changed again in every interpreter a thread starts, or a validator that replaced its
     // interpreter answers differently from one that did not.
     const SOURCE: &str = "class Actor:\n    def f(self):\n        out = []\n        for g in (lambda: min([]), lambda: max([]), lambda: ord(5), lambda: chr('a'), lambda: 1 // 0, lambda: 'abc'[5], lambda: [1].index(3), lambda: 'a' + 1, lambda: [1] + (2,), lambda: reversed({1}), lambda: isinstance(1, 'x'), lambda: int(float('inf')), lambda: round(float('nan'))):\n            try:\n                g()\n            except (ValueError, TypeError, ZeroDivisionError, IndexError, OverflowError) as e:\n                out.append(str(e))\n        return out\n";
-    let results = std::thread::Builder::new()
-        .stack_size(cowboy_pvm::thread::STACK_BYTES)
-        .spawn(|| {
-            (0..2)
-                .map(|_| {
-                    let mut engine = cowboy_pvm::Engine::new().expect("engine");
-                    let code = engine.load(SOURCE).expect("load");
-                    let mut host = MemoryHost::default();
-                    let limits = Limits {
-                        cycles: 10_000_000,
-                        cells: 1_000_000,
-                    };
-                    let ctx = corpus::ctx();
-                    let deployed = engine.deploy(&code, &mut host, ctx.clone(), &[], limits);
-                    host.apply(&ctx.actor, &deployed.effects);
-                    let out = engine.call(&code, &mut host, ctx, "f", &[], limits);
-                    // Results only: what a loop is charged still differs between a thread's
-                    // first interpreter and the later ones (recorded on issue 13).
-                    format!("{:?}", out.result)
-                })
-                .collect::<Vec<_>>()
-        })
-        .expect("thread")
-        .join()
-        .expect("join");
+    let results: Vec<String> = call_on_interpreters_of_one_thread(SOURCE, 2)
+        .into_iter()
+        .map(|(_, result)| result)
+        .collect();
     assert!(
         results[0].contains("min() arg is an empty sequence")
             && results[0].contains("ord() expected string of length 1, but int found"),

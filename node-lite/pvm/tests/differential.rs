@@ -14,6 +14,8 @@
 
 #[path = "support/context.rs"]
 mod context;
+#[path = "support/interpreters.rs"]
+mod interpreters;
 
 use context::ctx;
 use cowboy_pvm::{Limits, MemoryHost, PvmThread};
@@ -280,43 +282,33 @@ fn a_thread_s_later_interpreters_charge_and_answer_as_its_first() {
     // panic), and RustPython's built-in types are that thread's, shared by every interpreter
     // it starts: whatever the PVM patches in them must come out the same on each. A `for`
     // loop once cost one cycle more per iteration on every interpreter but the first.
-    let outcomes = std::thread::Builder::new()
-        .stack_size(cowboy_pvm::thread::STACK_BYTES)
-        .spawn(|| {
-            let programs = programs();
-            (0..2)
-                .map(|_| {
-                    let mut engine = cowboy_pvm::Engine::new().expect("engine");
-                    programs
-                        .iter()
-                        .map(|(name, source)| {
-                            let Ok(code) = engine.load(&format!("{source}{WRAPPER}")) else {
-                                return (name.clone(), "refused".to_owned());
-                            };
-                            let limits = Limits {
-                                cycles: 50_000_000,
-                                cells: 1_000_000,
-                            };
-                            let mut host = MemoryHost::default();
-                            let deploy = engine.deploy(&code, &mut host, ctx(), &[], limits);
-                            host.apply(&[0xaa; 20], &deploy.effects);
-                            let call = engine.call(&code, &mut host, ctx(), "go", &[], limits);
-                            let outcome = format!(
-                                "deploy {} cycles, call {} cycles {} cells: {:?}",
-                                deploy.cycles_used,
-                                call.cycles_used,
-                                call.cells_used,
-                                call.result.map_err(|e| e.message)
-                            );
-                            (name.clone(), outcome)
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .collect::<Vec<_>>()
-        })
-        .expect("thread")
-        .join()
-        .expect("join");
+    let programs = programs();
+    let outcomes = interpreters::each_interpreter_of_one_thread(2, move |engine| {
+        programs
+            .iter()
+            .map(|(name, source)| {
+                let Ok(code) = engine.load(&format!("{source}{WRAPPER}")) else {
+                    return (name.clone(), "refused".to_owned());
+                };
+                let limits = Limits {
+                    cycles: 50_000_000,
+                    cells: 1_000_000,
+                };
+                let mut host = MemoryHost::default();
+                let deploy = engine.deploy(&code, &mut host, ctx(), &[], limits);
+                host.apply(&[0xaa; 20], &deploy.effects);
+                let call = engine.call(&code, &mut host, ctx(), "go", &[], limits);
+                let outcome = format!(
+                    "deploy {} cycles, call {} cycles {} cells: {:?}",
+                    deploy.cycles_used,
+                    call.cycles_used,
+                    call.cells_used,
+                    call.result.map_err(|e| e.message)
+                );
+                (name.clone(), outcome)
+            })
+            .collect::<Vec<_>>()
+    });
     let differ: Vec<String> = outcomes[0]
         .iter()
         .zip(&outcomes[1])
