@@ -11,7 +11,7 @@ use crate::{
     call_state::CallGuard,
     cost::{cells, cycles, limits},
     host::{CallContext, Effects, Host},
-    identity, library, library_objects, meter, natives, patches, pyconv, sandbox,
+    identity, library, library_objects, meter, natives, patches, pyconv, pyregex, sandbox,
     validate::{self, ActorShape, Diagnostic},
     value::Value,
 };
@@ -472,7 +472,7 @@ impl Engine {
                 result
             }))
         });
-        natives::clear_patterns();
+        pyregex::clear_patterns();
         let (mut usage, trip) = meter::finish();
         let (mut effects, imported) = guard.finish();
         self.last_imports = imported;

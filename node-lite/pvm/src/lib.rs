@@ -16,6 +16,7 @@ pub mod natives;
 pub mod patches;
 pub mod prices;
 pub mod pyconv;
+pub mod pyregex;
 pub mod reversed_dict;
 pub mod rules;
 pub mod sandbox;

@@ -80,6 +80,8 @@ fn internal_alias(name: &str) -> &str {
         "math" => "_cowboy_mathlib",
         // `hmac` hashes through hashlib: the same metered digests actors get.
         "hashlib" => "_cowboy_hashlib",
+        // The regex parser's `\N{name}` looks names up.
+        "unicodedata" => "_cowboy_unicodedata",
         other => other,
     }
 }
@@ -238,7 +240,8 @@ pub fn load_module(name: &str, vm: &VirtualMachine) -> PyResult {
     match name {
         "pvm_host" => register(name, natives::pvm_host_module(vm)?, vm),
         "_cowboy_math" => register(name, natives::math_module(vm)?, vm),
-        "_cowboy_regex" => register(name, natives::regex_module(vm)?, vm),
+        "_cowboy_regex" => register(name, crate::pyregex::regex_module(vm)?, vm),
+        "_cowboy_unicodedata" => register(name, natives::unicodedata_module(vm)?, vm),
         _ => rustpython_vm::import::import_builtin(vm, name),
     }
 }
@@ -523,6 +526,7 @@ pub fn preload(vm: &VirtualMachine) -> PyResult<()> {
     // The codec registry (str.encode('latin-1'), used by the regex parser) registers itself
     // when the encodings package is imported.
     load_module("encodings", vm)?;
+    load_module("_cowboy_unicodedata", vm)?;
     for name in IMPORT_WHITELIST {
         load_module(actor_alias(name), vm)?;
     }

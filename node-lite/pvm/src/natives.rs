@@ -1,6 +1,6 @@
-//! Native modules written in Rust: `pvm_host` (the actor's interface to the chain),
-//! `_cowboy_math` (deterministic `math` on a pure-Rust libm) and `_cowboy_regex` (linear-time
-//! regular expressions behind the actor-facing `re`). Every function charges its price from
+//! Native modules written in Rust: `pvm_host` (the actor's interface to the chain) and
+//! `_cowboy_math` (deterministic `math` on a pure-Rust libm); `_cowboy_regex` lives in
+//! [`crate::pyregex`]. Every function charges its price from
 //! [`crate::cost`] before doing its work.
 
 use crate::{
@@ -105,7 +105,12 @@ fn host_err(e: crate::host::HostError, vm: &VirtualMachine) -> PyBaseExceptionRe
     vm.new_runtime_error(e.to_string())
 }
 
-fn add<F, K>(vm: &VirtualMachine, dict: &PyDictRef, name: &'static str, f: F) -> PyResult<()>
+pub(crate) fn add<F, K>(
+    vm: &VirtualMachine,
+    dict: &PyDictRef,
+    name: &'static str,
+    f: F,
+) -> PyResult<()>
 where
     F: IntoPyNativeFn<K>,
 {
@@ -1112,359 +1117,34 @@ pub fn float_pow(x: f64, y: f64) -> f64 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// _cowboy_regex
+// _cowboy_unicodedata
 // ---------------------------------------------------------------------------------------------
 
-/// Python `re` flags the translation understands.
-const FLAG_IGNORECASE: i64 = 2;
-const FLAG_MULTILINE: i64 = 8;
-const FLAG_DOTALL: i64 = 16;
-const FLAG_VERBOSE: i64 = 64;
-const FLAG_ASCII: i64 = 256;
+/// Longest character name `unicodedata.lookup` searches (CPython's `NAME_MAXLEN`).
+const NAME_MAXLEN: usize = 256;
 
-/// A pattern compiled during the current call, with its anchored variants (built when a
-/// `match`/`fullmatch` first needs them).
-struct Compiled {
-    source: String,
-    flags: i64,
-    regex: regex::Regex,
-    /// `^(?:…)` and `^(?:…)$`.
-    anchored: [Option<Option<regex::Regex>>; 2],
-}
-
-thread_local! {
-    /// Compiled patterns of the current interpreter, by handle.
-    static PATTERNS: RefCell<Vec<Compiled>> = const { RefCell::new(Vec::new()) };
-    static REGEX_ERROR: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
-}
-
-/// Drops the patterns compiled during a call (handles never outlive the call that made them:
-/// actor modules are re-executed for every call).
-pub fn clear_patterns() {
-    PATTERNS.with(|p| p.borrow_mut().clear());
-}
-
-/// Most patterns one call may compile.
-const MAX_PATTERNS: usize = 1_024;
-/// Longest pattern accepted.
-const MAX_PATTERN_LEN: usize = 16 * 1024;
-
-fn regex_error(msg: String, vm: &VirtualMachine) -> PyBaseExceptionRef {
-    let ty = REGEX_ERROR
-        .with(|t| t.borrow().clone())
-        .unwrap_or_else(|| vm.ctx.exceptions.value_error.to_owned());
-    vm.new_exception_msg(ty, msg.into())
-}
-
-fn rx_compile(pattern: PyUtf8StrRef, flags: i64, vm: &VirtualMachine) -> PyResult<usize> {
-    let p = pattern.as_str();
-    // A pattern this call compiled already is reused (`re.match(p, s)` in a loop compiles
-    // `p` once, as CPython's cache does); the charge is a call.
-    let cached = PATTERNS.with(|ps| {
-        ps.borrow()
-            .iter()
-            .position(|c| c.flags == flags && c.source == p)
-    });
-    if let Some(handle) = cached {
-        charge(cycles::CALL, vm)?;
-        return Ok(handle);
+/// `unicodedata.lookup`: the character a Unicode name (or alias) names, case-insensitively.
+fn u_lookup(name: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<String> {
+    let name = name.as_str();
+    charge(cycles::CALL + name.len() as u64 * cycles::PER_CHAR, vm)?;
+    if name.len() > NAME_MAXLEN {
+        return Err(vm.new_key_error(vm.ctx.new_str("name too long").into()));
     }
-    charge(cycles::CALL + p.chars().count() as u64 * 10, vm)?;
-    if p.len() > MAX_PATTERN_LEN {
-        return Err(regex_error(
-            format!("pattern longer than {MAX_PATTERN_LEN} bytes"),
-            vm,
-        ));
-    }
-    for unsupported in ["(?=", "(?!", "(?<=", "(?<!", "(?P="] {
-        if p.contains(unsupported) {
-            return Err(regex_error(
-                format!(
-                    "{unsupported}…) is not supported: the PVM's re is linear-time, without look-around or backreferences; check the condition with a second search in Python (rule: re-linear-time)"
-                ),
-                vm,
-            ));
-        }
-    }
-    if has_backreference(p) {
-        return Err(regex_error(
-            "backreferences (\\1…) are not supported: the PVM's re is linear-time; capture both parts and compare the groups in Python (rule: re-linear-time)".into(),
-            vm,
-        ));
-    }
-    let re = regex_builder(p, flags)
-        .build()
-        .map_err(|e| regex_error(e.to_string(), vm))?;
-    PATTERNS.with(|ps| {
-        let mut ps = ps.borrow_mut();
-        if ps.len() >= MAX_PATTERNS {
-            return Err(regex_error(
-                format!("a call may compile at most {MAX_PATTERNS} patterns"),
-                vm,
-            ));
-        }
-        ps.push(Compiled {
-            source: p.to_owned(),
-            flags,
-            regex: re,
-            anchored: [None, None],
-        });
-        Ok(ps.len() - 1)
-    })
-}
-
-fn regex_builder(pattern: &str, flags: i64) -> regex::RegexBuilder {
-    let mut builder = regex::RegexBuilder::new(pattern);
-    builder
-        .case_insensitive(flags & FLAG_IGNORECASE != 0)
-        .multi_line(flags & FLAG_MULTILINE != 0)
-        .dot_matches_new_line(flags & FLAG_DOTALL != 0)
-        .ignore_whitespace(flags & FLAG_VERBOSE != 0)
-        .unicode(flags & FLAG_ASCII == 0)
-        .size_limit(1 << 20)
-        .dfa_size_limit(1 << 20);
-    builder
-}
-
-fn has_backreference(p: &str) -> bool {
-    let b = p.as_bytes();
-    let mut i = 0;
-    while i + 1 < b.len() {
-        if b[i] == b'\\' {
-            if b[i + 1].is_ascii_digit() && b[i + 1] != b'0' {
-                return true;
-            }
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    false
-}
-
-fn with_pattern<R>(
-    handle: usize,
-    vm: &VirtualMachine,
-    f: impl FnOnce(&regex::Regex) -> R,
-) -> PyResult<R> {
-    PATTERNS.with(|ps| {
-        ps.borrow()
-            .get(handle)
-            .map(|c| f(&c.regex))
-            .ok_or_else(|| regex_error("pattern handle is no longer valid".into(), vm))
-    })
-}
-
-/// The anchored variant (`fullmatch`: also at the end) of pattern `handle`, built once.
-fn anchored_pattern(
-    handle: usize,
-    full: bool,
-    vm: &VirtualMachine,
-) -> PyResult<Option<regex::Regex>> {
-    PATTERNS.with(|ps| {
-        let mut ps = ps.borrow_mut();
-        let c = ps
-            .get_mut(handle)
-            .ok_or_else(|| regex_error("pattern handle is no longer valid".into(), vm))?;
-        let slot = &mut c.anchored[usize::from(full)];
-        if slot.is_none() {
-            let tail = if full { "$" } else { "" };
-            *slot = Some(
-                regex_builder(&format!("^(?:{}){}", c.source, tail), c.flags)
-                    .build()
-                    .ok(),
-            );
-        }
-        Ok(slot.clone().flatten())
-    })
-}
-
-/// Byte offsets of a text to Python's character offsets, in one pass however many are asked.
-struct CharOffsets<'a> {
-    text: &'a str,
-    ascii: bool,
-    /// `(byte, char)` of the last conversion: offsets asked roughly in order (as matches are
-    /// found) cost about one pass over the text in all.
-    cursor: std::cell::Cell<(usize, usize)>,
-}
-
-impl<'a> CharOffsets<'a> {
-    fn new(text: &'a str) -> Self {
-        Self {
-            text,
-            ascii: text.is_ascii(),
-            cursor: std::cell::Cell::new((0, 0)),
-        }
-    }
-
-    fn of(&self, byte: usize) -> i64 {
-        if self.ascii {
-            return byte as i64;
-        }
-        let (at_byte, at_char) = self.cursor.get();
-        // Walk from the last offset asked, forwards or back: matches come in increasing order,
-        // and a match's groups lie within it.
-        let now = if byte >= at_byte {
-            at_char + self.text[at_byte..byte].chars().count()
-        } else {
-            at_char - self.text[byte..at_byte].chars().count()
-        };
-        self.cursor.set((byte, now));
-        now as i64
-    }
-}
-
-fn rx_group_count(handle: usize, vm: &VirtualMachine) -> PyResult<usize> {
-    with_pattern(handle, vm, |r| r.captures_len() - 1)
-}
-
-fn rx_group_names(handle: usize, vm: &VirtualMachine) -> PyResult<PyDictRef> {
-    let names: Vec<(String, usize)> = with_pattern(handle, vm, |r| {
-        r.capture_names()
-            .enumerate()
-            .filter_map(|(i, n)| n.map(|n| (n.to_owned(), i)))
-            .collect()
-    })?;
-    let d = vm.ctx.new_dict();
-    for (n, i) in names {
-        d.set_item(n.as_str(), vm.ctx.new_int(i).into(), vm)?;
-    }
-    Ok(d)
-}
-
-/// Converts a char index into a byte index of `s`.
-fn byte_offset(s: &str, char_index: usize) -> usize {
-    s.char_indices().nth(char_index).map_or(s.len(), |(b, _)| b)
-}
-
-fn spans_to_py(
-    offsets: &CharOffsets<'_>,
-    caps: &regex::Captures<'_>,
-    vm: &VirtualMachine,
-) -> PyObjectRef {
-    // Spans are reported in characters, as Python does.
-    let spans: Vec<PyObjectRef> = (0..caps.len())
-        .map(|i| match caps.get(i) {
-            Some(m) => vm
-                .new_tuple((offsets.of(m.start()), offsets.of(m.end())))
-                .into(),
-            None => vm.new_tuple((-1i64, -1i64)).into(),
+    unicode_names2::character(name)
+        .map(String::from)
+        .ok_or_else(|| {
+            vm.new_key_error(
+                vm.ctx
+                    .new_str(format!("undefined character name '{name}'"))
+                    .into(),
+            )
         })
-        .collect();
-    vm.ctx.new_list(spans).into()
 }
 
-fn rx_find(
-    handle: usize,
-    text: PyUtf8StrRef,
-    pos: usize,
-    endpos: usize,
-    mode: u8,
-    vm: &VirtualMachine,
-) -> PyResult<PyObjectRef> {
-    let s = text.as_str();
-    charge(
-        cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR,
-        vm,
-    )?;
-    let start = byte_offset(s, pos);
-    let end = byte_offset(s, endpos).max(start);
-    let hay = &s[..end];
-    let offsets = CharOffsets::new(s);
-    let found = with_pattern(handle, vm, |r| {
-        r.captures_at(hay, start).and_then(|c| {
-            let whole = c.get(0)?;
-            let ok = match mode {
-                1 => whole.start() == start,
-                2 => whole.start() == start && whole.end() == end,
-                _ => true,
-            };
-            // An anchored match must start at `pos`; a later leftmost match does not count, but
-            // an anchored one may still exist: retry with an explicit anchor.
-            if ok {
-                Some(spans_to_py(&offsets, &c, vm))
-            } else {
-                None
-            }
-        })
-    })?;
-    if found.is_some() || mode == 0 {
-        return Ok(found.unwrap_or_else(|| vm.ctx.none()));
-    }
-    // Anchored modes: the anchored variant of the same pattern (built once per call).
-    let anchored = anchored_pattern(handle, mode == 2, vm)?;
-    let Some(anchored) = anchored else {
-        return Ok(vm.ctx.none());
-    };
-    let sub = &s[start..end];
-    Ok(match anchored.captures(sub) {
-        Some(c) if mode != 2 || c.get(0).is_some_and(|m| m.end() == sub.len()) => {
-            // Spans of `sub` shifted back into the full string.
-            let spans: Vec<PyObjectRef> = (0..c.len())
-                .map(|i| match c.get(i) {
-                    Some(m) => vm
-                        .new_tuple((offsets.of(start + m.start()), offsets.of(start + m.end())))
-                        .into(),
-                    None => vm.new_tuple((-1i64, -1i64)).into(),
-                })
-                .collect();
-            vm.ctx.new_list(spans).into()
-        }
-        _ => vm.ctx.none(),
-    })
-}
-
-fn rx_find_all(
-    handle: usize,
-    text: PyUtf8StrRef,
-    pos: usize,
-    endpos: usize,
-    vm: &VirtualMachine,
-) -> PyResult<PyListRef> {
-    let s = text.as_str();
-    charge(
-        cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR,
-        vm,
-    )?;
-    let start = byte_offset(s, pos);
-    let end = byte_offset(s, endpos).max(start);
-    let hay = &s[..end];
-    let offsets = CharOffsets::new(s);
-    let all: Vec<PyObjectRef> = with_pattern(handle, vm, |r| {
-        let mut out = Vec::new();
-        let mut at = start;
-        while at <= hay.len() {
-            let Some(c) = r.captures_at(hay, at) else {
-                break;
-            };
-            let Some(whole) = c.get(0) else { break };
-            out.push(spans_to_py(&offsets, &c, vm));
-            at = if whole.end() == whole.start() {
-                // Step over one character after an empty match.
-                hay[whole.end()..]
-                    .chars()
-                    .next()
-                    .map_or(hay.len() + 1, |ch| whole.end() + ch.len_utf8())
-            } else {
-                whole.end()
-            };
-        }
-        out
-    })?;
-    charge(all.len() as u64 * cycles::LIST_APPEND, vm)?;
-    Ok(vm.ctx.new_list(all))
-}
-
-/// Builds the `_cowboy_regex` module.
-pub fn regex_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
+/// Builds the part of `unicodedata` the library needs (the regex parser's `\N{name}`): names
+/// are fixed by Unicode, so looking one up is pure.
+pub fn unicodedata_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     let d = vm.ctx.new_dict();
-    let error = vm.ctx.new_exception_type("re", "error", None);
-    REGEX_ERROR.with(|t| *t.borrow_mut() = Some(error.clone()));
-    d.set_item("error", error.into(), vm)?;
-    add(vm, &d, "compile", rx_compile)?;
-    add(vm, &d, "group_count", rx_group_count)?;
-    add(vm, &d, "group_names", rx_group_names)?;
-    add(vm, &d, "find", rx_find)?;
-    add(vm, &d, "find_all", rx_find_all)?;
-    Ok(module(vm, "_cowboy_regex", d))
+    add(vm, &d, "lookup", u_lookup)?;
+    Ok(module(vm, "unicodedata", d))
 }

@@ -56,6 +56,11 @@ fn is_numeric(c: char) -> bool {
     numeric_type(c) != NumericType::None
 }
 
+/// `Py_UNICODE_ISALNUM`: alphabetic or numeric (`isdecimal` and `isdigit` imply numeric).
+pub fn is_alnum(c: char) -> bool {
+    is_alpha(c) || is_numeric(c)
+}
+
 /// `Py_UNICODE_ISALPHA`: general category `Lu`, `Ll`, `Lt`, `Lm` or `Lo`.
 fn is_alpha(c: char) -> bool {
     matches!(
@@ -338,9 +343,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     replace("isdigit", |a, vm| class(a, vm, is_digit))?;
     replace("isnumeric", |a, vm| class(a, vm, is_numeric))?;
     replace("isspace", |a, vm| class(a, vm, is_space))?;
-    replace("isalnum", |a, vm| {
-        class(a, vm, |c| is_alpha(c) || is_numeric(c))
-    })?;
+    replace("isalnum", |a, vm| class(a, vm, is_alnum))?;
     replace("zfill", |a, vm| {
         let (Some(s), true) = (receiver(a), a.args.len() == 2 && a.kwargs.is_empty()) else {
             return Ok(None);

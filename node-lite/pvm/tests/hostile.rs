@@ -170,6 +170,18 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("max of a chained cycle", actor("import itertools\nx = max(itertools.islice(itertools.cycle([1, 2]), 10**12))"), Kind(ErrorKind::OutOfCycles)),
         ("regex backtracking is linear", actor("import re\nx = re.match('(a*)*b', 'a' * 5000)"), Succeeds),
         ("regex backreference refused", actor("import re\nx = re.compile(r'(a)\\1')"), Exception("rule: re-linear-time")),
+        // The regex engine's limits and the cases it cannot decide are refusals, never hangs or
+        // host crashes (issue 13's rewrite of `re` on CPython's parser).
+        ("regex counted repetitions multiply", actor("import re\nx = re.compile('(?:(?:a{1000}){1000}){1000}')"), Exception("rule: re-linear-time")),
+        ("regex with the largest count", actor("import re\nx = re.compile('a{4294967294}')"), Exception("rule: re-linear-time")),
+        ("regex nesting 5000 groups", actor("import re\nx = re.compile('(' * 5000 + ')' * 5000)"), Kind(ErrorKind::RecursionLimit)),
+        ("regex case-insensitive class of every character", actor("import re\nx = re.compile('[\\x00-\\U0010ffff]', re.I).match('\\u212a')\nassert x"), Succeeds),
+        ("regex compiles without end", actor("import re\nfor i in range(10**6):\n    re.compile('[a-z]%d' % i, re.I)"), Kind(ErrorKind::OutOfCycles)),
+        ("regex word boundary on a combining mark", actor("import re\nx = re.findall(r'\\b\\w', 'e\\u0301')"), Exception("rule: re-linear-time")),
+        ("regex lazy empty iteration", actor("import re\nx = re.findall('a*?', 'a' * 1000)"), Exception("rule: re-linear-time")),
+        ("regex inner dollar on a final newline", actor("import re\nx = re.search('a$\\n', 'a\\n')"), Exception("rule: re-linear-time")),
+        ("regex over a long text", actor("import re\nx = re.findall('(a|b)*c', 'ab' * 10**4)"), Succeeds),
+        ("regex character names", actor("import re\nx = re.compile(r'\\N{' + 'A' * 300 + '}')"), Exception("undefined character name")),
         // `super().<special>` and `object.__setattr__` are allowed (issue 13): they must not
         // reach what the other dunders guard.
         ("object.__setattr__ on a library function", actor("import json\nobject.__setattr__(json.dumps, 'x', 1)"), Exception("library-read-only")),

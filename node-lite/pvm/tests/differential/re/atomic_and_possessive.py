@@ -1,3 +1,4 @@
+# refused: re-linear-time
 import re
 
 

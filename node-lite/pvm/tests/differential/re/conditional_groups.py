@@ -1,3 +1,4 @@
+# refused: re-linear-time
 import re
 
 TAG = re.compile(r"^(<)?(\w+@\w+\.\w+)(?(1)>|)$")
