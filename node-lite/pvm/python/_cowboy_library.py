@@ -175,3 +175,20 @@ for _name, _check in [("heappop", _heap_not_empty), ("heapreplace", _heap_not_em
                       ("heappush", _heap_list), ("heappushpop", _heap_list),
                       ("heapify", _heap_list)]:
     _heap_wrapper(_name, _check)
+
+
+# `OrderedDict`'s repr as CPython 3.11 prints it (`OrderedDict([('x', 1)])`; 3.12 changed it to
+# the dict form the embedded library has).
+import collections as _collections
+import reprlib as _reprlib
+
+
+@_reprlib.recursive_repr()
+def _ordered_dict_repr(self):
+    if not self:
+        return "%s()" % (self.__class__.__name__,)
+    return "%s(%r)" % (self.__class__.__name__, list(self.items()))
+
+
+_ordered_dict_repr.__name__ = _ordered_dict_repr.__qualname__ = "__repr__"
+_collections.OrderedDict.__repr__ = _ordered_dict_repr

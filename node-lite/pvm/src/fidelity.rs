@@ -16,7 +16,7 @@ use crate::patches::{guard_method, swap_slot, wrap_method};
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
     builtins::{
-        PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyStr, PyTuple, PyType, PyTypeRef,
+        PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyInt, PyStr, PyTuple, PyType, PyTypeRef,
     },
     function::FuncArgs,
     protocol::{PyMapping, PyNumber, PyNumberBinaryFunc, PyNumberUnaryFunc, PySequence},
@@ -125,6 +125,7 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
     install_maketrans(vm)?;
     install_list_errors(vm)?;
     install_float_to_int_methods(vm)?;
+    install_islice_new(vm)?;
     install_deque_errors(vm)
 }
 
@@ -518,7 +519,31 @@ fn install_isinstance_issubclass(vm: &VirtualMachine) -> PyResult<()> {
     Ok(())
 }
 
-/// `deque.remove(x)` of a missing `x`: CPython names it by its repr, as `deque.index` does.
+/// A type's `__init__` slot.
+type InitFunc = fn(PyObjectRef, FuncArgs, &VirtualMachine) -> PyResult<()>;
+
+static DEQUE_INIT: OnceLock<InitFunc> = OnceLock::new();
+
+fn deque_init(zelf: PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    let Some(original) = DEQUE_INIT.get() else {
+        return Err(vm.new_runtime_error("deque initializer not installed"));
+    };
+    original(zelf, args, vm).map_err(|e| {
+        if is_error(
+            &e,
+            vm.ctx.exceptions.value_error,
+            "maxlen must be non-negative.",
+            vm,
+        ) {
+            vm.new_value_error("maxlen must be non-negative")
+        } else {
+            e
+        }
+    })
+}
+
+/// `deque.remove(x)` of a missing `x`: CPython names it by its repr, as `deque.index` does;
+/// `deque(maxlen=-1)`'s message has no full stop.
 fn install_deque_errors(vm: &VirtualMachine) -> PyResult<()> {
     let deque = vm.import("_collections", 0)?.get_attr("deque", vm)?;
     let Ok(deque) = deque.downcast::<PyType>() else {
@@ -526,6 +551,7 @@ fn install_deque_errors(vm: &VirtualMachine) -> PyResult<()> {
     };
     // The type outlives every interpreter of the thread, as the built-in types do.
     let deque: &'static Py<PyType> = Box::leak(Box::new(deque));
+    swap_slot!(deque.slots.init, DEQUE_INIT, deque_init as InitFunc);
     wrap_method(deque, "remove", vm, |args, original, vm| {
         let needle = args.args.get(1).cloned();
         original.call(args, vm).map_err(|e| match needle {
@@ -621,4 +647,29 @@ fn install_bytes_new(vm: &VirtualMachine) {
         BYTES_NEW,
         bytes_new as NewFunc
     );
+}
+
+static ISLICE_NEW: OnceLock<NewFunc> = OnceLock::new();
+
+fn islice_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let Some(original) = ISLICE_NEW.get() else {
+        return Err(vm.new_runtime_error("islice constructor not installed"));
+    };
+    // `islice(it, start, stop, step)`: CPython refuses a step below 1 (RustPython takes 0).
+    if let Some(step) = args.args.get(3).and_then(|s| s.downcast_ref::<PyInt>())
+        && step.as_bigint() < &1.into()
+    {
+        return Err(vm.new_value_error("Step for islice() must be a positive integer or None."));
+    }
+    original(cls, args, vm)
+}
+
+/// `itertools.islice(it, 0, 5, 0)`: CPython's ValueError, where RustPython iterated.
+fn install_islice_new(vm: &VirtualMachine) -> PyResult<()> {
+    let islice = vm.import("itertools", 0)?.get_attr("islice", vm)?;
+    let Ok(islice) = islice.downcast::<PyType>() else {
+        return Err(vm.new_runtime_error("itertools.islice is not a type"));
+    };
+    swap_slot!(islice.slots.new, ISLICE_NEW, islice_new as NewFunc);
+    Ok(())
 }
