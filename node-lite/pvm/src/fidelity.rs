@@ -415,7 +415,12 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
 
 /// Whether `e` is exactly `ty` (not a subclass an actor raised) with the message `text`. The
 /// class is checked first: `str()` of an actor's exception could run its `__str__`.
-fn is_error(e: &PyBaseExceptionRef, ty: &Py<PyType>, text: &str, vm: &VirtualMachine) -> bool {
+pub(crate) fn is_error(
+    e: &PyBaseExceptionRef,
+    ty: &Py<PyType>,
+    text: &str,
+    vm: &VirtualMachine,
+) -> bool {
     e.class().is(ty) && e.as_object().str(vm).is_ok_and(|m| m.as_wtf8() == text)
 }
 

@@ -670,6 +670,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
         wrap_method(ty, "__format__", vm, move |mut args, original, vm| {
             if let Some(spec) = args.args.get(1).and_then(|s| s.downcast_ref::<PyStr>()) {
                 let spec = spec.to_str().unwrap_or_default().to_owned();
+                let given = spec.clone();
                 crate::sandbox::check_format_spec(&spec, vm)?;
                 if is_str {
                     // `format('ab', '05')` is `'ab000'`: for strings the `0` flag is a
@@ -687,6 +688,31 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                     }
                     truncate_for_precision(&mut args, &spec, vm);
                 }
+                let value_type = args.args.first().map(|v| v.class().name().to_string());
+                return original.call(args, vm).map_err(|e| {
+                    let reworded = crate::fidelity::is_error(
+                        &e,
+                        vm.ctx.exceptions.value_error,
+                        "Invalid format specifier",
+                        vm,
+                    ) || value_type.as_deref().is_some_and(|t| {
+                        // RustPython reads a `.` without digits as the type.
+                        crate::fidelity::is_error(
+                            &e,
+                            vm.ctx.exceptions.value_error,
+                            &format!("Unknown format code '.' for object of type '{t}'"),
+                            vm,
+                        )
+                    });
+                    if reworded {
+                        vm.new_value_error(malformed_spec_message(
+                            &given,
+                            value_type.as_deref().unwrap_or("object"),
+                        ))
+                    } else {
+                        e
+                    }
+                });
             }
             original.call(args, vm)
         })?;
@@ -723,6 +749,42 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     );
     bool_type.set_attr(vm.ctx.intern_str("__format__"), bool_format.into());
     Ok(())
+}
+
+/// CPython's message for a spec its parser rejects, where RustPython says only "Invalid
+/// format specifier": a `.` without digits, or characters left after the type.
+fn malformed_spec_message(spec: &str, value_type: &str) -> String {
+    let chars: Vec<char> = spec.chars().collect();
+    let is_align = |c: char| matches!(c, '<' | '>' | '=' | '^');
+    let mut i = if chars.len() >= 2 && is_align(chars[1]) {
+        2
+    } else if chars.first().is_some_and(|c| is_align(*c)) {
+        1
+    } else {
+        0
+    };
+    for flag in ['+', 'z', '#', '0'] {
+        let matched = match flag {
+            '+' => matches!(chars.get(i), Some('+' | '-' | ' ')),
+            f => chars.get(i) == Some(&f),
+        };
+        if matched {
+            i += 1;
+        }
+    }
+    while chars.get(i).is_some_and(char::is_ascii_digit) {
+        i += 1;
+    }
+    if matches!(chars.get(i), Some(',' | '_')) {
+        i += 1;
+    }
+    if chars.get(i) == Some(&'.') {
+        i += 1;
+        if !chars.get(i).is_some_and(char::is_ascii_digit) {
+            return "Format specifier missing precision".to_owned();
+        }
+    }
+    format!("Invalid format specifier '{spec}' for object of type '{value_type}'")
 }
 
 /// CPython's error for a spec a `str` cannot take (`format('s', '+')`), which RustPython

@@ -781,30 +781,18 @@ fn check_format_fields(fmt: &str, vm: &VirtualMachine) -> PyResult<()> {
 
 /// Rejects format specs whose width or precision would allocate huge strings.
 pub fn check_format_spec(spec: &str, vm: &VirtualMachine) -> PyResult<()> {
-    let mut run = 0usize;
-    for c in spec.chars() {
-        if c.is_ascii_digit() {
-            run += 1;
-            if run > 6 {
-                return Err(vm.new_value_error(format!(
-                    "format width or precision above {MAX_FORMAT_WIDTH}"
-                )));
-            }
-        } else {
-            run = 0;
+    for run in spec.split(|c: char| !c.is_ascii_digit()) {
+        if run.is_empty() {
+            continue;
         }
-    }
-    let mut number = String::new();
-    for c in spec.chars().chain(std::iter::once(' ')) {
-        if c.is_ascii_digit() {
-            number.push(c);
-        } else if !number.is_empty() {
-            if number.parse::<usize>().unwrap_or(usize::MAX) > MAX_FORMAT_WIDTH {
-                return Err(vm.new_value_error(format!(
-                    "format width or precision above {MAX_FORMAT_WIDTH}"
-                )));
-            }
-            number.clear();
+        // CPython's own limit (a width must fit a Py_ssize_t) comes first, with its message.
+        if run.trim_start_matches('0').len() > 18 && run.parse::<i64>().is_err() {
+            return Err(vm.new_value_error("Too many decimal digits in format string"));
+        }
+        if run.parse::<usize>().unwrap_or(usize::MAX) > MAX_FORMAT_WIDTH {
+            return Err(vm.new_value_error(format!(
+                "format width or precision above {MAX_FORMAT_WIDTH}"
+            )));
         }
     }
     Ok(())
