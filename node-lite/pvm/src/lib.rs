@@ -6,6 +6,7 @@ pub mod cost;
 pub mod dynamic;
 pub mod engine;
 pub mod fidelity;
+pub mod format_spec;
 pub mod host;
 pub mod identity;
 pub mod instrument;

@@ -683,10 +683,24 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                         }
                         _ => spec,
                     };
-                    if let Some(message) = string_spec_error(&spec) {
-                        return Err(vm.new_value_error(message));
+                    match crate::format_spec::string_spec_error(&spec) {
+                        Some(crate::format_spec::SpecError::Message(message)) => {
+                            return Err(vm.new_value_error(message));
+                        }
+                        Some(crate::format_spec::SpecError::Invalid) => {
+                            return Err(vm.new_value_error(
+                                crate::format_spec::malformed_spec_message(&given, "str"),
+                            ));
+                        }
+                        None => {}
                     }
                     truncate_for_precision(&mut args, &spec, vm);
+                }
+                if !is_str
+                    && let Some(result) =
+                        crate::format_spec::numeric_fixup(&args, &given, original, vm)
+                {
+                    return result;
                 }
                 let value_type = args.args.first().map(|v| v.class().name().to_string());
                 return original.call(args, vm).map_err(|e| {
@@ -705,7 +719,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
                         )
                     });
                     if reworded {
-                        vm.new_value_error(malformed_spec_message(
+                        vm.new_value_error(crate::format_spec::malformed_spec_message(
                             &given,
                             value_type.as_deref().unwrap_or("object"),
                         ))
@@ -749,97 +763,6 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     );
     bool_type.set_attr(vm.ctx.intern_str("__format__"), bool_format.into());
     Ok(())
-}
-
-/// CPython's message for a spec its parser rejects, where RustPython says only "Invalid
-/// format specifier": a `.` without digits, or characters left after the type.
-fn malformed_spec_message(spec: &str, value_type: &str) -> String {
-    let chars: Vec<char> = spec.chars().collect();
-    let is_align = |c: char| matches!(c, '<' | '>' | '=' | '^');
-    let mut i = if chars.len() >= 2 && is_align(chars[1]) {
-        2
-    } else if chars.first().is_some_and(|c| is_align(*c)) {
-        1
-    } else {
-        0
-    };
-    for flag in ['+', 'z', '#', '0'] {
-        let matched = match flag {
-            '+' => matches!(chars.get(i), Some('+' | '-' | ' ')),
-            f => chars.get(i) == Some(&f),
-        };
-        if matched {
-            i += 1;
-        }
-    }
-    while chars.get(i).is_some_and(char::is_ascii_digit) {
-        i += 1;
-    }
-    if matches!(chars.get(i), Some(',' | '_')) {
-        i += 1;
-    }
-    if chars.get(i) == Some(&'.') {
-        i += 1;
-        if !chars.get(i).is_some_and(char::is_ascii_digit) {
-            return "Format specifier missing precision".to_owned();
-        }
-    }
-    format!("Invalid format specifier '{spec}' for object of type '{value_type}'")
-}
-
-/// CPython's error for a spec a `str` cannot take (`format('s', '+')`), which RustPython
-/// formats anyway: sign, `z`, `#` and `=` alignment, checked in `format_string_internal`'s
-/// order. Specs with another type or a grouping are left to the original, whose errors are
-/// CPython's.
-fn string_spec_error(spec: &str) -> Option<&'static str> {
-    let chars: Vec<char> = spec.chars().collect();
-    let is_align = |c: char| matches!(c, '<' | '>' | '=' | '^');
-    let (align, mut i) = if chars.len() >= 2 && is_align(chars[1]) {
-        (Some(chars[1]), 2)
-    } else if chars.first().is_some_and(|c| is_align(*c)) {
-        (chars.first().copied(), 1)
-    } else {
-        (None, 0)
-    };
-    let mut take = |c: char| {
-        if chars.get(i) == Some(&c) {
-            i += 1;
-            true
-        } else {
-            false
-        }
-    };
-    let sign = ['+', '-', ' '].into_iter().find(|&c| take(c));
-    let no_neg_zero = take('z');
-    let alternate = take('#');
-    take('0');
-    while chars.get(i).is_some_and(char::is_ascii_digit) {
-        i += 1;
-    }
-    if matches!(chars.get(i), Some(',' | '_')) {
-        return None;
-    }
-    if chars.get(i) == Some(&'.') {
-        i += 1;
-        while chars.get(i).is_some_and(char::is_ascii_digit) {
-            i += 1;
-        }
-    }
-    if !matches!(&chars[i.min(chars.len())..], [] | ['s']) {
-        return None;
-    }
-    match (sign, no_neg_zero, alternate, align) {
-        (Some(' '), ..) => Some("Space not allowed in string format specifier"),
-        (Some(_), ..) => Some("Sign not allowed in string format specifier"),
-        (None, true, ..) => {
-            Some("Negative zero coercion (z) not allowed in string format specifier")
-        }
-        (None, false, true, _) => Some("Alternate form (#) not allowed in string format specifier"),
-        (None, false, false, Some('=')) => {
-            Some("'=' alignment not allowed in string format specifier")
-        }
-        _ => None,
-    }
 }
 
 /// A string format spec split around its precision: `(spec without ".N", N)`, when the spec
