@@ -192,3 +192,17 @@ def _ordered_dict_repr(self):
 
 _ordered_dict_repr.__name__ = _ordered_dict_repr.__qualname__ = "__repr__"
 _collections.OrderedDict.__repr__ = _ordered_dict_repr
+
+
+# Warnings go nowhere. Actors cannot import `warnings`, so a warning is never part of a result,
+# but recording one changes state that outlives the call (a module's `__warningregistry__`,
+# the "once" filters): the first call that warns would pay for it and later ones would not
+# (`re._parser` warns of possible nested sets in `[[a]`).
+import warnings as _warnings
+
+
+def _no_warning(message, category=None, stacklevel=1, source=None, *, skip_file_prefixes=()):
+    """Discards the warning (the PVM has no stderr, and actors cannot observe warnings)."""
+
+
+_warnings.warn = _no_warning

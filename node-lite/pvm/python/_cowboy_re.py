@@ -12,6 +12,7 @@ every search costs one cycle per character of the text searched.
 """
 
 import _cowboy_regex as _rx
+import operator as _operator
 from re import _parser, _constants
 from types import MappingProxyType as _MappingProxyType
 
@@ -223,14 +224,16 @@ _FLAG_NAMES = (
 
 
 def _check_text(pattern, string):
+    """The text the engine searches, and the object groups are sliced from."""
     if isinstance(string, str):
         if not isinstance(pattern, str):
             raise TypeError("cannot use a bytes pattern on a string-like object")
-        return string
+        return string, string
     if isinstance(string, (bytes, bytearray, memoryview)):
         if isinstance(pattern, str):
             raise TypeError("cannot use a string pattern on a bytes-like object")
-        return bytes(string).decode("latin-1")
+        subject = string if type(string) is bytes else bytes(string)
+        return subject.decode("latin-1"), subject
     raise TypeError("expected string or bytes-like object, got %r" % type(string).__name__)
 
 
@@ -250,9 +253,11 @@ def _bounds(text, pos, endpos):
 class Match:
     """The result of a successful match."""
 
-    def __init__(self, pattern, string, pos, endpos, spans):
+    def __init__(self, pattern, string, pos, endpos, spans, subject=None):
         self.re = pattern
         self.string = string
+        # What groups are sliced from: `bytes` for any bytes-like string, as `_sre` slices.
+        self._subject = string if subject is None else subject
         self.pos = pos
         self.endpos = endpos
         self._spans = spans
@@ -284,7 +289,7 @@ class Match:
 
     def _slice(self, index, default=None):
         start, end = self._spans[index]
-        return default if start < 0 else self.string[start:end]
+        return default if start < 0 else self._subject[start:end]
 
     def group(self, *groups):
         if not groups:
@@ -317,6 +322,12 @@ class Match:
 
     def expand(self, template):
         return _expand(self.re, self, template)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __bool__(self):
         return True
@@ -364,15 +375,17 @@ class Pattern:
             raise error(str(e)) from None
 
     def _run(self, string, pos, endpos, mode):
-        text = _check_text(self.pattern, string)
+        text, subject = _check_text(self.pattern, string)
         pos, endpos = _bounds(text, pos, endpos)
+        if pos > endpos:
+            return None
         try:
             spans = _rx.find(self._native, text, pos, endpos, mode)
         except _rx.error as e:
             raise error(str(e)) from None
         if spans is None:
             return None
-        return Match(self, string, pos, endpos, spans)
+        return Match(self, string, pos, endpos, spans, subject)
 
     def search(self, string, pos=0, endpos=None):
         return self._run(string, pos, endpos, 0)
@@ -384,21 +397,24 @@ class Pattern:
         return self._run(string, pos, endpos, 2)
 
     def _all(self, string, pos=0, endpos=None):
-        text = _check_text(self.pattern, string)
+        text, subject = _check_text(self.pattern, string)
         pos, endpos = _bounds(text, pos, endpos)
+        if pos > endpos:
+            return [], subject
         try:
             found = _rx.find_all(self._native, text, pos, endpos)
         except _rx.error as e:
             raise error(str(e)) from None
-        return [Match(self, string, pos, endpos, spans) for spans in found]
+        return [Match(self, string, pos, endpos, spans, subject) for spans in found], subject
 
     def finditer(self, string, pos=0, endpos=None):
-        return iter(self._all(string, pos, endpos))
+        return iter(self._all(string, pos, endpos)[0])
 
     def findall(self, string, pos=0, endpos=None):
-        empty = string[:0]
+        matches, subject = self._all(string, pos, endpos)
+        empty = subject[:0]
         out = []
-        for m in self._all(string, pos, endpos):
+        for m in matches:
             if self.groups == 0:
                 out.append(m.group(0))
             elif self.groups == 1:
@@ -408,7 +424,9 @@ class Pattern:
         return out
 
     def subn(self, repl, string, count=0):
-        empty = string[:0]
+        count = _operator.index(count)
+        matches, subject = self._all(string)
+        empty = subject[:0]
         if callable(repl):
             expand = repl
         else:
@@ -418,38 +436,48 @@ class Pattern:
                 expand = lambda m: literal
             else:
                 expand = lambda m: _fill(template, m, empty)
+        if count < 0:
+            return subject if type(string) is not str else string, 0
+        # As `_sre`'s pattern_subx: non-empty segments and every replacement that is not None,
+        # joined (a replacement of the wrong type fails the join with CPython's message).
         pieces = []
         last = 0
         n = 0
-        for m in self._all(string):
-            if count > 0 and n >= count:
+        for m in matches:
+            if count and n >= count:
                 break
             start, end = m.span()
-            pieces.append(string[last:start])
+            if last < start:
+                pieces.append(subject[last:start])
             piece = expand(m)
-            if piece:
+            if piece is not None:
                 pieces.append(piece)
             last = end
             n += 1
-        pieces.append(string[last:])
+        if last < len(subject):
+            pieces.append(subject[last:])
         return empty.join(pieces), n
 
     def sub(self, repl, string, count=0):
         return self.subn(repl, string, count)[0]
 
     def split(self, string, maxsplit=0):
+        maxsplit = _operator.index(maxsplit)
+        matches, subject = self._all(string)
+        if maxsplit < 0:
+            return [subject]
         out = []
         last = 0
         n = 0
-        for m in self._all(string):
-            if maxsplit > 0 and n >= maxsplit:
+        for m in matches:
+            if maxsplit and n >= maxsplit:
                 break
             start, end = m.span()
-            out.append(string[last:start])
+            out.append(subject[last:start])
             out.extend(m.groups())
             last = end
             n += 1
-        out.append(string[last:])
+        out.append(subject[last:])
         return out
 
     def __repr__(self):
@@ -507,7 +535,7 @@ def _fill(template, m, empty):
 
 
 def _expand(pattern, m, template):
-    return _fill(_template(pattern, template), m, m.string[:0])
+    return _fill(_template(pattern, template), m, m._subject[:0])
 
 
 def compile(pattern, flags=0):

@@ -527,6 +527,7 @@ pub fn preload(vm: &VirtualMachine) -> PyResult<()> {
     // when the encodings package is imported.
     load_module("encodings", vm)?;
     load_module("_cowboy_unicodedata", vm)?;
+    crate::pyregex::warm_tables();
     for name in IMPORT_WHITELIST {
         load_module(actor_alias(name), vm)?;
     }

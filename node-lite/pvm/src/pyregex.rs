@@ -30,7 +30,12 @@
 //! sets built); a search costs a call plus one cycle per character of the text.
 
 use crate::{cost::cycles, natives::charge, text};
-use regex_automata::{Anchored, Input, MatchKind, meta::Regex, util::captures::Captures};
+use regex_automata::{
+    Anchored, Input, MatchKind,
+    meta::{Cache, Regex},
+    nfa::thompson,
+    util::captures::Captures,
+};
 use regex_syntax::hir::{
     Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition,
 };
@@ -154,6 +159,11 @@ const MAX_TREE: usize = 64 * 1024;
 const MAX_DEPTH: usize = 200;
 /// Size limit of the compiled automaton (bytes).
 const SIZE_LIMIT: usize = 1 << 20;
+/// Most capture groups a pattern may have: every match builds a span per group, and the
+/// engine's per-search state grows with states × groups.
+const MAX_GROUPS: u32 = 100;
+/// Most NFA states × capture slots: bounds the engine's per-search memory (a few MiB).
+const MAX_STATE_SLOTS: usize = 1 << 17;
 /// The rule every refusal here names.
 const RULE: &str = "(rule: re-linear-time)";
 
@@ -422,7 +432,15 @@ impl Translator<'_> {
                 let index = self.next()?;
                 let add = self.next()?;
                 let del = self.next()?;
-                let inner = self.seq((flags | add) & !del, terminal, depth + 1)?;
+                // `_compiler._combine_flags`: a scoped `(?a:`, `(?u:` or `(?L:` replaces the
+                // others of its kind.
+                const TYPE_FLAGS: i64 = FLAG_ASCII | 4 | 32;
+                let base = if add & TYPE_FLAGS != 0 {
+                    flags & !TYPE_FLAGS
+                } else {
+                    flags
+                };
+                let inner = self.seq((base | add) & !del, terminal, depth + 1)?;
                 if index == 0 {
                     inner
                 } else {
@@ -446,6 +464,16 @@ impl Translator<'_> {
                 let body = self.seq(flags, terminal && max == Some(1), depth + 1)?;
                 if !greedy && max != Some(min) && body.properties().maximum_len() != Some(0) {
                     self.prefers_empty = true;
+                }
+                if max.is_none()
+                    && body.properties().minimum_len() == Some(0)
+                    && body.properties().explicit_captures_len() > 0
+                {
+                    // `_sre` runs one more, empty, iteration and keeps its groups
+                    // (`(\w*)+` leaves group 1 empty); the engine does not.
+                    return Err(format!(
+                        "an unbounded repetition of a group that can match empty text (`(\\w*)+`, `(a|b?)*`) sets its groups by backtracking; make the group match at least one character, or bound the repetition {RULE}"
+                    ));
                 }
                 Hir::repetition(Repetition {
                     min,
@@ -635,11 +663,20 @@ impl Translator<'_> {
                     if !ignore {
                         tested.union(&ClassUnicode::new([ClassUnicodeRange::new(a, b)]));
                     } else if ascii {
-                        lowered_ranges.push((a, b));
-                        let letters = ascii_class(&[('A', 'Z'), ('a', 'z')]);
-                        let mut r = ClassUnicode::new([ClassUnicodeRange::new(a, b)]);
-                        r.intersect(&letters);
-                        has_cased |= !r.ranges().is_empty();
+                        let bmp_end = b.min('\u{ffff}');
+                        if a <= bmp_end {
+                            lowered_ranges.push((a, bmp_end));
+                        }
+                        if b > '\u{ffff}' {
+                            // `RANGE_UNI_IGNORE`, whose uppercase is Unicode's even here.
+                            uppercase_ranges.push((a, b));
+                            has_cased = true;
+                        } else {
+                            let letters = ascii_class(&[('A', 'Z'), ('a', 'z')]);
+                            let mut r = ClassUnicode::new([ClassUnicodeRange::new(a, b)]);
+                            r.intersect(&letters);
+                            has_cased |= !r.ranges().is_empty();
+                        }
                     } else {
                         self.case_work += 10;
                         let bmp_end = b.min('\u{ffff}');
@@ -784,8 +821,33 @@ fn translate(
     })
 }
 
-fn build(hir: &Hir) -> Result<Regex, String> {
-    Regex::builder()
+/// A compiled regex and the size of its automaton (NFA states), which prices its searches.
+#[derive(Clone)]
+struct Built {
+    regex: Regex,
+    states: usize,
+}
+
+fn build(hir: &Hir) -> Result<Built, String> {
+    let too_large = |e: &dyn std::fmt::Display| {
+        format!(
+            "the pattern is too large for the PVM's linear-time engine ({e}); large counted repetitions multiply its size {RULE}"
+        )
+    };
+    // The NFA alone first: its states times capture slots bound the engine's per-search
+    // memory, which its own size limit does not.
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().nfa_size_limit(Some(SIZE_LIMIT)))
+        .build_from_hir(hir)
+        .map_err(|e| too_large(&e))?;
+    let states = nfa.states().len();
+    let slots = nfa.group_info().slot_len();
+    if states.saturating_mul(slots) > MAX_STATE_SLOTS {
+        return Err(too_large(&format!(
+            "{states} states with {slots} capture slots"
+        )));
+    }
+    let regex = Regex::builder()
         .configure(
             Regex::config()
                 .match_kind(MatchKind::LeftmostFirst)
@@ -795,11 +857,20 @@ fn build(hir: &Hir) -> Result<Regex, String> {
                 .hybrid_cache_capacity(2 * SIZE_LIMIT),
         )
         .build_from_hir(hir)
-        .map_err(|e| {
-            format!(
-                "the pattern is too large for the PVM's linear-time engine ({e}); large counted repetitions multiply its size {RULE}"
-            )
-        })
+        .map_err(|e| too_large(&e))?;
+    Ok(Built { regex, states })
+}
+
+/// Cycles a compilation costs beyond the call: its tree, the case-insensitive sets it built,
+/// and its automaton.
+fn compile_cycles(codes: usize, case_work: u64, states: usize) -> u64 {
+    codes as u64 * 10 + case_work * 100 + states as u64
+}
+
+/// Cycles per character of text a search costs: the engine's work per character grows with
+/// its automaton when it cannot use its DFA.
+fn per_char_cycles(states: usize) -> u64 {
+    cycles::PER_CHAR * (1 + states as u64 / 256)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -811,17 +882,21 @@ struct Compiled {
     codes: Vec<i64>,
     flags: i64,
     groups: u32,
-    search: Regex,
     hidden: Vec<u32>,
     inner_dollar: bool,
     unicode_boundary: bool,
     non_boundary: bool,
     /// May match empty text, and may prefer that to a longer match.
     empty_hazard: bool,
-    /// Built when first needed: `fullmatch`'s regex, and both for an empty text.
-    full: Option<Regex>,
-    empty_search: Option<Regex>,
-    empty_full: Option<Regex>,
+    /// The regexes searches run, by [`Compiled::slot`]: `search`, `fullmatch`, and both for
+    /// an empty text (built when first needed), each with the cache its searches reuse.
+    variants: [Option<(Built, Option<Cache>)>; 4],
+}
+
+impl Compiled {
+    fn slot(full: bool, empty_text: bool) -> usize {
+        usize::from(full) + 2 * usize::from(empty_text)
+    }
 }
 
 thread_local! {
@@ -833,7 +908,19 @@ thread_local! {
 /// Drops the patterns compiled during a call (handles never outlive the call that made them:
 /// actor modules are re-executed for every call).
 pub fn clear_patterns() {
-    PATTERNS.with(|p| p.borrow_mut().clear());
+    // A fresh vector: one that kept its capacity would let a later call skip the allocation
+    // an earlier call was charged memory for.
+    PATTERNS.with(|p| *p.borrow_mut() = Vec::new());
+}
+
+/// Builds the character tables before any call runs (the library preload calls this), so no
+/// call is charged the memory of building them and a fresh node behaves as a warm one.
+pub fn warm_tables() {
+    LazyLock::force(&CASE);
+    LazyLock::force(&UNICODE_DIGIT);
+    LazyLock::force(&UNICODE_SPACE);
+    LazyLock::force(&UNICODE_WORD);
+    LazyLock::force(&WORD_DIVERGENCE);
 }
 
 fn regex_error(msg: String, vm: &VirtualMachine) -> PyBaseExceptionRef {
@@ -867,10 +954,19 @@ fn rx_compile(tree: PyListRef, flags: i64, groups: u32, vm: &VirtualMachine) -> 
         return Ok(handle);
     }
     charge(cycles::CALL + codes.len() as u64 * 10, vm)?;
+    if groups > MAX_GROUPS {
+        return Err(regex_error(
+            format!(
+                "the pattern has {groups} groups; the PVM's re allows at most {MAX_GROUPS} {RULE}"
+            ),
+            vm,
+        ));
+    }
     let t =
         translate(&codes, flags, groups, Variant::Search, false).map_err(|e| regex_error(e, vm))?;
     charge(t.case_work * 100, vm)?;
-    let search = build(&t.hir).map_err(|e| regex_error(e, vm))?;
+    let built = build(&t.hir).map_err(|e| regex_error(e, vm))?;
+    charge(built.states as u64, vm)?;
     let empty_hazard = t.prefers_empty && t.hir.properties().minimum_len() == Some(0);
     PATTERNS.with(|ps| {
         let mut ps = ps.borrow_mut();
@@ -884,15 +980,12 @@ fn rx_compile(tree: PyListRef, flags: i64, groups: u32, vm: &VirtualMachine) -> 
             codes,
             flags,
             groups,
-            search,
             hidden: t.hidden,
             inner_dollar: t.inner_dollar,
             unicode_boundary: t.unicode_boundary,
             non_boundary: t.non_boundary,
             empty_hazard,
-            full: None,
-            empty_search: None,
-            empty_full: None,
+            variants: [Some((built, None)), None, None, None],
         });
         Ok(ps.len() - 1)
     })
@@ -940,9 +1033,13 @@ fn byte_offset(s: &str, char_index: usize) -> usize {
 /// final newline.
 type Spans = Vec<Option<(usize, usize)>>;
 
-/// What a search needs of a compiled pattern.
+/// What a search needs of a compiled pattern; its cache goes back to the pattern after.
 struct Searcher {
+    handle: usize,
+    slot: usize,
     regex: Regex,
+    cache: Cache,
+    states: usize,
     groups: u32,
     hidden: Vec<u32>,
     empty_hazard: bool,
@@ -970,21 +1067,37 @@ impl Searcher {
             .collect()
     }
 
-    fn find(&self, hay: &str, start: usize, anchored: bool) -> Option<Spans> {
+    fn find(&mut self, hay: &str, start: usize, anchored: bool) -> Option<Spans> {
         let mut caps = self.regex.create_captures();
         let input = Input::new(hay).range(start..).anchored(if anchored {
             Anchored::Yes
         } else {
             Anchored::No
         });
-        self.regex.search_captures(&input, &mut caps);
+        self.regex
+            .search_captures_with(&mut self.cache, &input, &mut caps);
         caps.is_match().then(|| self.spans(&caps, hay.len()))
+    }
+
+    /// Hands the cache back to the pattern, for its next search.
+    fn finish(self) {
+        PATTERNS.with(|ps| {
+            if let Some(Some((_, cache))) = ps
+                .borrow_mut()
+                .get_mut(self.handle)
+                .map(|c| &mut c.variants[self.slot])
+            {
+                *cache = Some(self.cache);
+            }
+        });
     }
 }
 
-/// The regex a search of `hay` runs (built on first need), with what the search must check.
+/// The regex a search of `hay` runs (built and charged on first need), with what the search
+/// must check.
 fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResult<Searcher> {
-    PATTERNS.with(|ps| {
+    let mut build_cost = 0;
+    let searcher = PATTERNS.with(|ps| {
         let mut ps = ps.borrow_mut();
         let c = ps
             .get_mut(handle)
@@ -992,15 +1105,15 @@ fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResu
         if c.unicode_boundary
             && let Some(bad) = hay.chars().find(|&ch| contains(&WORD_DIVERGENCE, ch))
         {
-                return Err(regex_error(
-                    format!(
-                        "\\b and \\B cannot be decided on text holding {bad:?} (U+{:04X}): Python and the PVM's linear-time engine disagree on whether it is a word character; use re.ASCII, or match the words with \\w+ {RULE}",
-                        bad as u32
-                    ),
-                    vm,
-                ));
+            return Err(regex_error(
+                format!(
+                    "\\b and \\B cannot be decided on text holding {bad:?} (U+{:04X}): Python and the PVM's linear-time engine disagree on whether it is a word character; use re.ASCII, or match the words with \\w+ {RULE}",
+                    bad as u32
+                ),
+                vm,
+            ));
         }
-        if c.inner_dollar && !full && hay.ends_with('\n') {
+        if c.inner_dollar && hay.ends_with('\n') {
             return Err(regex_error(
                 format!(
                     "a `$` followed by more pattern cannot be decided on text ending with a newline; use \\Z, or strip the newline first {RULE}"
@@ -1008,36 +1121,36 @@ fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResu
                 vm,
             ));
         }
-        let empty_variant = hay.is_empty() && c.non_boundary;
-        let slot = match (full, empty_variant) {
-            (false, false) => None,
-            (true, false) => Some(&mut c.full),
-            (false, true) => Some(&mut c.empty_search),
-            (true, true) => Some(&mut c.empty_full),
-        };
-        let (regex, hidden) = match slot {
-            None => (c.search.clone(), c.hidden.clone()),
-            Some(slot) => {
-                if slot.is_none() {
-                    let variant = if full { Variant::Full } else { Variant::Search };
-                    let mut t = translate(&c.codes, c.flags, c.groups, variant, empty_variant)
-                        .map_err(|e| regex_error(e, vm))?;
-                    if full {
-                        t.hir = Hir::concat(vec![t.hir, Hir::look(Look::End)]);
-                    }
-                    *slot = Some(build(&t.hir).map_err(|e| regex_error(e, vm))?);
-                }
-                let hidden = if full { Vec::new() } else { c.hidden.clone() };
-                (slot.clone().expect("built above"), hidden)
+        let empty_text = hay.is_empty() && c.non_boundary;
+        let slot = Compiled::slot(full, empty_text);
+        if c.variants[slot].is_none() {
+            let variant = if full { Variant::Full } else { Variant::Search };
+            let mut t = translate(&c.codes, c.flags, c.groups, variant, empty_text)
+                .map_err(|e| regex_error(e, vm))?;
+            if full {
+                t.hir = Hir::concat(vec![t.hir, Hir::look(Look::End)]);
             }
+            let built = build(&t.hir).map_err(|e| regex_error(e, vm))?;
+            build_cost = compile_cycles(c.codes.len(), t.case_work, built.states);
+            c.variants[slot] = Some((built, None));
+        }
+        let Some((built, cache)) = &mut c.variants[slot] else {
+            return Err(regex_error("pattern variant missing".into(), vm));
         };
+        let cache = cache.take().unwrap_or_else(|| built.regex.create_cache());
         Ok(Searcher {
-            regex,
+            handle,
+            slot,
+            regex: built.regex.clone(),
+            cache,
+            states: built.states,
             groups: c.groups,
-            hidden,
+            hidden: if full { Vec::new() } else { c.hidden.clone() },
             empty_hazard: c.empty_hazard,
         })
-    })
+    })?;
+    charge(build_cost, vm)?;
+    Ok(searcher)
 }
 
 fn spans_to_py(offsets: &CharOffsets<'_>, spans: &Spans, vm: &VirtualMachine) -> PyObjectRef {
@@ -1061,16 +1174,19 @@ fn rx_find(
     vm: &VirtualMachine,
 ) -> PyResult<PyObjectRef> {
     let s = text.as_str();
-    charge(
-        cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR,
-        vm,
-    )?;
+    charge(cycles::CALL, vm)?;
     let end = byte_offset(s, endpos);
     let start = byte_offset(s, pos).min(end);
     let hay = &s[..end];
-    let searcher = searcher(handle, hay, mode == 2, vm)?;
+    let mut searcher = searcher(handle, hay, mode == 2, vm)?;
+    charge(
+        s.chars().count() as u64 * per_char_cycles(searcher.states),
+        vm,
+    )?;
     let offsets = CharOffsets::new(s);
-    Ok(match searcher.find(hay, start, mode != 0) {
+    let found = searcher.find(hay, start, mode != 0);
+    searcher.finish();
+    Ok(match found {
         Some(spans) => spans_to_py(&offsets, &spans, vm),
         None => vm.ctx.none(),
     })
@@ -1085,14 +1201,15 @@ fn rx_find_all(
     vm: &VirtualMachine,
 ) -> PyResult<PyListRef> {
     let s = text.as_str();
-    charge(
-        cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR,
-        vm,
-    )?;
+    charge(cycles::CALL, vm)?;
     let end = byte_offset(s, endpos);
     let start = byte_offset(s, pos).min(end);
     let hay = &s[..end];
-    let searcher = searcher(handle, hay, false, vm)?;
+    let mut searcher = searcher(handle, hay, false, vm)?;
+    charge(
+        s.chars().count() as u64 * per_char_cycles(searcher.states),
+        vm,
+    )?;
     if searcher.empty_hazard {
         return Err(regex_error(
             format!(
@@ -1101,6 +1218,8 @@ fn rx_find_all(
             vm,
         ));
     }
+    // Each match costs its list entry and its spans, charged before they are built.
+    let per_match = cycles::LIST_APPEND + 2 * (u64::from(searcher.groups) + 1);
     let offsets = CharOffsets::new(s);
     let mut out = Vec::new();
     let mut at = start;
@@ -1126,11 +1245,12 @@ fn rx_find_all(
             let Some((a, b)) = spans[0] else { break };
             (m_start, m_end) = (a, b);
         }
+        charge(per_match, vm)?;
         out.push(spans_to_py(&offsets, &spans, vm));
         after_empty = m_start == m_end;
         at = m_end;
     }
-    charge(out.len() as u64 * cycles::LIST_APPEND, vm)?;
+    searcher.finish();
     Ok(vm.ctx.new_list(out))
 }
 
@@ -1159,8 +1279,8 @@ mod tests {
 
     fn matches(codes: &[i64], flags: i64, hay: &str) -> Option<(usize, usize)> {
         let t = translate(codes, flags, 0, Variant::Search, false).expect("translates");
-        let re = build(&t.hir).expect("builds");
-        re.find(hay).map(|m| (m.start(), m.end()))
+        let built = build(&t.hir).expect("builds");
+        built.regex.find(hay).map(|m| (m.start(), m.end()))
     }
 
     const LIT: i64 = Op::Literal as i64;

@@ -222,7 +222,7 @@ pub const RULES: &[RuleInfo] = &[
         rule: Rule::ReLinearTime,
         id: "re-linear-time",
         when: When::RunTime,
-        refuses: "look-around (`(?=`, `(?!`, `(?<=`, `(?<!`), backreferences (`\\1`, `(?P=name)`), conditional groups, atomic groups and possessive quantifiers; patterns whose automaton exceeds 1 MiB; and, at search time, the three cases the engine cannot decide as `_sre` would: `\\b`/`\\B` on text holding a character Python and the engine classify differently as a word character, a `$` followed by more pattern on text ending with a newline, and iteration (`findall`, `sub`, `split`) with a pattern that can prefer an empty match to a longer one",
+        refuses: "look-around (`(?=`, `(?!`, `(?<=`, `(?<!`), backreferences (`\\1`, `(?P=name)`), conditional groups, atomic groups and possessive quantifiers, an unbounded repetition of a group that can match empty text (`(\\w*)+`); more than 100 groups, or an automaton over 1 MiB or too large for its groups; and, at search time, the three cases the engine cannot decide as `_sre` would: `\\b`/`\\B` on text holding a character Python and the engine classify differently as a word character, a `$` followed by more pattern on text ending with a newline, and iteration (`findall`, `sub`, `split`) with a pattern that can prefer an empty match to a longer one",
         why: "the PVM's `re` runs in time linear in the text; these need backtracking, whose time can grow exponentially inside one native call",
         instead: "match the parts with groups and check the extra condition in Python (a second `search`, a comparison of two groups); write greedy quantifiers; use `re.ASCII` for word boundaries on such text; put the empty alternative last",
     },

@@ -1,0 +1,6 @@
+# refused: re-linear-time
+import re
+
+
+def run():
+    return re.fullmatch("a$\n", "a\n").span()
