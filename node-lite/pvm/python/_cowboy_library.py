@@ -206,3 +206,27 @@ def _no_warning(message, category=None, stacklevel=1, source=None, *, skip_file_
 
 
 _warnings.warn = _no_warning
+
+
+# `string.Template` subclasses compile their pattern with the library's own `re`, whose engine
+# backtracks and is not metered: a subclass's `pattern = r'(a|aa)+$'` would take exponential
+# time inside one native call. Subclasses keep the default pattern; a custom `delimiter` is
+# escaped, so it stays allowed.
+import string as _string
+
+_template_compile = _string.Template.__dict__["__init_subclass__"].__func__
+
+
+def _template_init_subclass(cls):
+    for name in ("pattern", "idpattern", "braceidpattern", "flags"):
+        if name in cls.__dict__:
+            raise TypeError(
+                f"string.Template subclasses cannot set {name}: the template engine's regular "
+                f"expressions backtrack; use re.sub with a function to substitute "
+                f"(rule: re-linear-time)"
+            )
+    _template_compile(cls)
+
+
+_template_init_subclass.__name__ = _template_init_subclass.__qualname__ = "__init_subclass__"
+_string.Template.__init_subclass__ = classmethod(_template_init_subclass)

@@ -187,6 +187,8 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("regex with too many groups", actor("import re\nx = re.compile('()' * 101)"), Exception("at most 100")),
         ("regex groups times states", actor("import re\nx = re.match('(x*)' * 100 + 'y{1000}', 'x' * 200)"), Exception("rule: re-linear-time")),
         ("regex search of a large automaton", actor("import re\nx = re.search(r'(?:x?){5000}\\b', '\\u00e9' * 10**6)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("string.Template subclass with a backtracking pattern", actor("import string\nclass T(string.Template):\n    pattern = r'(?P<named>(a|aa)+$)|(?P<escaped>x)|(?P<braced>y)|(?P<invalid>z)'\nx = T('a' * 40 + 'b').safe_substitute()"), Exception("rule: re-linear-time")),
+        ("string.Template subclass with its own delimiter", actor("import string\nclass T(string.Template):\n    delimiter = '%'\nassert T('%x').substitute(x=1) == '1'"), Succeeds),
         ("regex character names", actor("import re\nx = re.compile(r'\\N{' + 'A' * 300 + '}')"), Exception("undefined character name")),
         // `super().<special>` and `object.__setattr__` are allowed (issue 13): they must not
         // reach what the other dunders guard.
