@@ -401,13 +401,9 @@ fn install_min_max(vm: &VirtualMachine) -> PyResult<()> {
         ),
     ] {
         wrap_builtin(name, vm, move |args, original, vm| {
-            original.call(args, vm).map_err(|e| {
-                if is_error(&e, vm.ctx.exceptions.value_error, rustpython, vm) {
-                    vm.new_value_error(cpython)
-                } else {
-                    e
-                }
-            })
+            original
+                .call(args, vm)
+                .map_err(|e| reword(e, vm.ctx.exceptions.value_error, rustpython, cpython, vm))
         })?;
     }
     Ok(())
@@ -424,26 +420,39 @@ pub(crate) fn is_error(
     e.class().is(ty) && e.as_object().str(vm).is_ok_and(|m| m.as_wtf8() == text)
 }
 
-/// RustPython prefixes these with their type's name ("OverflowError: cannot convert …").
-fn float_to_int_error(e: PyBaseExceptionRef, vm: &VirtualMachine) -> PyBaseExceptionRef {
-    let errors = &vm.ctx.exceptions;
-    if is_error(
-        &e,
-        errors.overflow_error,
-        "OverflowError: cannot convert float infinity to integer",
-        vm,
-    ) {
-        vm.new_overflow_error("cannot convert float infinity to integer")
-    } else if is_error(
-        &e,
-        errors.value_error,
-        "ValueError: cannot convert float NaN to integer",
-        vm,
-    ) {
-        vm.new_value_error("cannot convert float NaN to integer")
+/// `e` reworded as CPython words it, when it is exactly RustPython's `ty` with the message
+/// `rustpython`; any other error unchanged.
+fn reword(
+    e: PyBaseExceptionRef,
+    ty: &'static Py<PyType>,
+    rustpython: &str,
+    cpython: &str,
+    vm: &VirtualMachine,
+) -> PyBaseExceptionRef {
+    if is_error(&e, ty, rustpython, vm) {
+        vm.new_exception_msg(ty.to_owned(), cpython.to_owned().into())
     } else {
         e
     }
+}
+
+/// RustPython prefixes these with their type's name ("OverflowError: cannot convert …").
+fn float_to_int_error(e: PyBaseExceptionRef, vm: &VirtualMachine) -> PyBaseExceptionRef {
+    let errors = &vm.ctx.exceptions;
+    let e = reword(
+        e,
+        errors.overflow_error,
+        "OverflowError: cannot convert float infinity to integer",
+        "cannot convert float infinity to integer",
+        vm,
+    );
+    reword(
+        e,
+        errors.value_error,
+        "ValueError: cannot convert float NaN to integer",
+        "cannot convert float NaN to integer",
+        vm,
+    )
 }
 
 static FLOAT_INT: OnceLock<PyNumberUnaryFunc> = OnceLock::new();
@@ -534,16 +543,13 @@ fn deque_init(zelf: PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResul
         return Err(vm.new_runtime_error("deque initializer not installed"));
     };
     original(zelf, args, vm).map_err(|e| {
-        if is_error(
-            &e,
+        reword(
+            e,
             vm.ctx.exceptions.value_error,
             "maxlen must be non-negative.",
+            "maxlen must be non-negative",
             vm,
-        ) {
-            vm.new_value_error("maxlen must be non-negative")
-        } else {
-            e
-        }
+        )
     })
 }
 
@@ -632,16 +638,13 @@ fn bytes_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
         return Err(vm.new_runtime_error("bytes constructor not installed"));
     };
     original(cls, args, vm).map_err(|e| {
-        if is_error(
-            &e,
+        reword(
+            e,
             vm.ctx.exceptions.value_error,
             "byte must be in range(0, 256)",
+            "bytes must be in range(0, 256)",
             vm,
-        ) {
-            vm.new_value_error("bytes must be in range(0, 256)")
-        } else {
-            e
-        }
+        )
     })
 }
 

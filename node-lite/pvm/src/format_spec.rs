@@ -197,88 +197,33 @@ pub fn numeric_fixup(
 /// CPython's message for a spec its parser rejects, where RustPython says only "Invalid
 /// format specifier": a `.` without digits, or characters left after the type.
 pub fn malformed_spec_message(spec: &str, value_type: &str) -> String {
-    let chars: Vec<char> = spec.chars().collect();
-    let is_align = |c: char| matches!(c, '<' | '>' | '=' | '^');
-    let mut i = if chars.len() >= 2 && is_align(chars[1]) {
-        2
-    } else if chars.first().is_some_and(|c| is_align(*c)) {
-        1
-    } else {
-        0
-    };
-    for flag in ['+', 'z', '#', '0'] {
-        let matched = match flag {
-            '+' => matches!(chars.get(i), Some('+' | '-' | ' ')),
-            f => chars.get(i) == Some(&f),
-        };
-        if matched {
-            i += 1;
-        }
-    }
-    while chars.get(i).is_some_and(char::is_ascii_digit) {
-        i += 1;
-    }
-    if matches!(chars.get(i), Some(',' | '_')) {
-        i += 1;
-    }
-    if chars.get(i) == Some(&'.') {
-        i += 1;
-        if !chars.get(i).is_some_and(char::is_ascii_digit) {
-            return "Format specifier missing precision".to_owned();
-        }
+    if parse(spec)
+        .precision
+        .is_some_and(|digits| digits.is_empty())
+    {
+        return "Format specifier missing precision".to_owned();
     }
     format!("Invalid format specifier '{spec}' for object of type '{value_type}'")
 }
 
 /// CPython's error for a spec a `str` cannot take (`format('s', '+')`), which RustPython
 /// formats anyway: sign, `z`, `#` and `=` alignment, checked in `format_string_internal`'s
-/// order. Specs with another type or a grouping are left to the original, whose errors are
-/// CPython's.
+/// order. Specs with another type, a grouping or a `.` without digits are left to the
+/// original, whose errors are CPython's.
 pub fn string_spec_error(spec: &str) -> Option<SpecError> {
-    let chars: Vec<char> = spec.chars().collect();
-    let is_align = |c: char| matches!(c, '<' | '>' | '=' | '^');
-    let (align, mut i) = if chars.len() >= 2 && is_align(chars[1]) {
-        (Some(chars[1]), 2)
-    } else if chars.first().is_some_and(|c| is_align(*c)) {
-        (chars.first().copied(), 1)
-    } else {
-        (None, 0)
-    };
-    let mut take = |c: char| {
-        if chars.get(i) == Some(&c) {
-            i += 1;
-            true
-        } else {
-            false
-        }
-    };
-    let sign = ['+', '-', ' '].into_iter().find(|&c| take(c));
-    let no_neg_zero = take('z');
-    let alternate = take('#');
-    take('0');
-    while chars.get(i).is_some_and(char::is_ascii_digit) {
-        i += 1;
-    }
-    if matches!(chars.get(i), Some(',' | '_')) {
+    let p = parse(spec);
+    if p.grouping.is_some() || p.precision.as_deref() == Some("") {
         return None;
     }
-    if chars.get(i) == Some(&'.') {
-        i += 1;
-        if !chars.get(i).is_some_and(char::is_ascii_digit) {
-            return None;
-        }
-        while chars.get(i).is_some_and(char::is_ascii_digit) {
-            i += 1;
-        }
-    }
-    match &chars[i.min(chars.len())..] {
-        [] | ['s'] => {}
+    match p.rest.chars().count() {
+        0 => {}
+        _ if p.rest == "s" => {}
         // One unknown type: the original's "Unknown format code" is CPython's.
-        [_] => return None,
+        1 => return None,
         // More than a type left (`format('v', '!r')`, which RustPython formatted).
         _ => return Some(SpecError::Invalid),
     }
-    let message = match (sign, no_neg_zero, alternate, align) {
+    let message = match (p.sign, p.no_neg_zero, p.alternate, p.align) {
         (Some(' '), ..) => "Space not allowed in string format specifier",
         (Some(_), ..) => "Sign not allowed in string format specifier",
         (None, true, ..) => "Negative zero coercion (z) not allowed in string format specifier",

@@ -117,7 +117,7 @@ where
     dict.set_item(name, vm.new_function(name, f).into(), vm)
 }
 
-fn module(vm: &VirtualMachine, name: &str, dict: PyDictRef) -> PyRef<PyModule> {
+pub(crate) fn module(vm: &VirtualMachine, name: &str, dict: PyDictRef) -> PyRef<PyModule> {
     vm.new_module(name, dict, None)
 }
 

@@ -220,10 +220,11 @@ static CASE: LazyLock<CaseData> = LazyLock::new(|| {
         if lo != c || up != c {
             cased.push(ClassUnicodeRange::new(c, c));
         }
-        // `_casefix`: the lowercase of every character, grouped by its full uppercase.
-        let full_upper: Vec<char> = lo.to_uppercase().collect();
-        if full_upper != [lo] {
-            let group = by_upper.entry(full_upper).or_default();
+        // `_casefix`: the lowercase of every character, grouped by its full uppercase (a
+        // lowercase that is its own uppercase is skipped, without collecting it).
+        let upper = lo.to_uppercase();
+        if upper.len() != 1 || upper.clone().next() != Some(lo) {
+            let group = by_upper.entry(upper.collect()).or_default();
             if !group.contains(&lo) {
                 group.push(lo);
             }
@@ -557,28 +558,26 @@ impl Translator<'_> {
         })
     }
 
+    /// `\d`, `\s`, `\w` and their negations: ASCII's ranges, or Python's Unicode sets.
     fn category(code: i64, ascii: bool) -> Tx<ClassUnicode> {
-        let (set, negate) = match code {
-            x if x == Category::Digit as i64 => (Self::base_category(0, ascii), false),
-            x if x == Category::NotDigit as i64 => (Self::base_category(0, ascii), true),
-            x if x == Category::Space as i64 => (Self::base_category(1, ascii), false),
-            x if x == Category::NotSpace as i64 => (Self::base_category(1, ascii), true),
-            x if x == Category::Word as i64 => (Self::base_category(2, ascii), false),
-            x if x == Category::NotWord as i64 => (Self::base_category(2, ascii), true),
+        const DIGIT: &[(char, char)] = &[('0', '9')];
+        const SPACE: &[(char, char)] = &[('\t', '\r'), (' ', ' ')];
+        const WORD: &[(char, char)] = &[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')];
+        let (ascii_set, unicode_set, negate): (_, &ClassUnicode, _) = match code {
+            x if x == Category::Digit as i64 => (DIGIT, &UNICODE_DIGIT, false),
+            x if x == Category::NotDigit as i64 => (DIGIT, &UNICODE_DIGIT, true),
+            x if x == Category::Space as i64 => (SPACE, &UNICODE_SPACE, false),
+            x if x == Category::NotSpace as i64 => (SPACE, &UNICODE_SPACE, true),
+            x if x == Category::Word as i64 => (WORD, &UNICODE_WORD, false),
+            x if x == Category::NotWord as i64 => (WORD, &UNICODE_WORD, true),
             other => return Err(format!("malformed pattern tree: unknown category {other}")),
         };
+        let set = if ascii {
+            ascii_class(ascii_set)
+        } else {
+            unicode_set.clone()
+        };
         Ok(if negate { negated(set) } else { set })
-    }
-
-    fn base_category(which: u8, ascii: bool) -> ClassUnicode {
-        match (which, ascii) {
-            (0, true) => ascii_class(&[('0', '9')]),
-            (0, false) => UNICODE_DIGIT.clone(),
-            (1, true) => ascii_class(&[('\t', '\r'), (' ', ' ')]),
-            (1, false) => UNICODE_SPACE.clone(),
-            (_, true) => ascii_class(&[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')]),
-            (_, false) => UNICODE_WORD.clone(),
-        }
     }
 
     /// What a literal matches (`LITERAL`, `LITERAL_UNI_IGNORE`, or `IN_UNI_IGNORE` with
@@ -662,33 +661,26 @@ impl Translator<'_> {
                     }
                     if !ignore {
                         tested.union(&ClassUnicode::new([ClassUnicodeRange::new(a, b)]));
-                    } else if ascii {
-                        let bmp_end = b.min('\u{ffff}');
-                        if a <= bmp_end {
-                            lowered_ranges.push((a, bmp_end));
-                        }
-                        if b > '\u{ffff}' {
-                            // `RANGE_UNI_IGNORE`, whose uppercase is Unicode's even here.
-                            uppercase_ranges.push((a, b));
-                            has_cased = true;
-                        } else {
-                            let letters = ascii_class(&[('A', 'Z'), ('a', 'z')]);
-                            let mut r = ClassUnicode::new([ClassUnicodeRange::new(a, b)]);
-                            r.intersect(&letters);
-                            has_cased |= !r.ranges().is_empty();
-                        }
                     } else {
-                        self.case_work += 10;
+                        if !ascii {
+                            self.case_work += 10;
+                        }
                         let bmp_end = b.min('\u{ffff}');
                         if a <= bmp_end {
                             lowered_ranges.push((a, bmp_end));
                         }
                         if b > '\u{ffff}' {
+                            // `RANGE_UNI_IGNORE`, whose uppercase is Unicode's even under
+                            // re.ASCII.
                             uppercase_ranges.push((a, b));
                             has_cased = true;
                         } else {
                             let mut r = ClassUnicode::new([ClassUnicodeRange::new(a, b)]);
-                            r.intersect(&CASE.cased);
+                            if ascii {
+                                r.intersect(&ascii_class(&[('A', 'Z'), ('a', 'z')]));
+                            } else {
+                                r.intersect(&CASE.cased);
+                            }
                             has_cased |= !r.ranges().is_empty();
                         }
                     }
@@ -1164,6 +1156,29 @@ fn spans_to_py(offsets: &CharOffsets<'_>, spans: &Spans, vm: &VirtualMachine) ->
     vm.ctx.new_list(items).into()
 }
 
+/// What a search of `s[pos:endpos]` (in characters) works on: the text up to `endpos`, the
+/// byte it starts at, and the pattern's searcher; charged a call and the text's characters
+/// at the pattern's rate.
+fn begin_search<'t>(
+    handle: usize,
+    s: &'t str,
+    pos: usize,
+    endpos: usize,
+    full: bool,
+    vm: &VirtualMachine,
+) -> PyResult<(&'t str, usize, Searcher)> {
+    charge(cycles::CALL, vm)?;
+    let end = byte_offset(s, endpos);
+    let start = byte_offset(s, pos).min(end);
+    let hay = &s[..end];
+    let searcher = searcher(handle, hay, full, vm)?;
+    charge(
+        s.chars().count() as u64 * per_char_cycles(searcher.states),
+        vm,
+    )?;
+    Ok((hay, start, searcher))
+}
+
 /// `search` (mode 0), `match` (1) or `fullmatch` (2) of `text[pos:endpos]`.
 fn rx_find(
     handle: usize,
@@ -1174,15 +1189,7 @@ fn rx_find(
     vm: &VirtualMachine,
 ) -> PyResult<PyObjectRef> {
     let s = text.as_str();
-    charge(cycles::CALL, vm)?;
-    let end = byte_offset(s, endpos);
-    let start = byte_offset(s, pos).min(end);
-    let hay = &s[..end];
-    let mut searcher = searcher(handle, hay, mode == 2, vm)?;
-    charge(
-        s.chars().count() as u64 * per_char_cycles(searcher.states),
-        vm,
-    )?;
+    let (hay, start, mut searcher) = begin_search(handle, s, pos, endpos, mode == 2, vm)?;
     let offsets = CharOffsets::new(s);
     let found = searcher.find(hay, start, mode != 0);
     searcher.finish();
@@ -1201,15 +1208,7 @@ fn rx_find_all(
     vm: &VirtualMachine,
 ) -> PyResult<PyListRef> {
     let s = text.as_str();
-    charge(cycles::CALL, vm)?;
-    let end = byte_offset(s, endpos);
-    let start = byte_offset(s, pos).min(end);
-    let hay = &s[..end];
-    let mut searcher = searcher(handle, hay, false, vm)?;
-    charge(
-        s.chars().count() as u64 * per_char_cycles(searcher.states),
-        vm,
-    )?;
+    let (hay, start, mut searcher) = begin_search(handle, s, pos, endpos, false, vm)?;
     if searcher.empty_hazard {
         return Err(regex_error(
             format!(
@@ -1270,7 +1269,7 @@ pub fn regex_module(
     crate::natives::add(vm, &d, "compile", rx_compile)?;
     crate::natives::add(vm, &d, "find", rx_find)?;
     crate::natives::add(vm, &d, "find_all", rx_find_all)?;
-    Ok(vm.new_module("_cowboy_regex", d, None))
+    Ok(crate::natives::module(vm, "_cowboy_regex", d))
 }
 
 #[cfg(test)]
