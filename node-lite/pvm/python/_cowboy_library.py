@@ -196,8 +196,8 @@ _collections.OrderedDict.__repr__ = _ordered_dict_repr
 
 # Warnings go nowhere. Actors cannot import `warnings`, so a warning is never part of a result,
 # but recording one changes state that outlives the call (a module's `__warningregistry__`,
-# the "once" filters): the first call that warns would pay for it and later ones would not
-# (`re._parser` warns of possible nested sets in `[[a]`).
+# the "once" filters): the first call that warns would allocate it and later ones would not
+# (`re._parser` warns of possible nested sets in `[[a]`; corpus `re_parser_warning`).
 import warnings as _warnings
 
 
