@@ -222,6 +222,33 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
         "import re\nt = 'hello world'",
         "x = re.match('h(.*)d', t)",
     ),
+    // Work the automaton's size or shape makes per byte, and iteration whose every search
+    // reads to the end of the text (issue 13's review).
+    (
+        "re.findall rereading to the end",
+        "import re\nt = 'A' * 2000",
+        "x = re.findall(r'.*[^A-Z]|[A-Z]', t)",
+    ),
+    (
+        "re.findall on threads (Unicode \\b)",
+        "import re\nt = 'A\u{e9}' * 1000",
+        "x = re.findall(r'.*\\bX|\\w', t)",
+    ),
+    (
+        "re.search building DFA states",
+        "import re\nt = ''.join(format(i * 2654435761 % 2 ** 32, '032b') for i in range(2000))",
+        "x = re.search(r'1[01]{16}2', t)",
+    ),
+    (
+        "re.search large automaton on threads",
+        "import re\nt = '\u{e9}' * 300",
+        "x = re.search(r'(?:x?){1000}\\bz', t)",
+    ),
+    (
+        "re.findall with groups",
+        "import re\nt = 'ab@cd ' * 50",
+        "x = re.findall(r'(\\w+)@(\\w+)', t)",
+    ),
     (
         "hashlib.sha256 10 KB",
         "import hashlib\nd = b'x' * 10000",

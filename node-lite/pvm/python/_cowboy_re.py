@@ -396,13 +396,13 @@ class Pattern:
     def fullmatch(self, string, pos=0, endpos=None):
         return self._run(string, pos, endpos, 2)
 
-    def _all(self, string, pos=0, endpos=None):
+    def _all(self, string, pos=0, endpos=None, limit=0):
         text, subject = _check_text(self.pattern, string)
         pos, endpos = _bounds(text, pos, endpos)
         if pos > endpos:
             return [], subject
         try:
-            found = _rx.find_all(self._native, text, pos, endpos)
+            found = _rx.find_all(self._native, text, pos, endpos, limit)
         except _rx.error as e:
             raise error(str(e)) from None
         return [Match(self, string, pos, endpos, spans, subject) for spans in found], subject
@@ -425,7 +425,7 @@ class Pattern:
 
     def subn(self, repl, string, count=0):
         count = _operator.index(count)
-        matches, subject = self._all(string)
+        matches, subject = self._all(string, limit=max(count, 0))
         empty = subject[:0]
         if callable(repl):
             expand = repl
@@ -463,7 +463,7 @@ class Pattern:
 
     def split(self, string, maxsplit=0):
         maxsplit = _operator.index(maxsplit)
-        matches, subject = self._all(string)
+        matches, subject = self._all(string, limit=max(maxsplit, 0))
         if maxsplit < 0:
             return [subject]
         out = []

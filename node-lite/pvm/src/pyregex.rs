@@ -27,11 +27,17 @@
 //!   a longer one exists (a lazy quantifier, an empty first alternative) is refused there.
 //!
 //! Prices: compiling costs a call plus 10 cycles per tree element (plus the case-insensitive
-//! sets built); a search costs a call plus one cycle per character of the text.
+//! sets built). A search costs a call and a cycle per character of the text, plus what its
+//! automaton reads, paid as it reads: the search is first walked on a lazy DFA of the same
+//! automaton (a cycle per byte and `1 + states/2` per DFA state built; where the DFA cannot
+//! decide, the automaton's threads are followed, a cycle per 2 states visited), and the
+//! engine then searches only as far as the walk went. Iteration repeats the walk from each
+//! match's end, so a pattern whose automaton lives on to the end of the text (`.*x|y`) pays
+//! for reading the rest of the text at every match, as its host work does.
 
 use crate::{cost::cycles, natives::charge, text};
 use regex_automata::{
-    Anchored, Input, MatchKind,
+    Anchored, Input, MatchKind, hybrid,
     meta::{Cache, Regex},
     nfa::thompson,
     util::captures::Captures,
@@ -813,11 +819,18 @@ fn translate(
     })
 }
 
-/// A compiled regex and the size of its automaton (NFA states), which prices its searches.
-#[derive(Clone)]
+/// A compiled regex, the size of its automaton (NFA states), which prices its searches, and
+/// the lazy DFA that measures how far an iterated search reads.
 struct Built {
     regex: Regex,
     states: usize,
+    reach: hybrid::dfa::DFA,
+}
+
+/// The caches a variant's searches reuse: the engine's, and the reach DFA's.
+struct Caches {
+    regex: Cache,
+    reach: hybrid::dfa::Cache,
 }
 
 fn build(hir: &Hir) -> Result<Built, String> {
@@ -850,7 +863,24 @@ fn build(hir: &Hir) -> Result<Built, String> {
         )
         .build_from_hir(hir)
         .map_err(|e| too_large(&e))?;
-    Ok(Built { regex, states })
+    // The same automaton, walked by hand to learn where a search stops reading. Its cache
+    // is cleared rather than given up on when full, so every walk reaches its end.
+    let reach = hybrid::dfa::DFA::builder()
+        .configure(
+            hybrid::dfa::DFA::config()
+                .match_kind(MatchKind::LeftmostFirst)
+                .unicode_word_boundary(true)
+                .cache_capacity(2 * SIZE_LIMIT)
+                .skip_cache_capacity_check(true)
+                .minimum_cache_clear_count(None),
+        )
+        .build_from_nfa(nfa)
+        .map_err(|e| too_large(&e))?;
+    Ok(Built {
+        regex,
+        states,
+        reach,
+    })
 }
 
 /// Cycles a compilation costs beyond the call: its tree, the case-insensitive sets it built,
@@ -859,11 +889,26 @@ fn compile_cycles(codes: usize, case_work: u64, states: usize) -> u64 {
     codes as u64 * 10 + case_work * 100 + states as u64
 }
 
-/// Cycles per character of text a search costs: the engine's work per character grows with
-/// its automaton when it cannot use its DFA.
+/// Cycles per byte of a match whose groups are set: the engine's second pass over the match
+/// does work per byte that grows with its automaton.
 fn per_char_cycles(states: usize) -> u64 {
     cycles::PER_CHAR * (1 + states as u64 / 256)
 }
+
+/// Cycles per byte a search's automaton reads (its lazy DFA's walk).
+const READ_BYTE_CYCLES: u64 = cycles::PER_CHAR;
+
+/// Cycles of one state the lazy DFA builds: a pass over a set of the automaton's states.
+fn dfa_state_cycles(states: usize) -> u64 {
+    1 + states as u64 / 2
+}
+
+/// Thread steps (a state of the automaton visited at one position) per cycle, where the
+/// threads are followed one by one instead of by the DFA.
+const THREAD_STEPS_PER_CYCLE: u64 = 2;
+
+/// A walk pays what it owes whenever it owes this many cycles.
+const INSTALLMENT: u64 = 1_024;
 
 // ---------------------------------------------------------------------------------------------
 // Compiled patterns
@@ -882,7 +927,7 @@ struct Compiled {
     empty_hazard: bool,
     /// The regexes searches run, by [`Compiled::slot`]: `search`, `fullmatch`, and both for
     /// an empty text (built when first needed), each with the cache its searches reuse.
-    variants: [Option<(Built, Option<Cache>)>; 4],
+    variants: [Option<(Built, Option<Caches>)>; 4],
 }
 
 impl Compiled {
@@ -1025,16 +1070,28 @@ fn byte_offset(s: &str, char_index: usize) -> usize {
 /// final newline.
 type Spans = Vec<Option<(usize, usize)>>;
 
-/// What a search needs of a compiled pattern; its cache goes back to the pattern after.
+/// What a search needs of a compiled pattern; its caches go back to the pattern after.
 struct Searcher {
     handle: usize,
     slot: usize,
     regex: Regex,
-    cache: Cache,
+    reach: hybrid::dfa::DFA,
+    caches: Caches,
     states: usize,
     groups: u32,
     hidden: Vec<u32>,
+    /// Has groups to set (the engine runs a second pass over each match for them).
+    captures: bool,
     empty_hazard: bool,
+}
+
+/// The engine's anchoring for a search that must (or need not) start where it begins.
+fn anchoring(anchored: bool) -> Anchored {
+    if anchored {
+        Anchored::Yes
+    } else {
+        Anchored::No
+    }
 }
 
 impl Searcher {
@@ -1059,19 +1116,116 @@ impl Searcher {
             .collect()
     }
 
-    fn find(&mut self, hay: &str, start: usize, anchored: bool) -> Option<Spans> {
+    /// The search of `hay` from `at`, charged through `vm` for what it reads: the engine
+    /// searches only as far as the walk of its automaton read (its assertions still see the
+    /// text beyond), so it does no more work than was paid for.
+    fn find(
+        &mut self,
+        hay: &str,
+        at: usize,
+        anchored: bool,
+        vm: &VirtualMachine,
+    ) -> PyResult<Option<Spans>> {
+        let end = self.reach(hay, at, anchored, &mut |c| charge(c, vm))?;
+        let found = self.find_within(hay, at..end, anchored);
+        // Groups are set by a second engine run over the match, whose work per byte grows
+        // with the automaton.
+        if self.captures
+            && let Some(Some((s, e))) = found.as_ref().map(|spans| spans[0])
+        {
+            charge(
+                e.saturating_sub(s) as u64 * per_char_cycles(self.states),
+                vm,
+            )?;
+        }
+        Ok(found)
+    }
+
+    /// The search of `hay` from `range.start`, its match ending by `range.end` (the engine's
+    /// assertions still see the text around the range).
+    fn find_within(
+        &mut self,
+        hay: &str,
+        range: std::ops::Range<usize>,
+        anchored: bool,
+    ) -> Option<Spans> {
         let mut caps = self.regex.create_captures();
-        let input = Input::new(hay).range(start..).anchored(if anchored {
-            Anchored::Yes
-        } else {
-            Anchored::No
-        });
+        let input = Input::new(hay).range(range).anchored(anchoring(anchored));
         self.regex
-            .search_captures_with(&mut self.cache, &input, &mut caps);
+            .search_captures_with(&mut self.caches.regex, &input, &mut caps);
         caps.is_match().then(|| self.spans(&caps, hay.len()))
     }
 
-    /// Hands the cache back to the pattern, for its next search.
+    /// Where a search of `hay` from `start` stops reading, paid through `pay` as it goes: the
+    /// byte after the one on which every thread of the automaton had died (no match can
+    /// begin or grow beyond it; the lazy DFA learns of a match one byte late), or the end of
+    /// the text. Leftmost-first, so the search's match ends by then.
+    fn reach<E>(
+        &mut self,
+        hay: &str,
+        start: usize,
+        anchored: bool,
+        pay: &mut dyn FnMut(u64) -> Result<(), E>,
+    ) -> Result<usize, E> {
+        let mut tab = Tab::new(pay);
+        let end = match self.reach_by_dfa(hay, start, anchored, &mut tab)? {
+            Some(end) => end,
+            None => reach_by_threads(
+                self.reach.get_nfa(),
+                hay.as_bytes(),
+                start,
+                anchored,
+                &mut tab,
+            )?,
+        };
+        tab.settle()?;
+        Ok(end)
+    }
+
+    /// [`Searcher::reach`] walked on the lazy DFA, as the engine's own forward scan: each
+    /// byte read and each DFA state built is owed. `None` when the DFA cannot decide (a
+    /// Unicode `\b` meeting a non-ASCII byte).
+    fn reach_by_dfa<E>(
+        &mut self,
+        hay: &str,
+        start: usize,
+        anchored: bool,
+        tab: &mut Tab<'_, E>,
+    ) -> Result<Option<usize>, E> {
+        let input = Input::new(hay).range(start..).anchored(anchoring(anchored));
+        let cache = &mut self.caches.reach;
+        let state_cycles = dfa_state_cycles(self.states);
+        // A state built shows as growth of the cache, or as its clearing.
+        let mut mark = (cache.clear_count(), cache.memory_usage());
+        let Ok(mut sid) = self.reach.start_state_forward(cache, &input) else {
+            return Ok(None);
+        };
+        for (at, &b) in hay.as_bytes().iter().enumerate().skip(start) {
+            let Ok(next) = self.reach.next_state(cache, sid, b) else {
+                return Ok(None);
+            };
+            sid = next;
+            let now = (cache.clear_count(), cache.memory_usage());
+            let built = if now == mark {
+                0
+            } else {
+                mark = now;
+                state_cycles
+            };
+            tab.add(READ_BYTE_CYCLES + built)?;
+            if sid.is_tagged() {
+                if sid.is_dead() {
+                    return Ok(Some(at + 1));
+                }
+                if sid.is_quit() {
+                    return Ok(None);
+                }
+            }
+        }
+        Ok(Some(hay.len()))
+    }
+
+    /// Hands the caches back to the pattern, for its next search.
     fn finish(self) {
         PATTERNS.with(|ps| {
             if let Some(Some((_, cache))) = ps
@@ -1079,7 +1233,7 @@ impl Searcher {
                 .get_mut(self.handle)
                 .map(|c| &mut c.variants[self.slot])
             {
-                *cache = Some(self.cache);
+                *cache = Some(self.caches);
             }
         });
     }
@@ -1126,18 +1280,23 @@ fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResu
             build_cost = compile_cycles(c.codes.len(), t.case_work, built.states);
             c.variants[slot] = Some((built, None));
         }
-        let Some((built, cache)) = &mut c.variants[slot] else {
+        let Some((built, caches)) = &mut c.variants[slot] else {
             return Err(regex_error("pattern variant missing".into(), vm));
         };
-        let cache = cache.take().unwrap_or_else(|| built.regex.create_cache());
+        let caches = caches.take().unwrap_or_else(|| Caches {
+            regex: built.regex.create_cache(),
+            reach: built.reach.create_cache(),
+        });
         Ok(Searcher {
             handle,
             slot,
             regex: built.regex.clone(),
-            cache,
+            reach: built.reach.clone(),
+            caches,
             states: built.states,
             groups: c.groups,
             hidden: if full { Vec::new() } else { c.hidden.clone() },
+            captures: c.groups > 0 || (!full && !c.hidden.is_empty()),
             empty_hazard: c.empty_hazard,
         })
     })?;
@@ -1157,8 +1316,8 @@ fn spans_to_py(offsets: &CharOffsets<'_>, spans: &Spans, vm: &VirtualMachine) ->
 }
 
 /// What a search of `s[pos:endpos]` (in characters) works on: the text up to `endpos`, the
-/// byte it starts at, and the pattern's searcher; charged a call and the text's characters
-/// at the pattern's rate.
+/// byte it starts at, and the pattern's searcher; charged a call and a cycle per character
+/// (the text's offsets). The searches themselves are charged what they read.
 fn begin_search<'t>(
     handle: usize,
     s: &'t str,
@@ -1167,15 +1326,14 @@ fn begin_search<'t>(
     full: bool,
     vm: &VirtualMachine,
 ) -> PyResult<(&'t str, usize, Searcher)> {
-    charge(cycles::CALL, vm)?;
+    charge(
+        cycles::CALL + s.chars().count() as u64 * cycles::PER_CHAR,
+        vm,
+    )?;
     let end = byte_offset(s, endpos);
     let start = byte_offset(s, pos).min(end);
     let hay = &s[..end];
     let searcher = searcher(handle, hay, full, vm)?;
-    charge(
-        s.chars().count() as u64 * per_char_cycles(searcher.states),
-        vm,
-    )?;
     Ok((hay, start, searcher))
 }
 
@@ -1191,20 +1349,156 @@ fn rx_find(
     let s = text.as_str();
     let (hay, start, mut searcher) = begin_search(handle, s, pos, endpos, mode == 2, vm)?;
     let offsets = CharOffsets::new(s);
-    let found = searcher.find(hay, start, mode != 0);
+    let found = searcher.find(hay, start, mode != 0, vm);
     searcher.finish();
+    let found = found?;
     Ok(match found {
         Some(spans) => spans_to_py(&offsets, &spans, vm),
         None => vm.ctx.none(),
     })
 }
 
-/// Every match of `text[pos:endpos]`, as `finditer` finds them.
+/// [`Searcher::reach`] by following the automaton's threads in priority order, as the
+/// engine's PikeVM does where its DFA cannot go: a thread of lower priority than one that has
+/// matched is dropped, and the search stops reading when no thread is left. Each state
+/// visited at a position is a step owed.
+fn reach_by_threads<E>(
+    nfa: &thompson::NFA,
+    hay: &[u8],
+    start: usize,
+    anchored: bool,
+    tab: &mut Tab<'_, E>,
+) -> Result<usize, E> {
+    use regex_automata::{nfa::thompson::State, util::primitives::StateID};
+    let looks = nfa.look_matcher();
+    // `seen[s] == at` when state `s` is already in the list built for position `at`.
+    let mut seen = vec![usize::MAX; nfa.states().len()];
+    let mut stack: Vec<StateID> = Vec::new();
+    // Adds to `list` the states that consume a byte or match, reachable from `from` at `at`
+    // without consuming one, in priority order; returns the states it visited.
+    let mut closure = |from: StateID, at: usize, list: &mut Vec<StateID>| -> u64 {
+        let mut visited = 0;
+        stack.push(from);
+        while let Some(id) = stack.pop() {
+            visited += 1;
+            if seen[id.as_usize()] == at {
+                continue;
+            }
+            seen[id.as_usize()] = at;
+            match nfa.state(id) {
+                State::Union { alternates } => stack.extend(alternates.iter().rev()),
+                State::BinaryUnion { alt1, alt2 } => {
+                    stack.push(*alt2);
+                    stack.push(*alt1);
+                }
+                State::Capture { next, .. } => stack.push(*next),
+                State::Look { look, next } => {
+                    if looks.matches(*look, hay, at) {
+                        stack.push(*next);
+                    }
+                }
+                State::Fail => {}
+                State::ByteRange { .. }
+                | State::Sparse(_)
+                | State::Dense(_)
+                | State::Match { .. } => list.push(id),
+            }
+        }
+        visited
+    };
+    let mut current: Vec<StateID> = Vec::new();
+    let mut next: Vec<StateID> = Vec::new();
+    let first = if anchored {
+        nfa.start_anchored()
+    } else {
+        nfa.start_unanchored()
+    };
+    tab.add_steps(closure(first, start, &mut current))?;
+    let mut at = start;
+    let mut matched = false;
+    while !current.is_empty() && at < hay.len() {
+        let b = hay[at];
+        let mut steps = current.len() as u64;
+        matched = false;
+        for &id in &current {
+            let to = match nfa.state(id) {
+                State::ByteRange { trans } => trans.matches_byte(b).then_some(trans.next),
+                State::Sparse(t) => t.matches_byte(b),
+                State::Dense(t) => t.matches_byte(b),
+                // Every thread after a match has lower priority, and is dropped.
+                State::Match { .. } => {
+                    matched = true;
+                    break;
+                }
+                _ => None,
+            };
+            if let Some(to) = to {
+                steps += closure(to, at + 1, &mut next);
+            }
+        }
+        tab.add_steps(steps)?;
+        std::mem::swap(&mut current, &mut next);
+        next.clear();
+        at += 1;
+    }
+    // The DFA learns of a match one byte late, so it reads one byte more after the last
+    // match; counted the same way here, both walks price a search alike.
+    Ok(if current.is_empty() && matched {
+        (at + 1).min(hay.len())
+    } else {
+        at
+    })
+}
+
+/// Work of a search's walk done and not yet paid for, paid through `pay` whenever it
+/// reaches [`INSTALLMENT`] cycles: no more than that is ever done unpaid.
+struct Tab<'p, E> {
+    owed: u64,
+    /// Thread steps not yet owed as a whole cycle.
+    steps: u64,
+    pay: &'p mut dyn FnMut(u64) -> Result<(), E>,
+}
+
+impl<'p, E> Tab<'p, E> {
+    fn new(pay: &'p mut dyn FnMut(u64) -> Result<(), E>) -> Self {
+        Self {
+            owed: 0,
+            steps: 0,
+            pay,
+        }
+    }
+
+    fn add(&mut self, cycles: u64) -> Result<(), E> {
+        self.owed = self.owed.saturating_add(cycles);
+        if self.owed >= INSTALLMENT {
+            self.settle()
+        } else {
+            Ok(())
+        }
+    }
+
+    fn add_steps(&mut self, steps: u64) -> Result<(), E> {
+        self.steps = self.steps.saturating_add(steps);
+        let whole = self.steps / THREAD_STEPS_PER_CYCLE;
+        self.steps %= THREAD_STEPS_PER_CYCLE;
+        self.add(whole)
+    }
+
+    /// Pays everything owed (a part of a cycle counts as one).
+    fn settle(&mut self) -> Result<(), E> {
+        let owed = std::mem::take(&mut self.owed) + u64::from(std::mem::take(&mut self.steps) > 0);
+        if owed > 0 { (self.pay)(owed) } else { Ok(()) }
+    }
+}
+
+/// Every match of `text[pos:endpos]`, as `finditer` finds them; the first `limit` of them
+/// when `limit` is positive (as `sub`'s count and `split`'s maxsplit stop the search).
 fn rx_find_all(
     handle: usize,
     text: PyUtf8StrRef,
     pos: usize,
     endpos: usize,
+    limit: usize,
     vm: &VirtualMachine,
 ) -> PyResult<PyListRef> {
     let s = text.as_str();
@@ -1223,8 +1517,8 @@ fn rx_find_all(
     let mut out = Vec::new();
     let mut at = start;
     let mut after_empty = false;
-    while at <= hay.len() {
-        let Some(mut spans) = searcher.find(hay, at, false) else {
+    while at <= hay.len() && (limit == 0 || out.len() < limit) {
+        let Some(mut spans) = searcher.find(hay, at, false, vm)? else {
             break;
         };
         let Some((mut m_start, mut m_end)) = spans[0] else {
@@ -1237,7 +1531,7 @@ fn rx_find_all(
             let Some(ch) = hay[at..].chars().next() else {
                 break;
             };
-            match searcher.find(hay, at + ch.len_utf8(), false) {
+            match searcher.find(hay, at + ch.len_utf8(), false, vm)? {
                 Some(next) => spans = next,
                 None => break,
             }
@@ -1280,6 +1574,128 @@ mod tests {
         let t = translate(codes, flags, 0, Variant::Search, false).expect("translates");
         let built = build(&t.hir).expect("builds");
         built.regex.find(hay).map(|m| (m.start(), m.end()))
+    }
+
+    /// A searcher for `pattern` (the engine's own syntax), outside any interpreter.
+    fn searcher_for(pattern: &str) -> Searcher {
+        let hir = regex_syntax::parse(pattern).expect("parses");
+        let built = build(&hir).expect("builds");
+        Searcher {
+            handle: usize::MAX,
+            slot: 0,
+            caches: Caches {
+                regex: built.regex.create_cache(),
+                reach: built.reach.create_cache(),
+            },
+            regex: built.regex,
+            reach: built.reach,
+            states: built.states,
+            groups: 0,
+            hidden: Vec::new(),
+            captures: false,
+            empty_hazard: false,
+        }
+    }
+
+    /// What a walk of `hay` from `at` reads, and the cycles it is charged.
+    fn walk(s: &mut Searcher, hay: &str, at: usize, anchored: bool) -> (usize, u64) {
+        let mut paid = 0;
+        let end = s
+            .reach(hay, at, anchored, &mut |c| {
+                paid += c;
+                Ok::<(), ()>(())
+            })
+            .expect("free");
+        (end, paid)
+    }
+
+    /// The same walk on the threads, or on the DFA (`None` where it cannot decide).
+    fn walks(s: &mut Searcher, hay: &str, at: usize, anchored: bool) -> (usize, Option<usize>) {
+        let mut free = |_| Ok::<(), ()>(());
+        let mut tab = Tab::new(&mut free);
+        let threads = reach_by_threads(s.reach.get_nfa(), hay.as_bytes(), at, anchored, &mut tab)
+            .expect("free");
+        let dfa = s.reach_by_dfa(hay, at, anchored, &mut tab).expect("free");
+        (threads, dfa)
+    }
+
+    #[test]
+    fn a_search_within_its_reach_finds_what_a_search_of_the_whole_text_finds() {
+        let patterns = [
+            r".*[^A-Z]|[A-Z]",
+            r"\b\w+\b",
+            r"(?-u:\b)\w+",
+            r"a+|b",
+            r"(a|ab)(c|bcd)",
+            r"x*",
+            r"\d+",
+            r"(?m)^a$",
+            r"[a-c]+?d|e",
+            r"a.*b|a",
+            r"(?:ab|a)*c",
+            r"\bfoo\B",
+            r"(?s).*\b.|é",
+        ];
+        let texts = [
+            "",
+            "AAAA",
+            "abcd abcbcd",
+            "foo food foo",
+            "a\nab\na",
+            "héllo wörld 12 é",
+            "éAéAé x",
+            "aaab aab ab b",
+        ];
+        for pattern in patterns {
+            let mut s = searcher_for(pattern);
+            for hay in texts {
+                let mut at = 0;
+                while at <= hay.len() {
+                    for anchored in [false, true] {
+                        if !hay.is_char_boundary(at) {
+                            continue;
+                        }
+                        let (threads, dfa) = walks(&mut s, hay, at, anchored);
+                        // The DFA may read one byte more, to decide an assertion at the
+                        // start or to learn of a match.
+                        if let Some(dfa) = dfa {
+                            assert!(
+                                dfa == threads || dfa == threads + 1,
+                                "{pattern:?} on {hay:?} from {at}: DFA {dfa}, threads {threads}"
+                            );
+                        }
+                        let whole = s.find_within(hay, at..hay.len(), anchored);
+                        let (end, _) = walk(&mut s, hay, at, anchored);
+                        let within = s.find_within(hay, at..end, anchored);
+                        assert_eq!(whole, within, "{pattern:?} on {hay:?} from {at}");
+                    }
+                    at += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reach_is_where_every_thread_has_died() {
+        // `.*` keeps a thread alive to the end of the text whatever matched first.
+        let mut s = searcher_for(r".*[^A-Z]|[A-Z]");
+        let text = "A".repeat(5000);
+        let (end, first) = walk(&mut s, &text, 0, false);
+        assert_eq!(end, 5000);
+        // A cycle per byte read, and the few DFA states built on the way.
+        assert!((5000..5100).contains(&first), "{first}");
+        let (end, again) = walk(&mut s, &text, 4000, false);
+        assert_eq!((end, again), (5000, 1000), "states are built once");
+        // A word stops being read two bytes past its end: the DFA learns of the match one
+        // byte late.
+        let mut s = searcher_for(r"\b\w+\b");
+        assert_eq!(walk(&mut s, "ab cd", 0, false).0, 4);
+        // The same where the DFA cannot go (a Unicode boundary meeting a non-ASCII byte),
+        // following the threads, each state visited charged.
+        assert_eq!(walks(&mut s, "é cd", 0, false), (4, None));
+        let (end, paid) = walk(&mut s, "é cd", 0, false);
+        assert_eq!(end, 4);
+        assert!(paid > 4, "{paid}");
     }
 
     const LIT: i64 = Op::Literal as i64;

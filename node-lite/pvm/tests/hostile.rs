@@ -187,6 +187,12 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("regex with too many groups", actor("import re\nx = re.compile('()' * 101)"), Exception("at most 100")),
         ("regex groups times states", actor("import re\nx = re.match('(x*)' * 100 + 'y{1000}', 'x' * 200)"), Exception("rule: re-linear-time")),
         ("regex search of a large automaton", actor("import re\nx = re.search(r'(?:x?){5000}\\b', '\\u00e9' * 10**6)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        // Iteration: every search is charged the text it reads, which for a pattern whose
+        // automaton lives to the end of the text is the rest of it, however short the match.
+        ("regex iteration rereading the rest of the text", actor("import re\nx = re.findall(r'.*[^A-Z]|[A-Z]', 'A' * 100000)"), Kind(ErrorKind::OutOfCycles)),
+        ("regex iteration rereading, Unicode boundary", actor("import re\nx = re.findall(r'.*\\b[^A-Z]|[A-Z]', 'A\\u00e9' * 50000)"), Kind(ErrorKind::OutOfCycles)),
+        ("regex sub with a count stops searching", actor("import re\nassert re.sub(r'.*[^A-Z]|[A-Z]', '-', 'A' * 100000, count=3)[:4] == '---A'"), Succeeds),
+        ("regex split with maxsplit stops searching", actor("import re\nassert len(re.split(r'.*[^A-Z]|A', 'A' * 100000, maxsplit=2)) == 3"), Succeeds),
         ("string.Template subclass with a backtracking pattern", actor("import string\nclass T(string.Template):\n    pattern = r'(?P<named>(a|aa)+$)|(?P<escaped>x)|(?P<braced>y)|(?P<invalid>z)'\nx = T('a' * 40 + 'b').safe_substitute()"), Exception("rule: re-linear-time")),
         ("string.Template subclass with its own delimiter", actor("import string\nclass T(string.Template):\n    delimiter = '%'\nassert T('%x').substitute(x=1) == '1'"), Succeeds),
         ("regex character names", actor("import re\nx = re.compile(r'\\N{' + 'A' * 300 + '}')"), Exception("undefined character name")),
