@@ -293,6 +293,7 @@ impl Engine {
             crate::sizes::guard_itertools(vm).map_err(fail)?;
             crate::prices::install_deque(vm).map_err(fail)?;
             crate::prices::install_binascii(vm).map_err(fail)?;
+            crate::fidelity::install_binascii_errors(vm).map_err(fail)?;
             sandbox::guard_library_attribute_walks(vm).map_err(fail)?;
             library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;

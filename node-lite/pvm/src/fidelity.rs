@@ -126,7 +126,166 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
     install_list_errors(vm)?;
     install_float_to_int_methods(vm)?;
     install_islice_new(vm)?;
+    install_bytearray_pop(vm)?;
+    install_add_note(vm)?;
+    for ty in [vm.ctx.types.bytes_type, vm.ctx.types.bytearray_type] {
+        install_fromhex(ty, vm)?;
+    }
     install_deque_errors(vm)
+}
+
+/// `binascii.a2b_base64` (and so `base64.b64decode`): RustPython prefixes its errors with
+/// `error decoding base64: ` and writes the count without CPython's parentheses
+/// (`Modules/binascii.c`). Installed once the library is loaded (the module is this
+/// interpreter's).
+pub fn install_binascii_errors(vm: &VirtualMachine) -> PyResult<()> {
+    const PREFIX: &str = "error decoding base64: ";
+    const COUNT: &str = "number of data characters ";
+    let module = crate::library::load_module("binascii", vm)?;
+    let original = module.get_attr("a2b_base64", vm)?;
+    let checked = vm.new_function("a2b_base64", move |args: FuncArgs, vm: &VirtualMachine| {
+        original.call(args, vm).map_err(|e| {
+            let Ok(message) = e.as_object().str(vm) else {
+                return e;
+            };
+            let Some(rest) = message.to_str().and_then(|m| m.strip_prefix(PREFIX)) else {
+                return e;
+            };
+            let reworded = match rest.split_once(COUNT) {
+                Some((head, tail)) => match tail.split_once(' ') {
+                    Some((n, after)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                        format!("{head}{COUNT}({n}) {after}")
+                    }
+                    _ => rest.to_owned(),
+                },
+                None => rest.to_owned(),
+            };
+            vm.new_exception_msg(e.class().to_owned(), reworded.into())
+        })
+    });
+    module.set_attr("a2b_base64", checked, vm)
+}
+
+/// `bytearray.pop()`: CPython tells an empty bytearray from an index out of range
+/// (`Objects/bytearrayobject.c`).
+fn install_bytearray_pop(vm: &VirtualMachine) -> PyResult<()> {
+    wrap_method(
+        vm.ctx.types.bytearray_type,
+        "pop",
+        vm,
+        |args, original, vm| {
+            let empty = args
+                .args
+                .first()
+                .and_then(|b| b.downcast_ref::<PyByteArray>())
+                .map(|b| b.borrow_buf().is_empty());
+            original.call(args, vm).map_err(|e| {
+                if !e.class().is(vm.ctx.exceptions.index_error) {
+                    return e;
+                }
+                match empty {
+                    Some(true) => vm.new_index_error("pop from empty bytearray"),
+                    Some(false) => vm.new_index_error("pop index out of range"),
+                    None => e,
+                }
+            })
+        },
+    )
+}
+
+/// `BaseException.add_note(note)` of something that is not a `str`.
+fn install_add_note(vm: &VirtualMachine) -> PyResult<()> {
+    guard_method(
+        vm.ctx.exceptions.base_exception_type,
+        "add_note",
+        |args, vm| match args.args.get(1) {
+            Some(note) if !is_str(note) => {
+                Err(vm.new_type_error(format!("note must be a str, not '{}'", type_name(note))))
+            }
+            _ => Ok(()),
+        },
+        vm,
+    )
+}
+
+/// Where CPython 3.11's `_PyBytes_FromHex` (`Objects/bytesobject.c`) stops on `hex`: the
+/// position of its first non-ASCII character, or of the first character that is not a hex
+/// digit where one is expected (the end of the text when a pair is left half done);
+/// `None` when the text is valid. Whitespace is skipped between pairs only.
+fn fromhex_error_position(hex: &str) -> Option<usize> {
+    if let Some(at) = hex.chars().position(|c| !c.is_ascii()) {
+        return Some(at);
+    }
+    let b = hex.as_bytes();
+    let is_space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let mut at = 0;
+    while at < b.len() {
+        if is_space(b[at]) {
+            while at < b.len() && is_space(b[at]) {
+                at += 1;
+            }
+            if at == b.len() {
+                break;
+            }
+        }
+        for _ in 0..2 {
+            if !b.get(at).is_some_and(u8::is_ascii_hexdigit) {
+                return Some(at);
+            }
+            at += 1;
+        }
+    }
+    None
+}
+
+/// `bytes.fromhex(s)` and `bytearray.fromhex(s)` (classmethods): CPython 3.11 takes only a
+/// `str`, and for an invalid one names the position of the first bad character, even for an
+/// odd number of digits. (Both accept the same texts, so the position is found only once the
+/// original, already charged, has failed.)
+fn install_fromhex(ty: &'static Py<PyType>, vm: &VirtualMachine) -> PyResult<()> {
+    let name = vm.ctx.intern_str("fromhex");
+    let Some(original) = ty.get_attr(name) else {
+        return Ok(());
+    };
+    let checked = vm.new_function(
+        "fromhex",
+        move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+            if args.args.is_empty() {
+                return Err(vm.new_type_error("fromhex() needs its class"));
+            }
+            let cls = args.args.remove(0);
+            let text = match args.args.first() {
+                Some(s) if !is_str(s) => {
+                    return Err(vm.new_type_error(format!(
+                        "fromhex() argument must be str, not {}",
+                        type_name(s)
+                    )));
+                }
+                Some(s) => Some(s.clone()),
+                None => None,
+            };
+            let bound = vm.call_method(&original, "__get__", (vm.ctx.none(), cls))?;
+            bound.call(args, vm).map_err(|e| {
+                let at = text
+                    .as_ref()
+                    .and_then(|s| s.downcast_ref::<PyStr>())
+                    .and_then(|s| s.to_str())
+                    .and_then(fromhex_error_position);
+                match at {
+                    Some(at) if e.class().is(vm.ctx.exceptions.value_error) => vm.new_value_error(
+                        format!("non-hexadecimal number found in fromhex() arg at position {at}"),
+                    ),
+                    _ => e,
+                }
+            })
+        },
+    );
+    let classmethod = rustpython_vm::PyPayload::into_ref(
+        rustpython_vm::builtins::PyClassMethod::from(PyObjectRef::from(checked)),
+        &vm.ctx,
+    );
+    ty.set_attr(name, classmethod.into());
+    Ok(())
 }
 
 /// The number and subscript slots (shared by every interpreter, wrapped once) and the built-in
