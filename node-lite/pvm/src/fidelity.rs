@@ -128,6 +128,13 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
     install_islice_new(vm)?;
     install_bytearray_pop(vm)?;
     install_add_note(vm)?;
+    for (ty, name) in [
+        (vm.ctx.types.str_type, "encode"),
+        (vm.ctx.types.bytes_type, "decode"),
+        (vm.ctx.types.bytearray_type, "decode"),
+    ] {
+        install_unknown_encoding(ty, name, vm)?;
+    }
     for ty in [vm.ctx.types.bytes_type, vm.ctx.types.bytearray_type] {
         install_fromhex(ty, vm)?;
     }
@@ -191,6 +198,39 @@ fn install_bytearray_pop(vm: &VirtualMachine) -> PyResult<()> {
             })
         },
     )
+}
+
+/// `str.encode`, `bytes.decode`, `bytearray.decode` with an unknown encoding: CPython names
+/// it as it was written (`unknown encoding: no-such-codec`), RustPython as it normalized it;
+/// and with an encoding that is not a `str`.
+fn install_unknown_encoding(
+    ty: &'static Py<PyType>,
+    name: &'static str,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    wrap_method(ty, name, vm, move |args, original, vm| {
+        let given = args.args.get(1).or_else(|| args.kwargs.get("encoding"));
+        if let Some(bad) = given.filter(|e| !is_str(e)) {
+            return Err(vm.new_type_error(format!(
+                "{name}() argument 'encoding' must be str, not {}",
+                type_name(bad)
+            )));
+        }
+        let encoding =
+            given.and_then(|e| e.downcast_ref::<PyStr>().map(|e| e.as_wtf8().to_string()));
+        original.call(args, vm).map_err(|e| match encoding {
+            Some(encoding)
+                if e.class().is(vm.ctx.exceptions.lookup_error)
+                    && e.as_object().str(vm).is_ok_and(|m| {
+                        m.to_str()
+                            .is_some_and(|m| m.starts_with("unknown encoding: "))
+                    }) =>
+            {
+                vm.new_lookup_error(format!("unknown encoding: {encoding}"))
+            }
+            _ => e,
+        })
+    })
 }
 
 /// `BaseException.add_note(note)` of something that is not a `str`.
@@ -808,7 +848,41 @@ fn bytes_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
 }
 
 /// `bytes([300])`: CPython's constructor says "bytes" (`bytearray`'s says "byte").
+static INT_NEW: OnceLock<NewFunc> = OnceLock::new();
+
+/// `int(s, 0)` of an invalid `s`: CPython names the base asked for (0), RustPython the base it
+/// guessed.
+fn int_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+    let Some(original) = INT_NEW.get() else {
+        return Err(vm.new_runtime_error("int constructor not installed"));
+    };
+    let base_zero = args
+        .args
+        .get(1)
+        .or_else(|| args.kwargs.get("base"))
+        .and_then(|b| b.downcast_ref::<PyInt>())
+        .is_some_and(|b| b.as_bigint().sign() == malachite_bigint::Sign::NoSign);
+    original(cls, args, vm).map_err(|e| {
+        if !base_zero || !e.class().is(vm.ctx.exceptions.value_error) {
+            return e;
+        }
+        let Ok(message) = e.as_object().str(vm) else {
+            return e;
+        };
+        match message.to_str().and_then(|m| {
+            m.strip_prefix("invalid literal for int() with base ")
+                .and_then(|rest| rest.split_once(": "))
+        }) {
+            Some((_, literal)) => {
+                vm.new_value_error(format!("invalid literal for int() with base 0: {literal}"))
+            }
+            None => e,
+        }
+    })
+}
+
 fn install_bytes_new(vm: &VirtualMachine) {
+    swap_slot!(vm.ctx.types.int_type.slots.new, INT_NEW, int_new as NewFunc);
     swap_slot!(
         vm.ctx.types.bytes_type.slots.new,
         BYTES_NEW,
