@@ -177,6 +177,74 @@ for _name, _check in [("heappop", _heap_not_empty), ("heapreplace", _heap_not_em
     _heap_wrapper(_name, _check)
 
 
+# `hmac`: CPython 3.11's words for a missing digestmod, and `compare_digest`'s checks
+# (`Modules/_operator.c`: two `str` must be ASCII; anything else must be bytes-like).
+import hmac as _hmac
+
+_hmac_init = _hmac.HMAC.__init__
+_HMAC_NO_DIGESTMOD = "Missing required argument 'digestmod'."
+
+
+def _hmac_init_checked(self, key, msg=None, digestmod=''):
+    try:
+        return _hmac_init(self, key, msg, digestmod)
+    except TypeError as e:
+        if type(e) is not TypeError or str(e) != _HMAC_NO_DIGESTMOD:
+            raise
+    raise TypeError("Missing required parameter 'digestmod'.")
+
+
+_hmac_init_checked.__name__ = _hmac_init_checked.__qualname__ = "__init__"
+_hmac.HMAC.__init__ = _hmac_init_checked
+
+_compare_digest = _hmac.compare_digest
+
+
+def _not_bytes_like(x):
+    if isinstance(x, str):
+        return True
+    try:
+        memoryview(x)
+    except TypeError:
+        return True
+    return False
+
+
+def compare_digest(a, b, /):
+    """Return 'a == b', in time independent of where they differ."""
+    if not (isinstance(a, str) and isinstance(b, str)):
+        for x in (a, b):
+            if _not_bytes_like(x):
+                raise TypeError("a bytes-like object is required, not '%s'" % type(x).__name__)
+    return _compare_digest(a, b)
+
+
+compare_digest.__module__ = "hmac"
+_hmac.compare_digest = compare_digest
+
+
+# `json`: CPython 3.11 does not name the value that is out of range.
+import json as _json
+
+_json_encode = _json.JSONEncoder.encode
+_JSON_OUT_OF_RANGE = "Out of range float values are not JSON compliant"
+
+
+def _json_encode_checked(self, o):
+    try:
+        return _json_encode(self, o)
+    except ValueError as e:
+        if type(e) is not ValueError or str(e) not in (
+                _JSON_OUT_OF_RANGE + ": inf", _JSON_OUT_OF_RANGE + ": -inf",
+                _JSON_OUT_OF_RANGE + ": nan"):
+            raise
+    raise ValueError(_JSON_OUT_OF_RANGE)
+
+
+_json_encode_checked.__name__ = _json_encode_checked.__qualname__ = "encode"
+_json.JSONEncoder.encode = _json_encode_checked
+
+
 # `OrderedDict`'s repr as CPython 3.11 prints it (`OrderedDict([('x', 1)])`; 3.12 changed it to
 # the dict form the embedded library has).
 import collections as _collections
