@@ -98,16 +98,196 @@ _native_pack_into = _struct.pack_into
 _native_calcsize = _struct.calcsize
 
 
+# CPython 3.11's checks of each value `struct` packs (`Modules/_struct.c`), in its order and
+# with its messages, where the native module words them differently or packs what CPython
+# refuses (a float beyond float32's range with `f`). Consulted only when packing failed, or
+# when the format has an `f`.
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_UINT64 = (0, (1 << 64) - 1)
+_SHORT = (-32768, 32767)
+_USHORT = (0, 65535)
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+_UINT32 = (0, (1 << 32) - 1)
+# By byte order ('@' native; '<' and '=' use the native functions where the sizes agree, as
+# on the little-endian machines CPython's results are taken from; '>' and '!' their own),
+# each integer code's conversion (a 64-bit one: values beyond it are "argument out of range"
+# or, for the big-endian long longs, "int too large to convert") and then its range check
+# (None, or the message and bounds).
+_NATIVE = {
+    "b": (_INT64, ("byte format requires -128 <= number <= 127", (-128, 127))),
+    "B": (_INT64, ("ubyte format requires 0 <= number <= 255", (0, 255))),
+    "h": (_INT64, ("short format requires -32768 <= number <= 32767", _SHORT)),
+    "H": (_INT64, ("ushort format requires 0 <= number <= 65535", _USHORT)),
+    "i": (_INT64, ("'i' format requires -2147483648 <= number <= 2147483647", _INT32)),
+    "I": (_UINT64, ("'I' format requires 0 <= number <= 4294967295", _UINT32)),
+    "l": (_INT64, None),
+    "L": (_UINT64, None),
+    "q": (_INT64, None),
+    "Q": (_UINT64, None),
+    "n": (_INT64, None),
+    "N": (_UINT64, None),
+}
+_LITTLE = dict(_NATIVE)
+_LITTLE["l"] = (_INT64, ("'l' format requires -2147483648 <= number <= 2147483647", _INT32))
+_LITTLE["L"] = (_UINT64, ("'L' format requires 0 <= number <= 4294967295", _UINT32))
+_BIG = {
+    "b": _NATIVE["b"],
+    "B": _NATIVE["B"],
+    "h": (_INT64, ("'h' format requires -32768 <= number <= 32767", _SHORT)),
+    "H": (_UINT64, ("'H' format requires 0 <= number <= 65535", _USHORT)),
+    "i": _NATIVE["i"],
+    "I": _NATIVE["I"],
+    "l": _LITTLE["l"],
+    "L": _LITTLE["L"],
+    "q": ("int too large to convert", _INT64),
+    "Q": ("int too large to convert", _UINT64),
+}
+_INTEGER_CODES = {"@": _NATIVE, "<": _LITTLE, "=": _LITTLE, ">": _BIG, "!": _BIG}
+# The smallest magnitudes a double rounds to infinity from in float32 (2**128 - 2**103) and
+# in half precision (65504 + 16).
+_FLOAT32_OVERFLOW = 3.4028235677973366e38
+_HALF_OVERFLOW = 65520.0
+_INF = float("inf")
+
+
+def _struct_codes(format):
+    """The format's byte-order mark (or '@') and the code of each value it packs."""
+    if isinstance(format, (bytes, bytearray)):
+        format = bytes(format).decode("latin-1")
+    order = "@"
+    if format[:1] in ("@", "=", "<", ">", "!"):
+        order, format = format[0], format[1:]
+    codes = []
+    count = None
+    for c in format:
+        if c.isdigit():
+            count = (count or 0) * 10 + int(c)
+        elif c.isspace():
+            continue
+        else:
+            if c in "sp":
+                codes.append(c)
+            elif c != "x":
+                codes.extend(c * (1 if count is None else count))
+            count = None
+    return order, codes
+
+
+def _struct_value_error(order, code, value):
+    """CPython's exception for packing `value` with `code`, or None if it packs."""
+    if code in "sp":
+        if not isinstance(value, (bytes, bytearray)):
+            return _struct.error("argument for '%s' must be a bytes object" % code)
+        return None
+    if code == "c":
+        if not isinstance(value, (bytes, bytearray)) or len(value) != 1:
+            return _struct.error("char format requires a bytes object of length 1")
+        return None
+    if code in "efd":
+        if not (hasattr(type(value), "__float__") or hasattr(type(value), "__index__")):
+            return _struct.error("required argument is not a float")
+        if code == "d" or (code == "f" and order == "@"):
+            # Native `f` is a C cast: beyond float32's range it packs an infinity.
+            return None
+        x = float(value)
+        limit = _FLOAT32_OVERFLOW if code == "f" else _HALF_OVERFLOW
+        if x == x and x not in (_INF, -_INF) and abs(x) >= limit:
+            # `_struct.c` reports an overflow of an int argument as its own error.
+            if isinstance(value, int):
+                return _struct.error("int too large to convert")
+            return OverflowError("float too large to pack with %s format" % code)
+        return None
+    if code == "?":
+        return None
+    table = _INTEGER_CODES[order]
+    if code not in table:
+        return None
+    if not hasattr(type(value), "__index__"):
+        return _struct.error("required argument is not an integer")
+    x = value.__index__()
+    conversion, check = table[code]
+    if isinstance(conversion, str):
+        # The big-endian long longs convert with the range as their only check.
+        low, high = check
+        return None if low <= x <= high else _struct.error(conversion)
+    low, high = conversion
+    if not low <= x <= high:
+        return _struct.error("argument out of range")
+    if check is not None:
+        message, (low, high) = check
+        if not low <= x <= high:
+            return _struct.error(message)
+    return None
+
+
+def _struct_cpython_error(format, values):
+    try:
+        order, codes = _struct_codes(format)
+    except Exception:
+        return None
+    if len(codes) != len(values):
+        return None
+    for code, value in zip(codes, values):
+        error = _struct_value_error(order, code, value)
+        if error is not None:
+            return error
+    return None
+
+
+def _struct_floats(format, values):
+    """For a format with a half or single float: CPython's first error, checked before anything
+    is packed (the native module refuses native `f` overflows CPython packs, and words the
+    others differently); else the values with native `f` overflows made infinities."""
+    error = _struct_cpython_error(format, values)
+    if error is not None:
+        raise error
+    order, codes = _struct_codes(format)
+    if order != "@" or len(codes) != len(values):
+        return values
+    values = list(values)
+    for i, code in enumerate(codes):
+        if code == "f":
+            x = float(values[i])
+            if x == x and abs(x) >= _FLOAT32_OVERFLOW:
+                values[i] = _INF if x > 0 else -_INF
+    return values
+
+
+def _struct_has_half_or_single(format):
+    if isinstance(format, (bytes, bytearray)):
+        return b"f" in format or b"e" in format
+    return "f" in format or "e" in format
+
+
+_PACK_ERRORS = (_struct.error, TypeError, ValueError, OverflowError)
+
+
 def pack(format, /, *values):
     _check_struct_size(_native_calcsize(format), "struct.pack()")
     _charge(len(values))
-    return _native_pack(format, *values)
+    if _struct_has_half_or_single(format):
+        values = _struct_floats(format, values)
+    try:
+        return _native_pack(format, *values)
+    except _PACK_ERRORS:
+        error = _struct_cpython_error(format, values)
+        if error is None:
+            raise
+    raise error
 
 
 def pack_into(format, buffer, offset, /, *values):
     _check_struct_size(_native_calcsize(format), "struct.pack_into()")
     _charge(len(values))
-    return _native_pack_into(format, buffer, offset, *values)
+    if _struct_has_half_or_single(format):
+        values = _struct_floats(format, values)
+    try:
+        return _native_pack_into(format, buffer, offset, *values)
+    except _PACK_ERRORS:
+        error = _struct_cpython_error(format, values)
+        if error is None:
+            raise
+    raise error
 
 
 for _module in (struct, _struct):
