@@ -148,6 +148,7 @@ _INTEGER_CODES = {"@": _NATIVE, "<": _LITTLE, "=": _LITTLE, ">": _BIG, "!": _BIG
 _FLOAT32_OVERFLOW = 3.4028235677973366e38
 _HALF_OVERFLOW = 65520.0
 _INF = float("inf")
+_NUMBERS = (int, bool, float)
 
 
 def _struct_codes(format):
@@ -186,8 +187,9 @@ def _struct_value_error(order, code, value):
     if code in "efd":
         if not (hasattr(type(value), "__float__") or hasattr(type(value), "__index__")):
             return _struct.error("required argument is not a float")
-        if code == "d" or (code == "f" and order == "@"):
-            # Native `f` is a C cast: beyond float32's range it packs an infinity.
+        if code == "d" or (code == "f" and order == "@") or type(value) not in _NUMBERS:
+            # Native `f` is a C cast: beyond float32's range it packs an infinity. An actor's
+            # number is left to the native module: its `__float__` must run once.
             return None
         x = float(value)
         limit = _FLOAT32_OVERFLOW if code == "f" else _HALF_OVERFLOW
@@ -204,7 +206,10 @@ def _struct_value_error(order, code, value):
         return None
     if not hasattr(type(value), "__index__"):
         return _struct.error("required argument is not an integer")
-    x = value.__index__()
+    if type(value) not in _NUMBERS:
+        # An actor's integer is left to the native module: its `__index__` must run once.
+        return None
+    x = int(value)
     conversion, check = table[code]
     if isinstance(conversion, str):
         # The big-endian long longs convert with the range as their only check.
@@ -246,7 +251,7 @@ def _struct_floats(format, values):
         return values
     values = list(values)
     for i, code in enumerate(codes):
-        if code == "f":
+        if code == "f" and type(values[i]) in _NUMBERS:
             x = float(values[i])
             if x == x and abs(x) >= _FLOAT32_OVERFLOW:
                 values[i] = _INF if x > 0 else -_INF
