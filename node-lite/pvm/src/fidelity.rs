@@ -16,7 +16,8 @@ use crate::patches::{guard_method, swap_slot, wrap_method};
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
     builtins::{
-        PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyInt, PyStr, PyTuple, PyType, PyTypeRef,
+        PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyStr, PyTuple, PyType,
+        PyTypeRef,
     },
     function::FuncArgs,
     protocol::{PyMapping, PyNumber, PyNumberBinaryFunc, PyNumberUnaryFunc, PySequence},
@@ -125,6 +126,7 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
     install_maketrans(vm)?;
     install_list_errors(vm)?;
     install_float_to_int_methods(vm)?;
+    install_float_hex(vm)?;
     install_islice_new(vm)?;
     install_bytearray_pop(vm)?;
     install_add_note(vm)?;
@@ -171,6 +173,30 @@ pub fn install_binascii_errors(vm: &VirtualMachine) -> PyResult<()> {
         })
     });
     module.set_attr("a2b_base64", checked, vm)
+}
+
+/// `float.hex()` of a subnormal: CPython writes it with the minimum normal exponent
+/// (`0x0.0000000000001p-1022`, `Objects/floatobject.c`), RustPython normalizes it.
+fn install_float_hex(vm: &VirtualMachine) -> PyResult<()> {
+    wrap_method(vm.ctx.types.float_type, "hex", vm, |args, original, vm| {
+        let subnormal = args
+            .args
+            .first()
+            .and_then(|x| x.downcast_ref::<PyFloat>())
+            .map(|x| x.to_f64())
+            .filter(|x| x.is_subnormal());
+        match subnormal {
+            Some(x) => {
+                let sign = if x.is_sign_negative() { "-" } else { "" };
+                let mantissa = x.to_bits() & ((1 << 52) - 1);
+                Ok(vm
+                    .ctx
+                    .new_str(format!("{sign}0x0.{mantissa:013x}p-1022"))
+                    .into())
+            }
+            None => original.call(args, vm),
+        }
+    })
 }
 
 /// `bytearray.pop()`: CPython tells an empty bytearray from an index out of range
