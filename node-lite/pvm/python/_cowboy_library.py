@@ -436,6 +436,30 @@ import collections as _collections
 import reprlib as _reprlib
 
 
+class _tuplegetter:
+    """A namedtuple field, as CPython's `_collections._tuplegetter`: read-only with CPython
+    3.11's words (the embedded library falls back to a `property`, which says `property 'x'
+    of 'P' object has no setter`)."""
+
+    def __init__(self, index, doc):
+        self._index = index
+        self.__doc__ = doc
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return tuple.__getitem__(instance, self._index)
+
+    def __set__(self, instance, value):
+        raise AttributeError("can't set attribute")
+
+    def __delete__(self, instance):
+        raise AttributeError("can't delete attribute")
+
+
+_collections._tuplegetter = _tuplegetter
+
+
 @_reprlib.recursive_repr()
 def _ordered_dict_repr(self):
     if not self:
