@@ -825,6 +825,9 @@ struct Built {
     regex: Regex,
     states: usize,
     reach: hybrid::dfa::DFA,
+    /// Has an ASCII `\B`, which holds between the bytes of a character (see
+    /// [`Searcher::reach`]).
+    ascii_non_boundary: bool,
 }
 
 /// The caches a variant's searches reuse: the engine's, and the reach DFA's.
@@ -880,6 +883,7 @@ fn build(hir: &Hir) -> Result<Built, String> {
         regex,
         states,
         reach,
+        ascii_non_boundary: hir.properties().look_set().contains(Look::WordAsciiNegate),
     })
 }
 
@@ -1082,6 +1086,8 @@ struct Searcher {
     hidden: Vec<u32>,
     /// Has groups to set (the engine runs a second pass over each match for them).
     captures: bool,
+    /// The pattern has an ASCII `\B` and the text a character of more than one byte.
+    splits_characters: bool,
     empty_hazard: bool,
 }
 
@@ -1168,6 +1174,14 @@ impl Searcher {
         pay: &mut dyn FnMut(u64) -> Result<(), E>,
     ) -> Result<usize, E> {
         let mut tab = Tab::new(pay);
+        if self.splits_characters {
+            // An ASCII `\B` holds between the bytes of a character: both walks would take
+            // that empty match, which the engine rejects, and stop reading too early. Such a
+            // search may read the rest of the text.
+            tab.add((hay.len() - start) as u64 * READ_BYTE_CYCLES)?;
+            tab.settle()?;
+            return Ok(hay.len());
+        }
         let end = match self.reach_by_dfa(hay, start, anchored, &mut tab)? {
             Some(end) => end,
             None => reach_by_threads(
@@ -1292,6 +1306,7 @@ fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResu
             slot,
             regex: built.regex.clone(),
             reach: built.reach.clone(),
+            splits_characters: built.ascii_non_boundary && !hay.is_ascii(),
             caches,
             states: built.states,
             groups: c.groups,
@@ -1578,8 +1593,14 @@ mod tests {
 
     /// A searcher for `pattern` (the engine's own syntax), outside any interpreter.
     fn searcher_for(pattern: &str) -> Searcher {
+        searcher_over(pattern, "")
+    }
+
+    /// A searcher for `pattern` over `hay`.
+    fn searcher_over(pattern: &str, hay: &str) -> Searcher {
         let hir = regex_syntax::parse(pattern).expect("parses");
         let built = build(&hir).expect("builds");
+        let splits_characters = built.ascii_non_boundary && !hay.is_ascii();
         Searcher {
             handle: usize::MAX,
             slot: 0,
@@ -1593,6 +1614,7 @@ mod tests {
             groups: 0,
             hidden: Vec::new(),
             captures: false,
+            splits_characters,
             empty_hazard: false,
         }
     }
@@ -1635,6 +1657,8 @@ mod tests {
             r"(?:ab|a)*c",
             r"\bfoo\B",
             r"(?s).*\b.|é",
+            r"(?-u:\B)",
+            r"(?-u:\B)|\bqq",
         ];
         let texts = [
             "",
@@ -1645,10 +1669,11 @@ mod tests {
             "héllo wörld 12 é",
             "éAéAé x",
             "aaab aab ab b",
+            "aéa\n\n",
         ];
         for pattern in patterns {
-            let mut s = searcher_for(pattern);
             for hay in texts {
+                let mut s = searcher_over(pattern, hay);
                 let mut at = 0;
                 while at <= hay.len() {
                     for anchored in [false, true] {
