@@ -12,7 +12,7 @@
 //! wrapped to be charged. (`str.join`'s and `bytes.join`'s errors are `sizes.rs`'s, which
 //! gathers their items.)
 
-use crate::patches::{guard_method, swap_slot, wrap_method};
+use crate::patches::{guard_method, swap_slot, wrap_classmethod, wrap_method};
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
     builtins::{
@@ -309,49 +309,31 @@ fn fromhex_error_position(hex: &str) -> Option<usize> {
 /// odd number of digits. (Both accept the same texts, so the position is found only once the
 /// original, already charged, has failed.)
 fn install_fromhex(ty: &'static Py<PyType>, vm: &VirtualMachine) -> PyResult<()> {
-    let name = vm.ctx.intern_str("fromhex");
-    let Some(original) = ty.get_attr(name) else {
-        return Ok(());
-    };
-    let checked = vm.new_function(
-        "fromhex",
-        move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            if args.args.is_empty() {
-                return Err(vm.new_type_error("fromhex() needs its class"));
+    wrap_classmethod(ty, "fromhex", vm, |args, original, vm| {
+        let text = match args.args.first() {
+            Some(s) if !is_str(s) => {
+                return Err(vm.new_type_error(format!(
+                    "fromhex() argument must be str, not {}",
+                    type_name(s)
+                )));
             }
-            let cls = args.args.remove(0);
-            let text = match args.args.first() {
-                Some(s) if !is_str(s) => {
-                    return Err(vm.new_type_error(format!(
-                        "fromhex() argument must be str, not {}",
-                        type_name(s)
-                    )));
-                }
-                Some(s) => Some(s.clone()),
-                None => None,
-            };
-            let bound = vm.call_method(&original, "__get__", (vm.ctx.none(), cls))?;
-            bound.call(args, vm).map_err(|e| {
-                let at = text
-                    .as_ref()
-                    .and_then(|s| s.downcast_ref::<PyStr>())
-                    .and_then(|s| s.to_str())
-                    .and_then(fromhex_error_position);
-                match at {
-                    Some(at) if e.class().is(vm.ctx.exceptions.value_error) => vm.new_value_error(
-                        format!("non-hexadecimal number found in fromhex() arg at position {at}"),
-                    ),
-                    _ => e,
-                }
-            })
-        },
-    );
-    let classmethod = rustpython_vm::PyPayload::into_ref(
-        rustpython_vm::builtins::PyClassMethod::from(PyObjectRef::from(checked)),
-        &vm.ctx,
-    );
-    ty.set_attr(name, classmethod.into());
-    Ok(())
+            Some(s) => Some(s.clone()),
+            None => None,
+        };
+        original.call(args, vm).map_err(|e| {
+            let at = text
+                .as_ref()
+                .and_then(|s| s.downcast_ref::<PyStr>())
+                .and_then(|s| s.to_str())
+                .and_then(fromhex_error_position);
+            match at {
+                Some(at) if e.class().is(vm.ctx.exceptions.value_error) => vm.new_value_error(
+                    format!("non-hexadecimal number found in fromhex() arg at position {at}"),
+                ),
+                _ => e,
+            }
+        })
+    })
 }
 
 /// The number and subscript slots (shared by every interpreter, wrapped once) and the built-in
@@ -361,7 +343,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_subscripts(vm);
     install_concatenation(vm);
     install_float_to_int_slot(vm);
-    install_bytes_new(vm);
+    install_constructors(vm);
     install_chr(vm)?;
     install_reversed(vm)?;
     install_isinstance_issubclass(vm)?;
@@ -858,6 +840,7 @@ type NewFunc = fn(PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
 
 static BYTES_NEW: OnceLock<NewFunc> = OnceLock::new();
 
+/// `bytes([300])`: CPython's constructor says "bytes" (`bytearray`'s says "byte").
 fn bytes_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     let Some(original) = BYTES_NEW.get() else {
         return Err(vm.new_runtime_error("bytes constructor not installed"));
@@ -873,7 +856,6 @@ fn bytes_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     })
 }
 
-/// `bytes([300])`: CPython's constructor says "bytes" (`bytearray`'s says "byte").
 static INT_NEW: OnceLock<NewFunc> = OnceLock::new();
 
 /// `int(s, 0)` of an invalid `s`: CPython names the base asked for (0), RustPython the base it
@@ -907,7 +889,8 @@ fn int_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     })
 }
 
-fn install_bytes_new(vm: &VirtualMachine) {
+/// The `int` and `bytes` constructors' errors.
+fn install_constructors(vm: &VirtualMachine) {
     swap_slot!(vm.ctx.types.int_type.slots.new, INT_NEW, int_new as NewFunc);
     swap_slot!(
         vm.ctx.types.bytes_type.slots.new,

@@ -68,6 +68,35 @@ where
     Ok(())
 }
 
+/// Replaces the classmethod `ty.name` by `f`, which is handed the arguments after the class
+/// and the original bound to the class it was called on. Nothing when `ty` has no `name`.
+pub(crate) fn wrap_classmethod<F>(
+    ty: &'static Py<PyType>,
+    name: &'static str,
+    vm: &VirtualMachine,
+    f: F,
+) -> PyResult<()>
+where
+    F: Fn(FuncArgs, &PyObjectRef, &VirtualMachine) -> PyResult + 'static,
+{
+    let interned = vm.ctx.intern_str(name);
+    let Some(original) = ty.get_attr(interned) else {
+        return Ok(());
+    };
+    let wrapped = vm.new_function(name, move |mut args: FuncArgs, vm: &VirtualMachine| {
+        if args.args.is_empty() {
+            return Err(vm.new_type_error(format!("{name}() needs its class")));
+        }
+        let cls = args.args.remove(0);
+        let bound = vm.call_method(&original, "__get__", (vm.ctx.none(), cls))?;
+        f(args, &bound, vm)
+    });
+    let classmethod =
+        rustpython_vm::builtins::PyClassMethod::from(PyObjectRef::from(wrapped)).into_ref(&vm.ctx);
+    ty.set_attr(interned, classmethod.into());
+    Ok(())
+}
+
 /// Replaces the method `ty.name` by `check` followed by the method: `check` raises, or lets
 /// the call through unchanged.
 pub(crate) fn guard_method(

@@ -346,30 +346,12 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
 /// `bytes.fromhex(s)` (a classmethod): 1 cycle per character of `s`, then the original bound to
 /// the same class.
 fn charge_fromhex(ty: &'static Py<PyType>, vm: &VirtualMachine) -> PyResult<()> {
-    let name = vm.ctx.intern_str("fromhex");
-    let Some(original) = ty.get_attr(name) else {
-        return Ok(());
-    };
-    let charged = vm.new_function(
-        "fromhex",
-        move |mut args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-            if args.args.is_empty() {
-                return Err(vm.new_type_error("fromhex() needs its class"));
-            }
-            let cls = args.args.remove(0);
-            if let Some(n) = args.args.first().and_then(|a| size_of_value(a, vm)) {
-                natives::charge(n as u64 * cycles::PER_CHAR, vm)?;
-            }
-            let bound = vm.call_method(&original, "__get__", (vm.ctx.none(), cls))?;
-            bound.call(args, vm)
-        },
-    );
-    let classmethod = rustpython_vm::PyPayload::into_ref(
-        rustpython_vm::builtins::PyClassMethod::from(PyObjectRef::from(charged)),
-        &vm.ctx,
-    );
-    ty.set_attr(name, classmethod.into());
-    Ok(())
+    crate::patches::wrap_classmethod(ty, "fromhex", vm, |args, original, vm| {
+        if let Some(n) = args.args.first().and_then(|a| size_of_value(a, vm)) {
+            natives::charge(n as u64 * cycles::PER_CHAR, vm)?;
+        }
+        original.call(args, vm)
+    })
 }
 
 /// The `binascii` functions that convert or checksum their whole first argument in native code.

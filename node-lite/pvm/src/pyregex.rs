@@ -895,7 +895,7 @@ fn compile_cycles(codes: usize, case_work: u64, states: usize) -> u64 {
 
 /// Cycles per byte of a match whose groups are set: the engine's second pass over the match
 /// does work per byte that grows with its automaton.
-fn per_char_cycles(states: usize) -> u64 {
+fn capture_byte_cycles(states: usize) -> u64 {
     cycles::PER_CHAR * (1 + states as u64 / 256)
 }
 
@@ -1140,7 +1140,7 @@ impl Searcher {
             && let Some(Some((s, e))) = found.as_ref().map(|spans| spans[0])
         {
             charge(
-                e.saturating_sub(s) as u64 * per_char_cycles(self.states),
+                e.saturating_sub(s) as u64 * capture_byte_cycles(self.states),
                 vm,
             )?;
         }
