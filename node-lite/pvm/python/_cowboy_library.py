@@ -363,7 +363,8 @@ for _name, _check in [("heappop", _heap_not_empty), ("heapreplace", _heap_not_em
 
 
 # `hmac`: CPython 3.11's words for a missing digestmod, and `compare_digest`'s checks
-# (`Modules/_operator.c`: two `str` must be ASCII; anything else must be bytes-like).
+# (`Modules/_operator.c`: two `str` must be ASCII; otherwise neither bytes-like is one error,
+# and else each must be bytes-like).
 import hmac as _hmac
 
 _hmac_init = _hmac.HMAC.__init__
@@ -398,8 +399,12 @@ def _not_bytes_like(x):
 def compare_digest(a, b, /):
     """Return 'a == b', in time independent of where they differ."""
     if not (isinstance(a, str) and isinstance(b, str)):
-        for x in (a, b):
-            if _not_bytes_like(x):
+        a_bad, b_bad = _not_bytes_like(a), _not_bytes_like(b)
+        if a_bad and b_bad:
+            raise TypeError("unsupported operand types(s) or combination of types: '%s' and '%s'"
+                            % (type(a).__name__, type(b).__name__))
+        for x, bad in ((a, a_bad), (b, b_bad)):
+            if bad:
                 raise TypeError("a bytes-like object is required, not '%s'" % type(x).__name__)
     return _compare_digest(a, b)
 

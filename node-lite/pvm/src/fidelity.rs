@@ -237,9 +237,14 @@ fn install_unknown_encoding(
     wrap_method(ty, name, vm, move |args, original, vm| {
         let given = args.args.get(1).or_else(|| args.kwargs.get("encoding"));
         if let Some(bad) = given.filter(|e| !is_str(e)) {
-            return Err(vm.new_type_error(format!(
-                "{name}() argument 'encoding' must be str, not {}",
+            // Argument Clinic's `_PyArg_BadArgument` names None as `None`.
+            let named = if vm.is_none(bad) {
+                "None".to_owned()
+            } else {
                 type_name(bad)
+            };
+            return Err(vm.new_type_error(format!(
+                "{name}() argument 'encoding' must be str, not {named}"
             )));
         }
         let encoding =
