@@ -235,7 +235,7 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
         "x = re.findall(r'.*\\bX|\\w', t)",
     ),
     (
-        "re.search building DFA states",
+        "re.search many live threads",
         "import re\nt = ''.join(format(i * 2654435761 % 2 ** 32, '032b') for i in range(2000))",
         "x = re.search(r'1[01]{16}2', t)",
     ),
@@ -248,6 +248,23 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
         "re.findall with groups",
         "import re\nt = 'ab@cd ' * 50",
         "x = re.findall(r'(\\w+)@(\\w+)', t)",
+    ),
+    // Large automata over texts that keep many threads alive, and a new pattern each time
+    // (attacks on the lazy DFAs the engine once used: issue 13's second review).
+    (
+        "re.search large automaton, varied text",
+        "import re\ns = ''.join(format(i * 2654435761 % 2 ** 32, '032b') for i in range(128)) + 'z'",
+        "x = re.search('(?:x?){1000}[01]{20}1[01]*z', s)",
+    ),
+    (
+        "re.search many alternatives, cold",
+        "import re\nabc = ''.join(chr(c) for c in range(33, 123))\np = '(?:x?){400}(?:' + '|'.join(c + c for c in abc if c != 'x' and c not in '\\\\()[]{}|.*+?^$') + ')|'\nt = ''.join(a + b for a in abc for b in abc)\ns = ''.join(c for i, c in enumerate(t) if i == 0 or t[i - 1] != c)",
+        "x = re.search(p + chr(0x4e00 + i), s)",
+    ),
+    (
+        "re.search groups of a long match",
+        "import re\ns = ''.join(format(i * 2654435761 % 2 ** 32, '032b') for i in range(128))",
+        "x = re.search('((?:x?){1000}[01])+|' + chr(0x4e00 + i), s)",
     ),
     (
         "hashlib.sha256 10 KB",

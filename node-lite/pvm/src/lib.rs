@@ -18,6 +18,7 @@ pub mod patches;
 pub mod prices;
 pub mod pyconv;
 pub mod pyregex;
+pub mod regex_search;
 pub mod reversed_dict;
 pub mod rules;
 pub mod sandbox;

@@ -4,9 +4,10 @@
 //! (`re._parser`), so syntax errors, their positions, group numbers and names are CPython's.
 //! It refuses the constructs that need backtracking and hands the rest of the tree here,
 //! flattened into integers ([`Op`]). This module builds from the tree a `regex_syntax` HIR whose
-//! every character set is the one CPython's `_sre` would test, and compiles it with
-//! `regex_automata`'s meta engine, which never backtracks: no pattern can take more than time
-//! linear in the text. What this module reproduces of `_sre`:
+//! every character set is the one CPython's `_sre` would test, and compiles it into
+//! `regex_automata`'s Thompson NFA, which [`crate::regex_search`] searches without ever
+//! backtracking: no pattern can take more than time linear in the text. What this module
+//! reproduces of `_sre`:
 //!
 //! - **categories**: `\d` is `str.isdecimal`, `\s` is `str.isspace` (with the separators
 //!   `\x1c`–`\x1f`), `\w` is `str.isalnum` or `_`; ASCII-only under `re.ASCII` and for bytes;
@@ -27,20 +28,16 @@
 //!   a longer one exists (a lazy quantifier, an empty first alternative) is refused there.
 //!
 //! Prices: compiling costs a call plus 10 cycles per tree element (plus the case-insensitive
-//! sets built). A search costs a call and a cycle per character of the text, plus what its
-//! automaton reads, paid as it reads: the search is first walked on a lazy DFA of the same
-//! automaton (a cycle per byte and `1 + states/2` per DFA state built; where the DFA cannot
-//! decide, the automaton's threads are followed, a cycle per 2 states visited), and the
-//! engine then searches only as far as the walk went. Iteration repeats the walk from each
-//! match's end, so a pattern whose automaton lives on to the end of the text (`.*x|y`) pays
-//! for reading the rest of the text at every match, as its host work does.
+//! sets built) and a cycle per state of the automata built. A search costs a call and a cycle
+//! per character of the text, plus every step of its walk of the automata, paid as it is
+//! taken ([`crate::regex_search`]): the engine's own search routines, which cannot be priced
+//! as they run, are never used.
 
-use crate::{cost::cycles, natives::charge, text};
-use regex_automata::{
-    Anchored, Input, MatchKind, hybrid,
-    meta::{Cache, Regex},
-    nfa::thompson,
-    util::captures::Captures,
+use crate::{
+    cost::cycles,
+    natives::charge,
+    regex_search::{Automata, Caches, Spans, Tab},
+    text,
 };
 use regex_syntax::hir::{
     Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition,
@@ -819,71 +816,11 @@ fn translate(
     })
 }
 
-/// A compiled regex, the size of its automaton (NFA states), which prices its searches, and
-/// the lazy DFA that measures how far an iterated search reads.
-struct Built {
-    regex: Regex,
-    states: usize,
-    reach: hybrid::dfa::DFA,
-    /// Has an ASCII `\B`, which holds between the bytes of a character (see
-    /// [`Searcher::reach`]).
-    ascii_non_boundary: bool,
-}
-
-/// The caches a variant's searches reuse: the engine's, and the reach DFA's.
-struct Caches {
-    regex: Cache,
-    reach: hybrid::dfa::Cache,
-}
-
-fn build(hir: &Hir) -> Result<Built, String> {
-    let too_large = |e: &dyn std::fmt::Display| {
+fn build(hir: &Hir) -> Result<Automata, String> {
+    Automata::build(hir, SIZE_LIMIT, MAX_STATE_SLOTS).map_err(|e| {
         format!(
             "the pattern is too large for the PVM's linear-time engine ({e}); large counted repetitions multiply its size {RULE}"
         )
-    };
-    // The NFA alone first: its states times capture slots bound the engine's per-search
-    // memory, which its own size limit does not.
-    let nfa = thompson::Compiler::new()
-        .configure(thompson::Config::new().nfa_size_limit(Some(SIZE_LIMIT)))
-        .build_from_hir(hir)
-        .map_err(|e| too_large(&e))?;
-    let states = nfa.states().len();
-    let slots = nfa.group_info().slot_len();
-    if states.saturating_mul(slots) > MAX_STATE_SLOTS {
-        return Err(too_large(&format!(
-            "{states} states with {slots} capture slots"
-        )));
-    }
-    let regex = Regex::builder()
-        .configure(
-            Regex::config()
-                .match_kind(MatchKind::LeftmostFirst)
-                .nfa_size_limit(Some(SIZE_LIMIT))
-                .onepass_size_limit(Some(SIZE_LIMIT))
-                .dfa_size_limit(Some(SIZE_LIMIT))
-                .hybrid_cache_capacity(2 * SIZE_LIMIT),
-        )
-        .build_from_hir(hir)
-        .map_err(|e| too_large(&e))?;
-    // The same automaton, walked by hand to learn where a search stops reading. Its cache
-    // is cleared rather than given up on when full, so every walk reaches its end.
-    let reach = hybrid::dfa::DFA::builder()
-        .configure(
-            hybrid::dfa::DFA::config()
-                .match_kind(MatchKind::LeftmostFirst)
-                .unicode_word_boundary(true)
-                .cache_capacity(2 * SIZE_LIMIT)
-                .skip_cache_capacity_check(true)
-                .minimum_cache_clear_count(None),
-        )
-        .build_from_nfa(nfa)
-        .map_err(|e| too_large(&e))?;
-    Ok(Built {
-        regex,
-        states,
-        reach,
-        ascii_non_boundary: hir.properties().look_set().contains(Look::WordAsciiNegate),
     })
 }
 
@@ -892,27 +829,6 @@ fn build(hir: &Hir) -> Result<Built, String> {
 fn compile_cycles(codes: usize, case_work: u64, states: usize) -> u64 {
     codes as u64 * 10 + case_work * 100 + states as u64
 }
-
-/// Cycles per byte of a match whose groups are set: the engine's second pass over the match
-/// does work per byte that grows with its automaton.
-fn capture_byte_cycles(states: usize) -> u64 {
-    cycles::PER_CHAR * (1 + states as u64 / 256)
-}
-
-/// Cycles per byte a search's automaton reads (its lazy DFA's walk).
-const READ_BYTE_CYCLES: u64 = cycles::PER_CHAR;
-
-/// Cycles of one state the lazy DFA builds: a pass over a set of the automaton's states.
-fn dfa_state_cycles(states: usize) -> u64 {
-    1 + states as u64 / 2
-}
-
-/// Thread steps (a state of the automaton visited at one position) per cycle, where the
-/// threads are followed one by one instead of by the DFA.
-const THREAD_STEPS_PER_CYCLE: u64 = 2;
-
-/// A walk pays what it owes whenever it owes this many cycles.
-const INSTALLMENT: u64 = 1_024;
 
 // ---------------------------------------------------------------------------------------------
 // Compiled patterns
@@ -931,7 +847,7 @@ struct Compiled {
     empty_hazard: bool,
     /// The regexes searches run, by [`Compiled::slot`]: `search`, `fullmatch`, and both for
     /// an empty text (built when first needed), each with the cache its searches reuse.
-    variants: [Option<(Built, Option<Caches>)>; 4],
+    variants: [Option<(Automata, Option<Caches>)>; 4],
 }
 
 impl Compiled {
@@ -1007,7 +923,7 @@ fn rx_compile(tree: PyListRef, flags: i64, groups: u32, vm: &VirtualMachine) -> 
         translate(&codes, flags, groups, Variant::Search, false).map_err(|e| regex_error(e, vm))?;
     charge(t.case_work * 100, vm)?;
     let built = build(&t.hir).map_err(|e| regex_error(e, vm))?;
-    charge(built.states as u64, vm)?;
+    charge(built.states() as u64, vm)?;
     let empty_hazard = t.prefers_empty && t.hir.properties().minimum_len() == Some(0);
     PATTERNS.with(|ps| {
         let mut ps = ps.borrow_mut();
@@ -1070,61 +986,37 @@ fn byte_offset(s: &str, char_index: usize) -> usize {
     s.char_indices().nth(char_index).map_or(s.len(), |(b, _)| b)
 }
 
-/// One search's spans (bytes), Python's groups only, a hidden-group match moved before the
-/// final newline.
-type Spans = Vec<Option<(usize, usize)>>;
-
 /// What a search needs of a compiled pattern; its caches go back to the pattern after.
 struct Searcher {
     handle: usize,
     slot: usize,
-    regex: Regex,
-    reach: hybrid::dfa::DFA,
+    automata: Automata,
     caches: Caches,
-    states: usize,
     groups: u32,
     hidden: Vec<u32>,
-    /// Has groups to set (the engine runs a second pass over each match for them).
-    captures: bool,
-    /// The pattern has an ASCII `\B` and the text a character of more than one byte.
-    splits_characters: bool,
     empty_hazard: bool,
 }
 
-/// The engine's anchoring for a search that must (or need not) start where it begins.
-fn anchoring(anchored: bool) -> Anchored {
-    if anchored {
-        Anchored::Yes
-    } else {
-        Anchored::No
-    }
-}
-
 impl Searcher {
-    fn spans(&self, caps: &Captures, hay_len: usize) -> Spans {
-        let through_hidden = self
-            .hidden
-            .iter()
-            .any(|&h| caps.get_group(h as usize).is_some());
+    /// Python's groups of what a search found, a hidden-group match moved before the final
+    /// newline.
+    fn spans(&self, found: &Spans, hay_len: usize) -> Spans {
+        let group = |g: usize| found.get(g).copied().flatten();
+        let through_hidden = self.hidden.iter().any(|&h| group(h as usize).is_some());
+        let fix = |x: usize| {
+            if through_hidden && x == hay_len {
+                x - 1
+            } else {
+                x
+            }
+        };
         (0..=self.groups as usize)
-            .map(|g| {
-                caps.get_group(g).map(|s| {
-                    let fix = |x: usize| {
-                        if through_hidden && x == hay_len {
-                            x - 1
-                        } else {
-                            x
-                        }
-                    };
-                    (fix(s.start), fix(s.end))
-                })
-            })
+            .map(|g| group(g).map(|(s, e)| (fix(s), fix(e))))
             .collect()
     }
 
-    /// The search of `hay` from `at`, charged through `vm` for what it reads: the engine
-    /// searches only as far as the walk of its automaton read (its assertions still see the
-    /// text beyond), so it does no more work than was paid for.
+    /// The search of `hay` from `at`, charged through `vm` as it goes (see
+    /// [`crate::regex_search`]).
     fn find(
         &mut self,
         hay: &str,
@@ -1132,111 +1024,13 @@ impl Searcher {
         anchored: bool,
         vm: &VirtualMachine,
     ) -> PyResult<Option<Spans>> {
-        let end = self.reach(hay, at, anchored, &mut |c| charge(c, vm))?;
-        let found = self.find_within(hay, at..end, anchored);
-        // Groups are set by a second engine run over the match, whose work per byte grows
-        // with the automaton.
-        if self.captures
-            && let Some(Some((s, e))) = found.as_ref().map(|spans| spans[0])
-        {
-            charge(
-                e.saturating_sub(s) as u64 * capture_byte_cycles(self.states),
-                vm,
-            )?;
-        }
-        Ok(found)
-    }
-
-    /// The search of `hay` from `range.start`, its match ending by `range.end` (the engine's
-    /// assertions still see the text around the range).
-    fn find_within(
-        &mut self,
-        hay: &str,
-        range: std::ops::Range<usize>,
-        anchored: bool,
-    ) -> Option<Spans> {
-        let mut caps = self.regex.create_captures();
-        let input = Input::new(hay).range(range).anchored(anchoring(anchored));
-        self.regex
-            .search_captures_with(&mut self.caches.regex, &input, &mut caps);
-        caps.is_match().then(|| self.spans(&caps, hay.len()))
-    }
-
-    /// Where a search of `hay` from `start` stops reading, paid through `pay` as it goes: the
-    /// byte after the one on which every thread of the automaton had died (no match can
-    /// begin or grow beyond it; the lazy DFA learns of a match one byte late), or the end of
-    /// the text. Leftmost-first, so the search's match ends by then.
-    fn reach<E>(
-        &mut self,
-        hay: &str,
-        start: usize,
-        anchored: bool,
-        pay: &mut dyn FnMut(u64) -> Result<(), E>,
-    ) -> Result<usize, E> {
-        let mut tab = Tab::new(pay);
-        if self.splits_characters {
-            // An ASCII `\B` holds between the bytes of a character: both walks would take
-            // that empty match, which the engine rejects, and stop reading too early. Such a
-            // search may read the rest of the text.
-            tab.add((hay.len() - start) as u64 * READ_BYTE_CYCLES)?;
-            tab.settle()?;
-            return Ok(hay.len());
-        }
-        let end = match self.reach_by_dfa(hay, start, anchored, &mut tab)? {
-            Some(end) => end,
-            None => reach_by_threads(
-                self.reach.get_nfa(),
-                hay.as_bytes(),
-                start,
-                anchored,
-                &mut tab,
-            )?,
-        };
+        let mut pay = |c| charge(c, vm);
+        let mut tab = Tab::new(&mut pay);
+        let found = self
+            .automata
+            .find(&mut self.caches, hay.as_bytes(), at, anchored, &mut tab)?;
         tab.settle()?;
-        Ok(end)
-    }
-
-    /// [`Searcher::reach`] walked on the lazy DFA, as the engine's own forward scan: each
-    /// byte read and each DFA state built is owed. `None` when the DFA cannot decide (a
-    /// Unicode `\b` meeting a non-ASCII byte).
-    fn reach_by_dfa<E>(
-        &mut self,
-        hay: &str,
-        start: usize,
-        anchored: bool,
-        tab: &mut Tab<'_, E>,
-    ) -> Result<Option<usize>, E> {
-        let input = Input::new(hay).range(start..).anchored(anchoring(anchored));
-        let cache = &mut self.caches.reach;
-        let state_cycles = dfa_state_cycles(self.states);
-        // A state built shows as growth of the cache, or as its clearing.
-        let mut mark = (cache.clear_count(), cache.memory_usage());
-        let Ok(mut sid) = self.reach.start_state_forward(cache, &input) else {
-            return Ok(None);
-        };
-        for (at, &b) in hay.as_bytes().iter().enumerate().skip(start) {
-            let Ok(next) = self.reach.next_state(cache, sid, b) else {
-                return Ok(None);
-            };
-            sid = next;
-            let now = (cache.clear_count(), cache.memory_usage());
-            let built = if now == mark {
-                0
-            } else {
-                mark = now;
-                state_cycles
-            };
-            tab.add(READ_BYTE_CYCLES + built)?;
-            if sid.is_tagged() {
-                if sid.is_dead() {
-                    return Ok(Some(at + 1));
-                }
-                if sid.is_quit() {
-                    return Ok(None);
-                }
-            }
-        }
-        Ok(Some(hay.len()))
+        Ok(found.map(|f| self.spans(&f, hay.len())))
     }
 
     /// Hands the caches back to the pattern, for its next search.
@@ -1291,27 +1085,21 @@ fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResu
                 t.hir = Hir::concat(vec![t.hir, Hir::look(Look::End)]);
             }
             let built = build(&t.hir).map_err(|e| regex_error(e, vm))?;
-            build_cost = compile_cycles(c.codes.len(), t.case_work, built.states);
+            build_cost = compile_cycles(c.codes.len(), t.case_work, built.states());
             c.variants[slot] = Some((built, None));
         }
-        let Some((built, caches)) = &mut c.variants[slot] else {
+        let Some((automata, caches)) = &mut c.variants[slot] else {
             return Err(regex_error("pattern variant missing".into(), vm));
         };
-        let caches = caches.take().unwrap_or_else(|| Caches {
-            regex: built.regex.create_cache(),
-            reach: built.reach.create_cache(),
-        });
+        let captures = c.groups > 0 || (!full && !c.hidden.is_empty());
+        let caches = caches.take().unwrap_or_else(|| automata.caches(captures));
         Ok(Searcher {
             handle,
             slot,
-            regex: built.regex.clone(),
-            reach: built.reach.clone(),
-            splits_characters: built.ascii_non_boundary && !hay.is_ascii(),
+            automata: automata.clone(),
             caches,
-            states: built.states,
             groups: c.groups,
             hidden: if full { Vec::new() } else { c.hidden.clone() },
-            captures: c.groups > 0 || (!full && !c.hidden.is_empty()),
             empty_hazard: c.empty_hazard,
         })
     })?;
@@ -1371,139 +1159,6 @@ fn rx_find(
         Some(spans) => spans_to_py(&offsets, &spans, vm),
         None => vm.ctx.none(),
     })
-}
-
-/// [`Searcher::reach`] by following the automaton's threads in priority order, as the
-/// engine's PikeVM does where its DFA cannot go: a thread of lower priority than one that has
-/// matched is dropped, and the search stops reading when no thread is left. Each state
-/// visited at a position is a step owed.
-fn reach_by_threads<E>(
-    nfa: &thompson::NFA,
-    hay: &[u8],
-    start: usize,
-    anchored: bool,
-    tab: &mut Tab<'_, E>,
-) -> Result<usize, E> {
-    use regex_automata::{nfa::thompson::State, util::primitives::StateID};
-    let looks = nfa.look_matcher();
-    // `seen[s] == at` when state `s` is already in the list built for position `at`.
-    let mut seen = vec![usize::MAX; nfa.states().len()];
-    let mut stack: Vec<StateID> = Vec::new();
-    // Adds to `list` the states that consume a byte or match, reachable from `from` at `at`
-    // without consuming one, in priority order; returns the states it visited.
-    let mut closure = |from: StateID, at: usize, list: &mut Vec<StateID>| -> u64 {
-        let mut visited = 0;
-        stack.push(from);
-        while let Some(id) = stack.pop() {
-            visited += 1;
-            if seen[id.as_usize()] == at {
-                continue;
-            }
-            seen[id.as_usize()] = at;
-            match nfa.state(id) {
-                State::Union { alternates } => stack.extend(alternates.iter().rev()),
-                State::BinaryUnion { alt1, alt2 } => {
-                    stack.push(*alt2);
-                    stack.push(*alt1);
-                }
-                State::Capture { next, .. } => stack.push(*next),
-                State::Look { look, next } => {
-                    if looks.matches(*look, hay, at) {
-                        stack.push(*next);
-                    }
-                }
-                State::Fail => {}
-                State::ByteRange { .. }
-                | State::Sparse(_)
-                | State::Dense(_)
-                | State::Match { .. } => list.push(id),
-            }
-        }
-        visited
-    };
-    let mut current: Vec<StateID> = Vec::new();
-    let mut next: Vec<StateID> = Vec::new();
-    let first = if anchored {
-        nfa.start_anchored()
-    } else {
-        nfa.start_unanchored()
-    };
-    tab.add_steps(closure(first, start, &mut current))?;
-    let mut at = start;
-    let mut matched = false;
-    while !current.is_empty() && at < hay.len() {
-        let b = hay[at];
-        let mut steps = current.len() as u64;
-        matched = false;
-        for &id in &current {
-            let to = match nfa.state(id) {
-                State::ByteRange { trans } => trans.matches_byte(b).then_some(trans.next),
-                State::Sparse(t) => t.matches_byte(b),
-                State::Dense(t) => t.matches_byte(b),
-                // Every thread after a match has lower priority, and is dropped.
-                State::Match { .. } => {
-                    matched = true;
-                    break;
-                }
-                _ => None,
-            };
-            if let Some(to) = to {
-                steps += closure(to, at + 1, &mut next);
-            }
-        }
-        tab.add_steps(steps)?;
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
-        at += 1;
-    }
-    // The DFA learns of a match one byte late, so it reads one byte more after the last
-    // match; counted the same way here, both walks price a search alike.
-    Ok(if current.is_empty() && matched {
-        (at + 1).min(hay.len())
-    } else {
-        at
-    })
-}
-
-/// Work of a search's walk done and not yet paid for, paid through `pay` whenever it
-/// reaches [`INSTALLMENT`] cycles: no more than that is ever done unpaid.
-struct Tab<'p, E> {
-    owed: u64,
-    /// Thread steps not yet owed as a whole cycle.
-    steps: u64,
-    pay: &'p mut dyn FnMut(u64) -> Result<(), E>,
-}
-
-impl<'p, E> Tab<'p, E> {
-    fn new(pay: &'p mut dyn FnMut(u64) -> Result<(), E>) -> Self {
-        Self {
-            owed: 0,
-            steps: 0,
-            pay,
-        }
-    }
-
-    fn add(&mut self, cycles: u64) -> Result<(), E> {
-        self.owed = self.owed.saturating_add(cycles);
-        if self.owed >= INSTALLMENT {
-            self.settle()
-        } else {
-            Ok(())
-        }
-    }
-
-    fn add_steps(&mut self, steps: u64) -> Result<(), E> {
-        self.steps = self.steps.saturating_add(steps);
-        let whole = self.steps / THREAD_STEPS_PER_CYCLE;
-        self.steps %= THREAD_STEPS_PER_CYCLE;
-        self.add(whole)
-    }
-
-    /// Pays everything owed (a part of a cycle counts as one).
-    fn settle(&mut self) -> Result<(), E> {
-        let owed = std::mem::take(&mut self.owed) + u64::from(std::mem::take(&mut self.steps) > 0);
-        if owed > 0 { (self.pay)(owed) } else { Ok(()) }
-    }
 }
 
 /// Every match of `text[pos:endpos]`, as `finditer` finds them; the first `limit` of them
@@ -1584,81 +1239,59 @@ pub fn regex_module(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex_automata::{Anchored, Input, meta};
+
+    fn automata(pattern: &str) -> Automata {
+        build(&regex_syntax::parse(pattern).expect("parses")).expect("builds")
+    }
+
+    /// The search of `hay` from `at`, and the cycles it was charged.
+    fn search(
+        a: &Automata,
+        caches: &mut Caches,
+        hay: &str,
+        at: usize,
+        anchored: bool,
+    ) -> (Option<Spans>, u64) {
+        let mut paid = 0;
+        let mut pay = |c| {
+            paid += c;
+            Ok::<(), ()>(())
+        };
+        let mut tab = Tab::new(&mut pay);
+        let found = a
+            .find(caches, hay.as_bytes(), at, anchored, &mut tab)
+            .expect("free");
+        tab.settle().expect("free");
+        (found, paid)
+    }
 
     fn matches(codes: &[i64], flags: i64, hay: &str) -> Option<(usize, usize)> {
         let t = translate(codes, flags, 0, Variant::Search, false).expect("translates");
-        let built = build(&t.hir).expect("builds");
-        built.regex.find(hay).map(|m| (m.start(), m.end()))
-    }
-
-    /// A searcher for `pattern` (the engine's own syntax), outside any interpreter.
-    fn searcher_for(pattern: &str) -> Searcher {
-        searcher_over(pattern, "")
-    }
-
-    /// A searcher for `pattern` over `hay`.
-    fn searcher_over(pattern: &str, hay: &str) -> Searcher {
-        let hir = regex_syntax::parse(pattern).expect("parses");
-        let built = build(&hir).expect("builds");
-        let splits_characters = built.ascii_non_boundary && !hay.is_ascii();
-        Searcher {
-            handle: usize::MAX,
-            slot: 0,
-            caches: Caches {
-                regex: built.regex.create_cache(),
-                reach: built.reach.create_cache(),
-            },
-            regex: built.regex,
-            reach: built.reach,
-            states: built.states,
-            groups: 0,
-            hidden: Vec::new(),
-            captures: false,
-            splits_characters,
-            empty_hazard: false,
-        }
-    }
-
-    /// What a walk of `hay` from `at` reads, and the cycles it is charged.
-    fn walk(s: &mut Searcher, hay: &str, at: usize, anchored: bool) -> (usize, u64) {
-        let mut paid = 0;
-        let end = s
-            .reach(hay, at, anchored, &mut |c| {
-                paid += c;
-                Ok::<(), ()>(())
-            })
-            .expect("free");
-        (end, paid)
-    }
-
-    /// The same walk on the threads, or on the DFA (`None` where it cannot decide).
-    fn walks(s: &mut Searcher, hay: &str, at: usize, anchored: bool) -> (usize, Option<usize>) {
-        let mut free = |_| Ok::<(), ()>(());
-        let mut tab = Tab::new(&mut free);
-        let threads = reach_by_threads(s.reach.get_nfa(), hay.as_bytes(), at, anchored, &mut tab)
-            .expect("free");
-        let dfa = s.reach_by_dfa(hay, at, anchored, &mut tab).expect("free");
-        (threads, dfa)
+        let a = build(&t.hir).expect("builds");
+        let (found, _) = search(&a, &mut a.caches(false), hay, 0, false);
+        found.and_then(|spans| spans[0])
     }
 
     #[test]
-    fn a_search_within_its_reach_finds_what_a_search_of_the_whole_text_finds() {
+    fn searches_find_what_the_library_s_engine_finds() {
         let patterns = [
             r".*[^A-Z]|[A-Z]",
             r"\b\w+\b",
             r"(?-u:\b)\w+",
-            r"a+|b",
-            r"(a|ab)(c|bcd)",
+            r"(a+)|(b)",
+            r"(a|ab)(c|bcd)(d*)",
             r"x*",
-            r"\d+",
-            r"(?m)^a$",
+            r"(\d+)?",
+            r"(?m)^(a)$",
             r"[a-c]+?d|e",
             r"a.*b|a",
-            r"(?:ab|a)*c",
+            r"(?:(ab)|a)*c",
             r"\bfoo\B",
-            r"(?s).*\b.|é",
-            r"(?-u:\B)",
-            r"(?-u:\B)|\bqq",
+            r"(?s)(.*)\b(.)|é",
+            r"((a)|b)+",
+            r"(\w+)@(\w+)\.com",
+            r"\z|(\n)\z",
         ];
         let texts = [
             "",
@@ -1670,57 +1303,92 @@ mod tests {
             "éAéAé x",
             "aaab aab ab b",
             "aéa\n\n",
+            "me@host.com, you@élan.com\n",
         ];
         for pattern in patterns {
+            let hir = regex_syntax::parse(pattern).expect("parses");
+            let a = build(&hir).expect("builds");
+            let oracle = meta::Regex::builder().build_from_hir(&hir).expect("builds");
+            let (mut with_groups, mut bare) = (a.caches(true), a.caches(false));
             for hay in texts {
-                let mut s = searcher_over(pattern, hay);
-                let mut at = 0;
-                while at <= hay.len() {
+                for at in (0..=hay.len()).filter(|&at| hay.is_char_boundary(at)) {
                     for anchored in [false, true] {
-                        if !hay.is_char_boundary(at) {
-                            continue;
-                        }
-                        let (threads, dfa) = walks(&mut s, hay, at, anchored);
-                        // The DFA may read one byte more, to decide an assertion at the
-                        // start or to learn of a match.
-                        if let Some(dfa) = dfa {
-                            assert!(
-                                dfa == threads || dfa == threads + 1,
-                                "{pattern:?} on {hay:?} from {at}: DFA {dfa}, threads {threads}"
-                            );
-                        }
-                        let whole = s.find_within(hay, at..hay.len(), anchored);
-                        let (end, _) = walk(&mut s, hay, at, anchored);
-                        let within = s.find_within(hay, at..end, anchored);
-                        assert_eq!(whole, within, "{pattern:?} on {hay:?} from {at}");
+                        let mut caps = oracle.create_captures();
+                        let input = Input::new(hay).range(at..).anchored(if anchored {
+                            Anchored::Yes
+                        } else {
+                            Anchored::No
+                        });
+                        oracle.search_captures(&input, &mut caps);
+                        let want = caps.is_match().then(|| {
+                            (0..caps.group_len())
+                                .map(|g| caps.get_group(g).map(|s| (s.start, s.end)))
+                                .collect::<Spans>()
+                        });
+                        let case = format!("{pattern:?} on {hay:?} from {at}, anchored {anchored}");
+                        let (got, _) = search(&a, &mut with_groups, hay, at, anchored);
+                        assert_eq!(got, want, "{case}");
+                        let (found, _) = search(&a, &mut bare, hay, at, anchored);
+                        assert_eq!(
+                            found.map(|s| s[0]),
+                            want.as_ref().map(|s| s[0]),
+                            "{case}, without groups"
+                        );
                     }
-                    at += 1;
                 }
             }
         }
     }
 
     #[test]
-    fn reach_is_where_every_thread_has_died() {
-        // `.*` keeps a thread alive to the end of the text whatever matched first.
-        let mut s = searcher_for(r".*[^A-Z]|[A-Z]");
+    fn no_assertion_holds_inside_a_character() {
+        // CPython: re.search(r'(?a)\B', 'aéa\n\n').span() == (4, 4), between the newlines
+        // (byte 5); the bytes of `é` are not positions.
+        let a = automata(r"(?-u:\B)");
+        let (found, _) = search(&a, &mut a.caches(true), "aéa\n\n", 0, false);
+        assert_eq!(found, Some(vec![Some((5, 5))]));
+        // From the start of `é` in `aé`: not inside `é` (byte 2), but at the end (byte 3).
+        let (found, _) = search(&a, &mut a.caches(true), "aé", 1, false);
+        assert_eq!(found, Some(vec![Some((3, 3))]));
+    }
+
+    #[test]
+    fn a_search_pays_for_every_thread_it_follows() {
+        // `.*` keeps a thread alive to the end of the text whatever matched first: the
+        // search reads on to the end, paying for each thread at each byte.
+        let a = automata(r".*[^A-Z]|[A-Z]");
+        let mut caches = a.caches(false);
         let text = "A".repeat(5000);
-        let (end, first) = walk(&mut s, &text, 0, false);
-        assert_eq!(end, 5000);
-        // A cycle per byte read, and the few DFA states built on the way.
-        assert!((5000..5100).contains(&first), "{first}");
-        let (end, again) = walk(&mut s, &text, 4000, false);
-        assert_eq!((end, again), (5000, 1000), "states are built once");
-        // A word stops being read two bytes past its end: the DFA learns of the match one
-        // byte late.
-        let mut s = searcher_for(r"\b\w+\b");
-        assert_eq!(walk(&mut s, "ab cd", 0, false).0, 4);
-        // The same where the DFA cannot go (a Unicode boundary meeting a non-ASCII byte),
-        // following the threads, each state visited charged.
-        assert_eq!(walks(&mut s, "é cd", 0, false), (4, None));
-        let (end, paid) = walk(&mut s, "é cd", 0, false);
-        assert_eq!(end, 4);
-        assert!(paid > 4, "{paid}");
+        let (found, paid) = search(&a, &mut caches, &text, 0, false);
+        assert_eq!(found, Some(vec![Some((0, 1))]));
+        assert!((5000..20_000).contains(&paid), "{paid}");
+        let (_, from_4000) = search(&a, &mut caches, &text, 4000, false);
+        assert!(
+            (from_4000 * 5).abs_diff(paid) < 100,
+            "the same walk, a fifth as long: {from_4000} and {paid}"
+        );
+        // A search stops when no thread is left: a word is read to its end, and one byte
+        // more.
+        let a = automata(r"\b\w+\b");
+        let (_, short) = search(&a, &mut a.caches(false), "ab cd", 0, false);
+        let (_, long) = search(
+            &a,
+            &mut a.caches(false),
+            &format!("ab {}", "c".repeat(5000)),
+            0,
+            false,
+        );
+        assert_eq!(short, long);
+        // The threads alive, not the automaton's size, set the price: `\w` is hundreds of
+        // states (Unicode), of which a word keeps a few alive.
+        assert!(a.states() > 300, "{}", a.states());
+        let (_, word) = search(&a, &mut a.caches(false), &"w".repeat(1000), 0, false);
+        assert!(word < 10 * 1000, "{word}");
+        // Groups are copied with their thread.
+        let a = automata(r"(\w)(\w)(\w)(\w)(\w)(\w)(\w)(\w)(\w)+");
+        let (_, without) = search(&a, &mut a.caches(false), &"w".repeat(1000), 0, false);
+        let (_, with) = search(&a, &mut a.caches(true), &"w".repeat(1000), 0, false);
+        assert!(with > without, "{with} {without}");
     }
 
     const LIT: i64 = Op::Literal as i64;
