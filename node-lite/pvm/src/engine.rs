@@ -622,6 +622,8 @@ fn trip_error(t: meter::Trip) -> CallError {
 }
 
 fn describe_exception(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> String {
+    // An error escaping the call reads as CPython's, as one caught inside it does.
+    let _ = crate::fidelity::reword_interpreter_error(e, vm);
     let name = e.class().name().to_string();
     let msg = e
         .as_object()

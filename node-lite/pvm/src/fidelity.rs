@@ -346,6 +346,7 @@ fn install_fromhex(ty: &'static Py<PyType>, vm: &VirtualMachine) -> PyResult<()>
 pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_zero_division(vm);
     install_subscripts(vm);
+    install_immutable_items(vm);
     install_concatenation(vm);
     install_float_to_int_slot(vm);
     install_constructors(vm);
@@ -838,6 +839,170 @@ fn install_concatenation(vm: &VirtualMachine) {
     ] {
         swap_slot!(ty.slots.as_sequence.concat, original, wrapper);
     }
+}
+
+/// `s[0] = "x"`, `del t[0]`: CPython's "'str' object does not support item assignment" and
+/// "'str' object doesn't support item deletion" for the subscriptable immutable types
+/// (RustPython's generic error leaves out "object"). Installed in their empty assignment slot,
+/// which their subclasses inherit unless they define `__setitem__` or `__delitem__`.
+fn immutable_item(
+    mapping: PyMapping<'_>,
+    _: &PyObject,
+    value: Option<PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let name = type_name(mapping.obj);
+    Err(vm.new_type_error(match value {
+        Some(_) => format!("'{name}' object does not support item assignment"),
+        None => format!("'{name}' object doesn't support item deletion"),
+    }))
+}
+
+fn install_immutable_items(vm: &VirtualMachine) {
+    let types = &vm.ctx.types;
+    for ty in [types.str_type, types.tuple_type, types.bytes_type] {
+        let slot = &ty.slots.as_mapping.ass_subscript;
+        if slot.load().is_none() {
+            slot.store(Some(immutable_item));
+        }
+    }
+}
+
+/// `"ab" * 2.5`: CPython's "can't multiply sequence by non-int of type 'float'", where
+/// RustPython's repetition reports the failed `__index__` ("'float' object cannot be
+/// interpreted as an integer"). Only that error, for an operand whose type has no `__index__`
+/// (an `__index__` that raises keeps its own error), repeating a sequence, as CPython's
+/// `PyNumber_Multiply` tries the left operand first.
+pub(crate) fn repeat_error(
+    e: PyBaseExceptionRef,
+    a: &PyObject,
+    b: &PyObject,
+    vm: &VirtualMachine,
+) -> PyBaseExceptionRef {
+    let count = if a.try_sequence(vm).is_ok() {
+        b
+    } else if b.try_sequence(vm).is_ok() {
+        a
+    } else {
+        return e;
+    };
+    let name = type_name(count);
+    let has_index = count
+        .class()
+        .get_attr(vm.ctx.intern_str("__index__"))
+        .is_some();
+    let rustpython = format!("'{name}' object cannot be interpreted as an integer");
+    if !has_index && is_error(&e, vm.ctx.exceptions.type_error, &rustpython, vm) {
+        vm.new_type_error(format!(
+            "can't multiply sequence by non-int of type '{name}'"
+        ))
+    } else {
+        e
+    }
+}
+
+/// CPython 3.11's words for an error RustPython's bytecode raises with other words (no slot or
+/// method to wrap): `None` when `e` is not one of them. Matched on the exact class and the
+/// whole message, so an actor's own exceptions and subclasses keep theirs.
+fn interpreter_error_in_cpython_words(
+    e: &PyBaseExceptionRef,
+    vm: &VirtualMachine,
+) -> Option<String> {
+    let errors = &vm.ctx.exceptions;
+    let class = e.class();
+    let args = e.args();
+    let [message] = args.as_slice() else {
+        return None;
+    };
+    let message = message.downcast_ref::<PyStr>()?.to_str()?;
+    if class.is(errors.unbound_local_error) {
+        // `x` read before its assignment: 3.11 rewrote the message.
+        let name = message
+            .strip_prefix("local variable '")?
+            .strip_suffix("' referenced before assignment")?;
+        return Some(format!(
+            "cannot access local variable '{name}' where it is not associated with a value"
+        ));
+    }
+    if class.is(errors.value_error) {
+        // `a, b = [1, 2, 3]`: the count found came with 3.12.
+        let (expected, got) = message
+            .strip_prefix("too many values to unpack (expected ")?
+            .strip_suffix(')')?
+            .split_once(", got ")?;
+        if expected.parse::<usize>().is_ok() && got.parse::<usize>().is_ok() {
+            return Some(format!("too many values to unpack (expected {expected})"));
+        }
+        return None;
+    }
+    if class.is(errors.type_error) {
+        // `raise 3`, `raise int`.
+        message.strip_prefix(
+            "exceptions must be classes or instances deriving from BaseException, not ",
+        )?;
+        return Some("exceptions must derive from BaseException".to_owned());
+    }
+    None
+}
+
+/// Rewords `e` in place when it is one of the interpreter's errors CPython words otherwise
+/// (see [`interpreter_error_in_cpython_words`]). Called where actor code can see an exception:
+/// first thing in every `except … as name:` handler (the instrumenter's `__rw__`), and when
+/// one escapes a call.
+pub(crate) fn reword_interpreter_error(
+    e: &PyBaseExceptionRef,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    if let Some(message) = interpreter_error_in_cpython_words(e, vm) {
+        e.as_object()
+            .set_attr("args", vm.new_tuple((message,)), vm)?;
+    }
+    Ok(())
+}
+
+/// `__rw__(e)`: [`reword_interpreter_error`] for the exception an `except` clause bound.
+pub(crate) fn reword_builtin(e: PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
+    match e.downcast::<rustpython_vm::builtins::PyBaseException>() {
+        Ok(e) => reword_interpreter_error(&e, vm),
+        Err(_) => Ok(()),
+    }
+}
+
+/// `"%d" % "x"` and `"%(k)s %s" % {"k": 1}`: CPython's words for two `%`-format errors.
+/// RustPython says "a number is required" where CPython 3.11 says "a real number is
+/// required" (`%d`, `%i`, `%u`), and "format requires a mapping" for a positional conversion
+/// after a mapping one, where CPython, whose arguments are then the mapping's value, has run
+/// out of them.
+pub(crate) fn percent_format_error(
+    e: PyBaseExceptionRef,
+    format: &PyObject,
+    args: &PyObject,
+    vm: &VirtualMachine,
+) -> PyBaseExceptionRef {
+    let is_text =
+        |o: &PyObject| o.downcast_ref::<PyStr>().is_some() || o.downcast_ref::<PyBytes>().is_some();
+    if !is_text(format) || !e.class().is(vm.ctx.exceptions.type_error) {
+        return e;
+    }
+    let message = e
+        .as_object()
+        .str(vm)
+        .map(|m| m.to_string())
+        .unwrap_or_default();
+    if let Some((spec, rest)) = message.split_once(" format: a number is required, not ")
+        && matches!(spec, "%d" | "%i" | "%u")
+    {
+        return vm.new_type_error(format!(
+            "{spec} format: a real number is required, not {rest}"
+        ));
+    }
+    let mapping = args.downcast_ref::<PyTuple>().is_none()
+        && !is_text(args)
+        && args.mapping_unchecked().check();
+    if message == "format requires a mapping" && mapping {
+        return vm.new_type_error("not enough arguments for format string");
+    }
+    e
 }
 
 /// A type's `__new__` slot (RustPython's own alias is private).

@@ -108,9 +108,15 @@ pub const AUGMENTED_ATTRIBUTE: &str = "__auga__";
 /// library-private-name rule (`library_objects::check_private_read`).
 pub const PRIVATE_ATTRIBUTE: &str = "__pa__";
 
+/// Name of the builtin called first thing in every `except … as name:` handler: it rewords
+/// the bound exception when RustPython's bytecode raised it with other words than CPython's
+/// (`fidelity::reword_interpreter_error`).
+pub const REWORD: &str = "__rw__";
+
 /// Whether `name` is one the rewrite calls (user code may not bind it).
 pub fn is_reserved(name: &str) -> bool {
     name == CHARGE
+        || name == REWORD
         || name == METERED_ITER
         || name == CHARGE_CHARS
         || name == PRIVATE_ATTRIBUTE
@@ -556,6 +562,25 @@ impl Instrumenter {
                         self.visit_expr(ty);
                     }
                     self.body(&mut h.body, cycles::HANDLER_ENTER + type_cost);
+                    // Unpriced: a check of the exception's type and message.
+                    if let Some(bound) = &h.name {
+                        let range = h.range;
+                        let bound = Expr::Name(ast::ExprName {
+                            node_index: AtomicNodeIndex::NONE,
+                            range,
+                            id: bound.id.clone(),
+                            ctx: ExprContext::Load,
+                        });
+                        let reword = call(REWORD, vec![bound], range);
+                        h.body.insert(
+                            0,
+                            Stmt::Expr(ast::StmtExpr {
+                                node_index: AtomicNodeIndex::NONE,
+                                range,
+                                value: Box::new(reword),
+                            }),
+                        );
+                    }
                 }
                 if !t.orelse.is_empty() {
                     self.body(&mut t.orelse, 0);

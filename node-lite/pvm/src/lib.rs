@@ -7,6 +7,7 @@ pub mod dynamic;
 pub mod engine;
 pub mod fidelity;
 pub mod format_spec;
+pub mod format_string;
 pub mod host;
 pub mod identity;
 pub mod instrument;

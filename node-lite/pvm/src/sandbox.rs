@@ -9,6 +9,7 @@
 
 use crate::{
     cost::{self, cycles, limits},
+    fidelity,
     instrument::{CHARGE, CHARGE_CHARS, METERED_ITER},
     natives, patches,
     validate::{ALLOWED_DUNDER_ATTRIBUTES, FORBIDDEN_BUILTINS, INTROSPECTION_ATTRIBUTES},
@@ -243,7 +244,10 @@ fn op_mul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     if !precheck_repeat(&a, &b, vm)? {
         precheck_repeat(&b, &a, vm)?;
     }
-    charge_result(vm._mul(&a, &b)?, vm)
+    let product = vm
+        ._mul(&a, &b)
+        .map_err(|e| fidelity::repeat_error(e, &a, &b, vm))?;
+    charge_result(product, vm)
 }
 
 fn op_imul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -253,7 +257,10 @@ fn op_imul(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     if !precheck_repeat(&a, &b, vm)? {
         precheck_repeat(&b, &a, vm)?;
     }
-    charge_result(vm._imul(&a, &b)?, vm)
+    let product = vm
+        ._imul(&a, &b)
+        .map_err(|e| fidelity::repeat_error(e, &a, &b, vm))?;
+    charge_result(product, vm)
 }
 
 fn as_f64(o: &PyObjectRef) -> Option<f64> {
@@ -313,10 +320,12 @@ fn pow_impl(
             return Err(vm.new_zero_division_error("0.0 cannot be raised to a negative power"));
         }
         if x < 0.0 && y.fract() != 0.0 {
-            // CPython returns a complex number here; the PVM has no complex results.
-            return Err(
-                vm.new_value_error("negative number cannot be raised to a fractional power")
-            );
+            // CPython returns a complex number here, which the PVM does not have.
+            return Err(vm.new_value_error(
+                "negative number cannot be raised to a fractional power: CPython's result is \
+                 a complex number, and complex numbers are not available in the PVM \
+                 (rule: complex-number)",
+            ));
         }
         let r = natives::float_pow(x, y);
         if r.is_infinite() && x.is_finite() && y.is_finite() {
@@ -420,7 +429,10 @@ fn op_mod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     } else if let Some(s) = a.downcast_ref::<PyBytes>() {
         check_percent_format(&String::from_utf8_lossy(s.as_bytes()), vm)?;
     }
-    charge_result(vm._mod(&a, &b)?, vm)
+    let formatted = vm
+        ._mod(&a, &b)
+        .map_err(|e| fidelity::percent_format_error(e, &a, &b, vm))?;
+    charge_result(formatted, vm)
 }
 
 fn op_imod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -600,6 +612,7 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, "__import__", crate::library::import_hook, vm)?;
     set_builtin(&b, CHARGE, m_charge, vm)?;
     set_builtin(&b, CHARGE_CHARS, m_charge_chars, vm)?;
+    set_builtin(&b, crate::instrument::REWORD, fidelity::reword_builtin, vm)?;
     set_builtin(&b, "__cowboy_pass", m_pass, vm)?;
     set_builtin(&b, ops::ADD, op_add, vm)?;
     set_builtin(&b, ops::SUB, op_sub, vm)?;
@@ -870,7 +883,22 @@ pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
             str_type,
             move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
                 if let Some(s) = args.args.first().and_then(|s| s.downcast_ref::<PyStr>()) {
-                    check_format_fields(s.to_str().unwrap_or_default(), vm)?;
+                    let format = s.to_str().unwrap_or_default();
+                    check_format_fields(format, vm)?;
+                    let positional = (method == "format").then(|| args.args.len() - 1);
+                    if let Some(e) = crate::format_string::first_error(format, positional) {
+                        // CPython renders the fields before the error first: their errors,
+                        // and their `__format__` calls, come first.
+                        if e.at > 0 {
+                            let mut prefix = args.clone();
+                            prefix.args[0] = vm.ctx.new_str(&format[..e.at]).into();
+                            original.call(prefix, vm)?;
+                        }
+                        return Err(match e.kind {
+                            crate::format_string::ErrorKind::Value => vm.new_value_error(e.message),
+                            crate::format_string::ErrorKind::Index => vm.new_index_error(e.message),
+                        });
+                    }
                 }
                 let r = original.call(args, vm)?;
                 charge_result(r, vm)

@@ -6,7 +6,6 @@ def run():
         repr(pow(4, -0.5)),
         type(2 ** 3).__name__,
         type(2 ** -3).__name__,
-        repr((-8) ** (1/3)),
         repr(0.0 ** 0),
         0 ** 0,
     ]
