@@ -267,6 +267,11 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
         "x = re.search('((?:x?){1000}[01])+|' + chr(0x4e00 + i), s)",
     ),
     (
+        "re.search Unicode boundaries",
+        "import re\nt = '\u{1d400}' * 2000",
+        "x = re.search(r'\\B' * 200 + 'x', t)",
+    ),
+    (
         "hashlib.sha256 10 KB",
         "import hashlib\nd = b'x' * 10000",
         "x = hashlib.sha256(d).digest()",

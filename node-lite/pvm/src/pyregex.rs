@@ -1174,6 +1174,9 @@ fn rx_find_all(
     let s = text.as_str();
     let (hay, start, mut searcher) = begin_search(handle, s, pos, endpos, false, vm)?;
     if searcher.empty_hazard {
+        // The caches go back to the pattern: a refused iteration must not cost the next one
+        // a rebuild of them.
+        searcher.finish();
         return Err(regex_error(
             format!(
                 "this pattern can match empty text and may prefer that to a longer match (a lazy quantifier such as *? or ??, or an empty first alternative): after an empty match CPython backtracks for a longer one at the same place, which the linear-time engine cannot; put the empty choice last (x* rather than x*?, (b|) rather than (|b)) {RULE}"
