@@ -1394,6 +1394,29 @@ mod tests {
         assert!(with > without, "{with} {without}");
     }
 
+    #[test]
+    fn a_unicode_word_boundary_costs_more_than_an_ascii_one() {
+        // It decodes the characters on both sides and looks them up in the word table.
+        let text = "\u{1d400}".repeat(300);
+        let (_, unicode) = search(
+            &automata(r"\Bx"),
+            &mut automata(r"\Bx").caches(false),
+            &text,
+            0,
+            false,
+        );
+        let ascii_automata = automata(r"(?-u:\B)x");
+        let (_, ascii) = search(
+            &ascii_automata,
+            &mut ascii_automata.caches(false),
+            &text,
+            0,
+            false,
+        );
+        // 8 more steps at each of the 301 positions, 3 steps a cycle.
+        assert!(unicode >= ascii + 301 * 8 / 3, "{unicode} {ascii}");
+    }
+
     const LIT: i64 = Op::Literal as i64;
     const SEQ: i64 = Op::Seq as i64;
 

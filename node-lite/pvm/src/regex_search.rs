@@ -29,7 +29,7 @@
 use regex_automata::{
     PatternID,
     nfa::thompson::{self, NFA, State},
-    util::{look::Look, primitives::StateID},
+    util::{look::LookSet, primitives::StateID},
 };
 use regex_syntax::hir::Hir;
 
@@ -44,18 +44,6 @@ const SLOTS_PER_STEP: u64 = 16;
 /// decodes the characters on both sides and looks each up in the word table, ~60 ns, where a
 /// state visited is ~5 (helper review of the PikeVM: 2.8x the loop baseline at one step).
 const UNICODE_WORD_LOOK_STEPS: u64 = 8;
-
-fn is_unicode_word_look(look: Look) -> bool {
-    matches!(
-        look,
-        Look::WordUnicode
-            | Look::WordUnicodeNegate
-            | Look::WordStartUnicode
-            | Look::WordEndUnicode
-            | Look::WordStartHalfUnicode
-            | Look::WordEndHalfUnicode
-    )
-}
 
 /// A walk pays what it owes whenever it owes this many cycles.
 pub const INSTALLMENT: u64 = 1_024;
@@ -338,7 +326,7 @@ fn closure(
                 stack.push(Frame::Visit(*next));
             }
             State::Look { look, next } => {
-                if is_unicode_word_look(*look) {
+                if LookSet::singleton(*look).contains_word_unicode() {
                     steps += UNICODE_WORD_LOOK_STEPS;
                 }
                 if on_boundary && looks.matches(*look, hay, at) {
