@@ -656,7 +656,8 @@ impl<'e, 'a> Executor<'e, 'a> {
                 None,
             ));
         }
-        let compiled = match self.engine.load(&canonical) {
+        // The source as sent: the engine refuses string literals its canonicalisation changes.
+        let compiled = match self.engine.load(code) {
             Ok(c) => c,
             Err(diags) => {
                 self.world.credit(&creator, value)?;

@@ -83,6 +83,35 @@ fn deploy_then_call_a_counter() {
 }
 
 #[test]
+fn a_deploy_whose_strings_normalization_would_change_is_refused() {
+    with_engine(|engine| {
+        let g = genesis(1);
+        let node = Node::new(&g);
+        let a = key(1);
+        // A Kelvin sign typed into a string: the canonical (NFC) source would hold "K".
+        let typed = "class Actor:\n    def unit(self):\n        return '\u{212a}'\n";
+        let escaped = "class Actor:\n    def unit(self):\n        return '\\u212a'\n";
+        let d1 = tx(&a, 0, deploy(typed, 1, vec![]));
+        let d2 = tx(&a, 1, deploy(escaped, 1, vec![]));
+        let executed = node.block(engine, vec![d1.clone(), d2.clone()]);
+        let r1 = receipt_of(&executed, &d1.digest());
+        let (k, msg) = failure(r1);
+        assert_eq!(k, cowboy_pvm::ErrorKind::Validation.code());
+        assert!(msg.contains("line 3:17") && msg.contains("source-normalization"), "{msg}");
+        assert_eq!(r1.created, None);
+        let r2 = receipt_of(&executed, &d2.digest());
+        assert_success(r2);
+        let actor = actor_at(a.address(), escaped, 1);
+        let c = tx(&a, 2, call(actor, "unit", vec![], 0));
+        let executed = node.block(engine, vec![c.clone()]);
+        assert_eq!(
+            returned(receipt_of(&executed, &c.digest())),
+            cowboy_pvm::Value::Str("\u{212a}".into())
+        );
+    })
+}
+
+#[test]
 fn a_failing_handler_reverts_its_writes_and_still_pays() {
     with_engine(|engine| {
         let g = genesis(1);

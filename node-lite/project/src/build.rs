@@ -209,7 +209,9 @@ fn check_actor(project: &Project, actor: &ActorEntry) -> Result<Artifact, Vec<Pr
         }
     };
     let code = cowboy_types::canonicalize_source(&source);
-    let shape = match cowboy_pvm::validate::validate(&code) {
+    let validated = cowboy_pvm::validate::check_normalization(&source)
+        .and_then(|()| cowboy_pvm::validate::validate(&code));
+    let shape = match validated {
         Ok((_, shape)) => shape,
         Err(diagnostics) => {
             return Err(diagnostics

@@ -271,6 +271,23 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
         "import re\nt = '\u{1d400}' * 2000",
         "x = re.search(r'\\B' * 200 + 'x', t)",
     ),
+    // Case-insensitive sets translated on every new pattern, and again for the fullmatch
+    // variant (issue 13's third review).
+    (
+        "re.compile case-insensitive sets, cold",
+        "import re\np = '(?i)' + '[ab]' * 300",
+        "x = re.compile(p + chr(0x4e00 + i))",
+    ),
+    (
+        "re.compile case-insensitive ranges, cold",
+        "import re\np = '(?i)' + '[a-z\u{e0}-\u{17f}]' * 300",
+        "x = re.compile(p + chr(0x4e00 + i))",
+    ),
+    (
+        "re.fullmatch case-insensitive sets, cold",
+        "import re\np = '(?i)' + '[ab]' * 300",
+        "x = re.fullmatch(p + chr(0x4e00 + i), 'b')",
+    ),
     (
         "hashlib.sha256 10 KB",
         "import hashlib\nd = b'x' * 10000",

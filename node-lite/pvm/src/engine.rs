@@ -340,6 +340,8 @@ impl Engine {
 
     /// Validates, canonicalises and compiles actor source (cached by code hash).
     pub fn load(&mut self, source: &str) -> Result<Rc<ActorCode>, Vec<Diagnostic>> {
+        // Before the cache: source that canonicalises to a loaded actor may still be refused.
+        validate::check_normalization(source)?;
         let canonical = cowboy_types::canonicalize_source(source);
         let hash = cowboy_types::code_hash(&canonical).0;
         if let Some(a) = self.actors.get(&hash) {

@@ -167,6 +167,12 @@ const SIZE_LIMIT: usize = 1 << 20;
 const MAX_GROUPS: u32 = 100;
 /// Most NFA states × capture slots: bounds the engine's per-search memory (a few MiB).
 const MAX_STATE_SLOTS: usize = 1 << 17;
+/// Most character-class ranges a pattern's tree may hold (8 bytes each). The tree is built
+/// before the automaton's size limit can refuse it, and a Unicode `\w` alone holds ~770
+/// ranges, so `\w` written 5,000 times would build ~30 MiB first. The automaton spends at
+/// least one 8-byte transition per range, and ~27 bytes on a Unicode one (50 `\w` exceed
+/// [`SIZE_LIMIT`]), so a pattern refused here would not have fitted that limit.
+const MAX_CLASS_RANGES: usize = SIZE_LIMIT / 16;
 /// The rule every refusal here names.
 const RULE: &str = "(rule: re-linear-time)";
 
@@ -344,6 +350,8 @@ struct Translator<'a> {
     prefers_empty: bool,
     /// Work spent building case-insensitive sets (charged).
     case_work: u64,
+    /// Ranges held by the character classes built so far.
+    class_ranges: usize,
 }
 
 type Tx<T> = Result<T, String>;
@@ -469,14 +477,19 @@ impl Translator<'_> {
                 if !greedy && max != Some(min) && body.properties().maximum_len() != Some(0) {
                     self.prefers_empty = true;
                 }
-                if max.is_none()
+                // `_sre`'s MAX_UNTIL/MIN_UNTIL refuse an optional iteration where the previous
+                // optional one matched empty, and it keeps the groups of the last iteration run
+                // (`(\w*)+` leaves group 1 empty, `(|a){0,2}b` on "ab" sets group 1 to (1, 1)).
+                // A Thompson automaton has no such memory, so its groups differ once two
+                // optional iterations can follow each other; one optional iteration
+                // (`(a?)?`, `(a|b?){1,2}`) behaves the same in both.
+                let optional_iterations = max.map(|max| max.saturating_sub(min));
+                if optional_iterations.is_none_or(|n| n >= 2)
                     && body.properties().minimum_len() == Some(0)
                     && body.properties().explicit_captures_len() > 0
                 {
-                    // `_sre` runs one more, empty, iteration and keeps its groups
-                    // (`(\w*)+` leaves group 1 empty); the engine does not.
                     return Err(format!(
-                        "an unbounded repetition of a group that can match empty text (`(\\w*)+`, `(a|b?)*`) sets its groups by backtracking; make the group match at least one character, or bound the repetition {RULE}"
+                        "a repetition of a group that can match empty text, with two or more optional iterations (`(\\w*)+`, `(a|b?)*`, `(|a){{0,2}}`), sets its groups by backtracking; make the group match at least one character, or allow at most one optional iteration {RULE}"
                     ));
                 }
                 Hir::repetition(Repetition {
@@ -490,6 +503,14 @@ impl Translator<'_> {
             x if x == Op::Fail as i64 => Hir::fail(),
             other => return Err(format!("malformed pattern tree: unknown node {other}")),
         };
+        if let HirKind::Class(Class::Unicode(class)) = hir.kind() {
+            self.class_ranges += class.ranges().len();
+            if self.class_ranges > MAX_CLASS_RANGES {
+                return Err(format!(
+                    "the pattern's character classes hold more than {MAX_CLASS_RANGES} ranges, too large for the PVM's linear-time engine; Unicode classes such as \\w hold hundreds each, so match a repeated class with a quantifier (`\\w{{5}}` is one class) or use re.ASCII {RULE}"
+                ));
+            }
+        }
         Ok(hir)
     }
 
@@ -742,26 +763,40 @@ impl Translator<'_> {
             tested.union(&ClassUnicode::new(via_upper));
         }
         let matched = if ignore && has_cased {
-            // A character matches when its lowercase is in `tested`.
-            let (lower, movers): (fn(char) -> char, Vec<char>) = if ascii {
-                (|c: char| c.to_ascii_lowercase(), ('A'..='Z').collect())
-            } else {
-                (
-                    py_lower,
-                    CASE.lower_movers.iter().map(|&(c, _)| c).collect(),
-                )
-            };
-            let mover_set = if ascii {
-                ascii_class(&[('A', 'Z')])
-            } else {
-                CASE.lower_mover_set.clone()
-            };
+            // A character matches when its lowercase is in `tested`: `tested` less the
+            // characters whose lowercase differs, plus those whose lowercase is in it.
             let mut m = tested.clone();
-            m.difference(&mover_set);
-            let hits = movers
-                .into_iter()
-                .filter(|&c| contains(&tested, lower(c)))
-                .map(|c| ClassUnicodeRange::new(c, c));
+            let hits: Vec<ClassUnicodeRange> = if ascii {
+                m.difference(&ascii_class(&[('A', 'Z')]));
+                ('A'..='Z')
+                    .filter(|c| contains(&tested, c.to_ascii_lowercase()))
+                    .map(|c| ClassUnicodeRange::new(c, c))
+                    .collect()
+            } else {
+                // Walking the difference and the movers is ~1,400 steps whatever the set.
+                self.case_work += 1;
+                let case = &*CASE;
+                m.difference(&case.lower_mover_set);
+                let size: usize = tested
+                    .ranges()
+                    .iter()
+                    .map(|r| r.end() as usize - r.start() as usize + 1)
+                    .sum();
+                if size <= case.lower_movers.len() {
+                    tested
+                        .iter()
+                        .flat_map(|r| r.start()..=r.end())
+                        .flat_map(|lo| case.lowering_to.get(&lo).into_iter().flatten())
+                        .map(|&c| ClassUnicodeRange::new(c, c))
+                        .collect()
+                } else {
+                    case.lower_movers
+                        .iter()
+                        .filter(|&&(_, lo)| contains(&tested, lo))
+                        .map(|&(c, _)| ClassUnicodeRange::new(c, c))
+                        .collect()
+                }
+            };
             union(m, &ClassUnicode::new(hits))
         } else {
             tested
@@ -800,6 +835,7 @@ fn translate(
         non_boundary: false,
         prefers_empty: false,
         case_work: 0,
+        class_ranges: 0,
     };
     let hir = t.seq(flags, true, 0)?;
     if t.at != codes.len() {
@@ -845,6 +881,8 @@ struct Compiled {
     non_boundary: bool,
     /// May match empty text, and may prefer that to a longer match.
     empty_hazard: bool,
+    /// The case-insensitive work its translation does (see [`compile_cycles`]).
+    case_work: u64,
     /// The regexes searches run, by [`Compiled::slot`]: `search`, `fullmatch`, and both for
     /// an empty text (built when first needed), each with the cache its searches reuse.
     variants: [Option<(Automata, Option<Caches>)>; 4],
@@ -942,6 +980,7 @@ fn rx_compile(tree: PyListRef, flags: i64, groups: u32, vm: &VirtualMachine) -> 
             unicode_boundary: t.unicode_boundary,
             non_boundary: t.non_boundary,
             empty_hazard,
+            case_work: t.case_work,
             variants: [Some((built, None)), None, None, None],
         });
         Ok(ps.len() - 1)
@@ -1078,6 +1117,9 @@ fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResu
         let empty_text = hay.is_empty() && c.non_boundary;
         let slot = Compiled::slot(full, empty_text);
         if c.variants[slot].is_none() {
+            // The translation is paid before it runs (its work is known from the first one);
+            // the automaton, whose size the variant changes, after it is built.
+            charge(compile_cycles(c.codes.len(), c.case_work, 0), vm)?;
             let variant = if full { Variant::Full } else { Variant::Search };
             let mut t = translate(&c.codes, c.flags, c.groups, variant, empty_text)
                 .map_err(|e| regex_error(e, vm))?;
@@ -1085,7 +1127,7 @@ fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResu
                 t.hir = Hir::concat(vec![t.hir, Hir::look(Look::End)]);
             }
             let built = build(&t.hir).map_err(|e| regex_error(e, vm))?;
-            build_cost = compile_cycles(c.codes.len(), t.case_work, built.states());
+            build_cost = built.states() as u64;
             c.variants[slot] = Some((built, None));
         }
         let Some((automata, caches)) = &mut c.variants[slot] else {

@@ -28,6 +28,7 @@ macro_rules! rules {
 
 rules! {
     Syntax,
+    SourceNormalization,
     ImportNotAllowed,
     RelativeImport,
     ForbiddenBuiltin,
@@ -89,6 +90,14 @@ pub const RULES: &[RuleInfo] = &[
         refuses: "source that does not parse as Python 3.11",
         why: "nothing can run",
         instead: "fix the syntax at the position shown",
+    },
+    RuleInfo {
+        rule: Rule::SourceNormalization,
+        id: "source-normalization",
+        when: When::Validation,
+        refuses: "a string literal holding characters that NFC normalization changes: the Kelvin sign (U+212A), the Ohm and Ångström signs, decomposed accents (`e` + U+0301)",
+        why: "deployed source is NFC-normalised (whitepaper §1.2), so the deployed string would differ from the one written, and from CPython's",
+        instead: "write those characters as `\\u` escapes (`\"\\u212a\"`), or as their normalized form if that is what was meant",
     },
     RuleInfo {
         rule: Rule::ImportNotAllowed,
@@ -222,7 +231,7 @@ pub const RULES: &[RuleInfo] = &[
         rule: Rule::ReLinearTime,
         id: "re-linear-time",
         when: When::RunTime,
-        refuses: "look-around (`(?=`, `(?!`, `(?<=`, `(?<!`), backreferences (`\\1`, `(?P=name)`), conditional groups, atomic groups and possessive quantifiers, an unbounded repetition of a group that can match empty text (`(\\w*)+`); more than 100 groups, or an automaton over 1 MiB or too large for its groups; `string.Template` subclasses that set `pattern`, `idpattern`, `braceidpattern` or `flags` (the template engine backtracks); and, at search time, the three cases the engine cannot decide as `_sre` would: `\\b`/`\\B` on text holding a character Python and the engine classify differently as a word character, a `$` followed by more pattern on text ending with a newline, and iteration (`findall`, `sub`, `split`) with a pattern that can prefer an empty match to a longer one",
+        refuses: "look-around (`(?=`, `(?!`, `(?<=`, `(?<!`), backreferences (`\\1`, `(?P=name)`), conditional groups, atomic groups and possessive quantifiers, a repetition of a group that can match empty text with two or more optional iterations (`(\\w*)+`, `(|a){0,2}`); more than 100 groups, or an automaton over 1 MiB or too large for its groups; `string.Template` subclasses that set `pattern`, `idpattern`, `braceidpattern` or `flags` (the template engine backtracks); and, at search time, the three cases the engine cannot decide as `_sre` would: `\\b`/`\\B` on text holding a character Python and the engine classify differently as a word character, a `$` followed by more pattern on text ending with a newline, and iteration (`findall`, `sub`, `split`) with a pattern that can prefer an empty match to a longer one",
         why: "the PVM's `re` runs in time linear in the text; these need backtracking, whose time can grow exponentially inside one native call",
         instead: "match the parts with groups and check the extra condition in Python (a second `search`, a comparison of two groups); write greedy quantifiers; use `re.ASCII` for word boundaries on such text; put the empty alternative last",
     },

@@ -238,6 +238,98 @@ pub fn line_col(source: &str, offset: TextSize) -> (usize, usize) {
     (line, column)
 }
 
+/// Refuses raw (not yet canonical) source whose string literals NFC normalization would change
+/// (rule `source-normalization`). Deployed source is NFC-normalised (whitepaper §1.2). That is
+/// harmless in names, which Python normalises further (NFKC), and in comments, but it changes a
+/// literal's value: a Kelvin sign (U+212A) typed into a string becomes "K", a decomposed "é" one
+/// character shorter, where CPython keeps what was written. Source that does not parse is left
+/// to [`validate`], which reports the syntax error.
+pub fn check_normalization(raw: &str) -> Result<(), Vec<Diagnostic>> {
+    use rustpython_vm::compiler::ast::token::TokenKind;
+    use unicode_normalization::{
+        IsNormalized, UnicodeNormalization, char::canonical_combining_class,
+    };
+    if unicode_normalization::is_nfc_quick(raw.chars()) == IsNormalized::Yes {
+        return Ok(());
+    }
+    // Positions as in the canonical source, whose line endings are LF and which has no BOM.
+    let body = raw.strip_prefix('\u{feff}').unwrap_or(raw);
+    let body = body.replace("\r\n", "\n").replace('\r', "\n");
+    let Ok(parsed) = parser::parse_module(&body) else {
+        return Ok(());
+    };
+    let escaped = |chars: &[char]| -> String {
+        chars
+            .iter()
+            .map(|c| format!("\\u{:04x}", *c as u32))
+            .collect()
+    };
+    let code_points = |chars: &[char]| -> String {
+        let names: Vec<String> = chars
+            .iter()
+            .map(|c| format!("U+{:04X}", *c as u32))
+            .collect();
+        names.join(" ")
+    };
+    let mut diagnostics = Vec::new();
+    for token in parsed.tokens().iter() {
+        if !matches!(
+            token.kind(),
+            TokenKind::String | TokenKind::FStringMiddle | TokenKind::TStringMiddle
+        ) {
+            continue;
+        }
+        let text = &body[token.range()];
+        if unicode_normalization::is_nfc(text) {
+            continue;
+        }
+        let written: Vec<(usize, char)> = text.char_indices().collect();
+        let normalized: Vec<char> = text.nfc().collect();
+        let Some(at) = (0..written.len()).find(|&i| normalized.get(i) != Some(&written[i].1))
+        else {
+            continue;
+        };
+        // The characters that normalization combines or replaces: from the first that differs
+        // through the combining marks after it.
+        let cluster = |chars: &mut dyn Iterator<Item = char>| -> Vec<char> {
+            let mut out: Vec<char> = Vec::new();
+            for c in chars {
+                if !out.is_empty() && canonical_combining_class(c) == 0 {
+                    break;
+                }
+                out.push(c);
+            }
+            out
+        };
+        let from = cluster(&mut written[at..].iter().map(|&(_, c)| c));
+        let to = cluster(&mut normalized[at..].iter().copied());
+        let offset = TextSize::try_from(usize::from(token.range().start()) + written[at].0)
+            .unwrap_or(token.range().start());
+        let (line, column) = line_col(&body, offset);
+        diagnostics.push(Diagnostic {
+            line,
+            column,
+            rule: Rule::SourceNormalization,
+            message: format!(
+                "this string holds {}, which the NFC normalization of deployed source turns into {} ({:?}): the deployed string would not be the one written",
+                code_points(&from),
+                code_points(&to),
+                to.iter().collect::<String>(),
+            ),
+            hint: format!(
+                "write the characters as the escape \"{}\" (normalization leaves escapes alone), or as {:?} if that is what you meant",
+                escaped(&from),
+                to.iter().collect::<String>(),
+            ),
+        });
+    }
+    if diagnostics.is_empty() {
+        Ok(())
+    } else {
+        Err(diagnostics)
+    }
+}
+
 /// Validates actor source under the current PVM version. Returns the actor's shape, or every
 /// diagnostic found.
 pub fn validate(source: &str) -> Result<(ast::ModModule, ActorShape), Vec<Diagnostic>> {
@@ -855,6 +947,34 @@ mod tests {
                 assert!(!r.is_empty(), "{src} must be refused");
             }
         }
+    }
+
+    #[test]
+    fn strings_that_normalization_changes_are_refused_where_written() {
+        let refused = |src: &str| -> Vec<(usize, usize, &'static str)> {
+            check_normalization(src)
+                .err()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|d| (d.line, d.column, d.rule.id()))
+                .collect()
+        };
+        // A Kelvin sign and a decomposed accent in strings (plain, f-string, after a CRLF and a
+        // BOM); the same characters in a comment and a name are harmless.
+        let kelvin = "\u{feff}x = 1\r\ns = '\u{212a}'\nt = f'caf\u{65}\u{301} {s}'\n";
+        assert_eq!(
+            refused(kelvin),
+            vec![
+                (2, 6, "source-normalization"),
+                (3, 10, "source-normalization")
+            ]
+        );
+        assert!(refused("# \u{212a} caf\u{65}\u{301}\nx\u{212a} = '\\u212a'\n").is_empty());
+        let d = check_normalization("s = '\u{212a}'\n").unwrap_err();
+        assert!(d[0].message.contains("U+212A"), "{}", d[0].message);
+        assert!(d[0].hint.contains("\"\\u212a\""), "{}", d[0].hint);
+        // What does not parse is left to validation.
+        assert!(refused("s = '\u{212a}\n").is_empty());
     }
 
     #[test]

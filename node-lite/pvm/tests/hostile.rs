@@ -184,6 +184,8 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         // An attacker's review of the engine: per-match spans and per-search engine state grow
         // with the number of groups; both are bounded and charged.
         ("regex empty groups at every position", actor("import re\nx = re.findall('()' * 100, 'x' * 100000)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
+        ("regex of 400 Unicode word classes", actor("import re\nx = re.compile(r'\\w' * 400)"), Exception("rule: re-linear-time")),
+        ("regex of 300 case-insensitive sets, fullmatched", actor("import re\nfor i in range(10**6):\n    re.fullmatch('(?i)' + '[ab]' * 300 + chr(0x4e00 + i), 'b')"), Kind(ErrorKind::OutOfCycles)),
         ("regex with too many groups", actor("import re\nx = re.compile('()' * 101)"), Exception("at most 100")),
         ("regex groups times states", actor("import re\nx = re.match('(x*)' * 100 + 'y{1000}', 'x' * 200)"), Exception("rule: re-linear-time")),
         ("regex search of a large automaton", actor("import re\nx = re.search(r'(?:x?){5000}\\b', '\\u00e9' * 10**6)"), Either(ErrorKind::OutOfCycles, ErrorKind::MemoryLimit)),
