@@ -57,6 +57,12 @@ pub fn code_from_file(path: &Path) -> Result<String> {
     }
     let source =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // The chain refuses what canonicalisation would change; say so before paying for it.
+    if let Err(diagnostics) = cowboy_pvm::validate::check_normalization(&source) {
+        let file = path.display().to_string();
+        let shown: Vec<String> = diagnostics.iter().map(|d| d.render(&file)).collect();
+        anyhow::bail!("the actor source is refused:\n{}", shown.join("\n"));
+    }
     Ok(cowboy_types::actor::canonicalize_source(&source))
 }
 
