@@ -97,7 +97,10 @@ fn a_deploy_whose_strings_normalization_would_change_is_refused() {
         let r1 = receipt_of(&executed, &d1.digest());
         let (k, msg) = failure(r1);
         assert_eq!(k, cowboy_pvm::ErrorKind::Validation.code());
-        assert!(msg.contains("line 3:17") && msg.contains("source-normalization"), "{msg}");
+        assert!(
+            msg.contains("line 3:17") && msg.contains("source-normalization"),
+            "{msg}"
+        );
         assert_eq!(r1.created, None);
         let r2 = receipt_of(&executed, &d2.digest());
         assert_success(r2);

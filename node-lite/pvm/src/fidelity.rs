@@ -16,8 +16,8 @@ use crate::patches::{guard_method, swap_slot, wrap_classmethod, wrap_method};
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
     builtins::{
-        PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyStr, PyTuple, PyType,
-        PyTypeRef,
+        PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyStr, PyTuple,
+        PyType, PyTypeRef,
     },
     function::FuncArgs,
     protocol::{PyMapping, PyNumber, PyNumberBinaryFunc, PyNumberUnaryFunc, PySequence},
@@ -130,6 +130,17 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
     install_islice_new(vm)?;
     install_bytearray_pop(vm)?;
     install_add_note(vm)?;
+    wrap_method(
+        vm.ctx.types.dict_type,
+        "update",
+        vm,
+        |args, original, vm| {
+            let source = args.args.get(1).cloned();
+            original
+                .call(args, vm)
+                .map_err(|e| dict_sequence_error(e, source.as_ref(), vm))
+        },
+    )?;
     for (ty, name) in [
         (vm.ctx.types.str_type, "encode"),
         (vm.ctx.types.bytes_type, "decode"),
@@ -354,6 +365,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     install_reversed(vm)?;
     install_isinstance_issubclass(vm)?;
     install_ord(vm)?;
+    install_dict_sequence_errors(vm);
     install_min_max(vm)
 }
 
@@ -937,10 +949,38 @@ fn interpreter_error_in_cpython_words(
     }
     if class.is(errors.type_error) {
         // `raise 3`, `raise int`.
-        message.strip_prefix(
-            "exceptions must be classes or instances deriving from BaseException, not ",
-        )?;
-        return Some("exceptions must derive from BaseException".to_owned());
+        if message
+            .strip_prefix(
+                "exceptions must be classes or instances deriving from BaseException, not ",
+            )
+            .is_some()
+        {
+            return Some("exceptions must derive from BaseException".to_owned());
+        }
+        // `class C(A, B)` whose bases' orders conflict: CPython's message breaks its line.
+        if let Some(bases) =
+            message.strip_prefix("Cannot create a consistent method resolution order (MRO) ")
+        {
+            return Some(format!(
+                "Cannot create a consistent method resolution\norder (MRO) {bases}"
+            ));
+        }
+        // `Shape()` with abstract methods left: CPython names them sorted, unquoted.
+        let (name, methods) = message
+            .strip_prefix("class ")?
+            .split_once(" without an implementation for abstract method")?;
+        let methods = methods.strip_prefix('s').unwrap_or(methods);
+        let mut methods: Vec<&str> = methods
+            .strip_prefix(" '")?
+            .strip_suffix('\'')?
+            .split("', '")
+            .collect();
+        methods.sort_unstable();
+        let plural = if methods.len() > 1 { "s" } else { "" };
+        return Some(format!(
+            "Can't instantiate abstract class {name} with abstract method{plural} {}",
+            methods.join(", ")
+        ));
     }
     None
 }
@@ -1092,4 +1132,150 @@ fn install_islice_new(vm: &VirtualMachine) -> PyResult<()> {
     };
     swap_slot!(islice.slots.new, ISLICE_NEW, islice_new as NewFunc);
     Ok(())
+}
+
+/// `dict(seq)`, `d.update(seq)` and `d |= seq` with an element that is not a pair: CPython
+/// names the element (`dictionary update sequence element #0 has length 3; 2 is required`,
+/// `cannot convert dictionary update sequence element #1 to a sequence`), RustPython does not
+/// (`Iterator must have exactly two elements`, `'int' object is not iterable`). The pairs
+/// before it are inserted in both. When `seq` is a list or tuple, its elements are looked at
+/// again to find the one at fault, only as far as they can be without running actor code
+/// (lists, tuples, strings, bytes, dicts, sets, and objects that cannot be iterated);
+/// otherwise RustPython's words stay.
+fn dict_sequence_error(
+    e: PyBaseExceptionRef,
+    source: Option<&PyObjectRef>,
+    vm: &VirtualMachine,
+) -> PyBaseExceptionRef {
+    let errors = &vm.ctx.exceptions;
+    let message = e
+        .args()
+        .as_slice()
+        .first()
+        .and_then(|m| {
+            m.downcast_ref::<PyStr>()
+                .and_then(|m| m.to_str().map(str::to_owned))
+        })
+        .unwrap_or_default();
+    let pair_error =
+        e.class().is(errors.value_error) && message == "Iterator must have exactly two elements";
+    let iter_error =
+        e.class().is(errors.type_error) && message.ends_with(" object is not iterable");
+    if !pair_error && !iter_error {
+        return e;
+    }
+    let Some(source) = source else {
+        return e;
+    };
+    let items: Vec<PyObjectRef> = if let Some(list) = source.downcast_ref::<PyList>() {
+        list.borrow_vec().to_vec()
+    } else if let Some(tuple) = source.downcast_ref::<PyTuple>() {
+        tuple.as_slice().to_vec()
+    } else {
+        return e;
+    };
+    let types = &vm.ctx.types;
+    for (i, item) in items.iter().enumerate() {
+        // Exact types only: a subclass may iterate as it likes.
+        let class = item.class();
+        let len = if class.is(types.list_type) {
+            item.downcast_ref::<PyList>().map(|l| l.borrow_vec().len())
+        } else if class.is(types.tuple_type) {
+            item.downcast_ref::<PyTuple>().map(|t| t.as_slice().len())
+        } else if class.is(types.str_type) {
+            item.downcast_ref::<PyStr>().map(|s| s.char_len())
+        } else if class.is(types.bytes_type) {
+            item.downcast_ref::<PyBytes>().map(|b| b.as_bytes().len())
+        } else if class.is(types.dict_type) {
+            item.downcast_ref::<PyDict>().map(|d| d.__len__())
+        } else if class.is(types.set_type) || class.is(types.frozenset_type) {
+            item.length(vm).ok()
+        } else {
+            let iterable = class.has_attr(vm.ctx.intern_str("__iter__"))
+                || class.has_attr(vm.ctx.intern_str("__getitem__"));
+            if iterable {
+                return e;
+            }
+            return vm.new_type_error(format!(
+                "cannot convert dictionary update sequence element #{i} to a sequence"
+            ));
+        };
+        let Some(len) = len else {
+            return e;
+        };
+        if len != 2 {
+            return vm.new_value_error(format!(
+                "dictionary update sequence element #{i} has length {len}; 2 is required"
+            ));
+        }
+    }
+    e
+}
+
+static DICT_INIT: OnceLock<InitFunc> = OnceLock::new();
+static DICT_INPLACE_OR: OnceLock<PyNumberBinaryFunc> = OnceLock::new();
+
+fn dict_init(zelf: PyObjectRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    let Some(original) = DICT_INIT.get() else {
+        return Err(vm.new_runtime_error("dict initialiser not installed"));
+    };
+    let source = args.args.first().cloned();
+    original(zelf, args, vm).map_err(|e| dict_sequence_error(e, source.as_ref(), vm))
+}
+
+fn dict_inplace_or(a: &PyObject, b: &PyObject, vm: &VirtualMachine) -> PyResult {
+    let Some(original) = DICT_INPLACE_OR.get() else {
+        return Err(vm.new_runtime_error("dict |= not installed"));
+    };
+    original(a, b, vm).map_err(|e| dict_sequence_error(e, Some(&b.to_owned()), vm))
+}
+
+/// See [`dict_sequence_error`].
+fn install_dict_sequence_errors(vm: &VirtualMachine) {
+    let dict = vm.ctx.types.dict_type;
+    swap_slot!(dict.slots.init, DICT_INIT, dict_init as InitFunc);
+    swap_slot!(
+        dict.slots.as_number.inplace_or,
+        DICT_INPLACE_OR,
+        dict_inplace_or as PyNumberBinaryFunc
+    );
+}
+
+/// `x in obj` for a class without `__contains__`: CPython iterates `obj`, comparing each item
+/// by identity, then equality (`PyObject_RichCompareBool`), and when `obj` cannot be iterated
+/// says `argument of type 'Nothing' is not iterable`. RustPython's fallback compares by
+/// equality only and words the error as `iter()` does. Filled into every type whose slot is
+/// empty (see [`fill_contains_slot`]).
+fn contains_by_iteration(
+    seq: PySequence<'_>,
+    target: &PyObject,
+    vm: &VirtualMachine,
+) -> PyResult<bool> {
+    let obj = seq.obj;
+    let class = obj.class();
+    if !class.has_attr(vm.ctx.intern_str("__iter__"))
+        && !class.has_attr(vm.ctx.intern_str("__getitem__"))
+    {
+        return Err(vm.new_type_error(format!(
+            "argument of type '{}' is not iterable",
+            class.name()
+        )));
+    }
+    let iter = obj.to_owned().get_iter(vm)?;
+    for item in iter.iter::<PyObjectRef>(vm)? {
+        let item = item?;
+        if vm.identical_or_equal(&item, target)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Gives `ty` [`contains_by_iteration`] when it has no `__contains__` of its own (built-in types
+/// at start-up, classes as they are created).
+pub(crate) fn fill_contains_slot(ty: &Py<PyType>) {
+    let slot = &ty.slots.as_sequence.contains;
+    if slot.load().is_none() {
+        slot.store(Some(contains_by_iteration));
+    }
 }

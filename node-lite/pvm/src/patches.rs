@@ -246,6 +246,7 @@ pub fn all_types(vm: &VirtualMachine) -> Vec<PyTypeRef> {
 }
 
 fn patch_type_slots(ty: &Py<PyType>, registry: &mut Registry) {
+    crate::fidelity::fill_contains_slot(ty);
     let reprs = repr_wrappers();
     let nexts = iternext_wrappers();
     if let Some(f) = ty.slots.repr.load() {
@@ -312,6 +313,7 @@ pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
             ty.slots.iternext.store(Some(iternext_wrappers()[i]));
         }
     }
+    crate::fidelity::fill_contains_slot(ty);
     crate::identity::patch_new_type(ty, vm);
     crate::library_objects::patch_new_type(ty);
 }
