@@ -465,6 +465,44 @@ class _tuplegetter:
 _collections._tuplegetter = _tuplegetter
 
 
+# `namedtuple(...)._replace` with an unknown field: CPython 3.11 raises ValueError (3.13, the
+# embedded library, TypeError).
+_namedtuple = _collections.namedtuple
+
+
+def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+    if module is None:
+        # The caller's module, as `namedtuple` itself finds it (one frame further out here).
+        try:
+            module = _collections._sys._getframemodulename(1) or "__main__"
+        except AttributeError:
+            try:
+                module = _collections._sys._getframe(1).f_globals.get("__name__", "__main__")
+            except (AttributeError, ValueError):
+                pass
+    cls = _namedtuple(typename, field_names, rename=rename, defaults=defaults, module=module)
+    fields = cls._fields
+
+    def _replace(self, /, **kwds):
+        result = self._make(map(kwds.pop, fields, self))
+        if kwds:
+            raise ValueError(f"Got unexpected field names: {list(kwds)!r}")
+        return result
+
+    _replace.__doc__ = cls._replace.__doc__
+    _replace.__qualname__ = cls._replace.__qualname__
+    cls._replace = _replace
+    if "__replace__" in cls.__dict__:
+        # 3.13's `copy.replace` hook, which 3.11 does not have.
+        del cls.__replace__
+    return cls
+
+
+namedtuple.__doc__ = _namedtuple.__doc__
+namedtuple.__module__ = "collections"
+_collections.namedtuple = namedtuple
+
+
 @_reprlib.recursive_repr()
 def _ordered_dict_repr(self):
     if not self:
@@ -512,3 +550,86 @@ def _template_init_subclass(cls):
 
 _template_init_subclass.__name__ = _template_init_subclass.__qualname__ = "__init_subclass__"
 _string.Template.__init_subclass__ = classmethod(_template_init_subclass)
+
+
+# `dataclasses` and `enum` as CPython 3.11 has them, where the embedded (3.13) library changed
+# an error or a default.
+_init_fn = dataclasses._init_fn
+
+
+def _init_fn_311(fields, std_fields, *args, **kwargs):
+    # 3.11 does not name the default argument the field follows.
+    seen_default = False
+    for f in std_fields:
+        if f.init:
+            if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+    return _init_fn(fields, std_fields, *args, **kwargs)
+
+
+dataclasses._init_fn = _init_fn_311
+
+_dataclass_replace = dataclasses.replace
+
+
+def replace(obj, /, **changes):
+    # CPython 3.11's: its errors are ValueErrors (3.13's TypeErrors).
+    if not dataclasses._is_dataclass_instance(obj):
+        raise TypeError("replace() should be called on dataclass instances")
+    for f in getattr(obj, dataclasses._FIELDS).values():
+        if f._field_type is dataclasses._FIELD_CLASSVAR:
+            continue
+        if not f.init:
+            if f.name in changes:
+                raise ValueError(
+                    f"field {f.name} is declared with init=False, it cannot be specified with "
+                    "replace()"
+                )
+            continue
+        if f.name not in changes:
+            if f._field_type is dataclasses._FIELD_INITVAR and f.default is dataclasses.MISSING:
+                raise ValueError(f"InitVar {f.name!r} must be specified with replace()")
+            changes[f.name] = getattr(obj, f.name)
+    return obj.__class__(**changes)
+
+
+replace.__doc__ = _dataclass_replace.__doc__
+replace.__module__ = "dataclasses"
+dataclasses.replace = replace
+
+import enum as _enum
+
+
+def _generate_next_value_(name, start, count, last_values):
+    """
+    Generate the next value when not given.
+
+    name: the name of the member
+    start: the initial start value or None
+    count: the number of existing members
+    last_values: the list of values assigned
+    """
+    # 3.11: the last value plus one when the values sort and it is the largest; otherwise the
+    # last value that can be incremented, from the end (3.13 refuses values that do not sort).
+    if not last_values:
+        return start
+    try:
+        last = last_values[-1]
+        last_values.sort()
+        if last == last_values[-1]:
+            return last + 1
+        raise TypeError
+    except TypeError:
+        for v in reversed(last_values):
+            try:
+                return v + 1
+            except TypeError:
+                pass
+        return start
+
+
+_generate_next_value_.__qualname__ = "Enum._generate_next_value_"
+_generate_next_value_.__module__ = "enum"
+_enum.Enum._generate_next_value_ = staticmethod(_generate_next_value_)
