@@ -84,6 +84,81 @@ def total_ordering(cls):
 functools.total_ordering = total_ordering
 
 
+# ``functools.cmp_to_key`` as CPython's C version: one ``KeyWrapper`` type, defined here once.
+# The library's Python version defines a class on every call, which an actor's call may not
+# (rule: class-module).
+_NO_OBJ = object()
+
+
+class KeyWrapper:
+    __slots__ = ("_cmp", "obj")
+
+    def __init__(self, cmp, obj=_NO_OBJ):
+        self._cmp = cmp
+        if obj is not _NO_OBJ:
+            self.obj = obj
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            if len(args) + len(kwargs) == 1 and "obj" in kwargs:
+                return KeyWrapper(self._cmp, kwargs["obj"])
+            raise TypeError("K() takes at most 1 argument (%d given)" % (len(args) + len(kwargs)))
+        if not args:
+            raise TypeError("K() missing required argument 'obj' (pos 1)")
+        if len(args) > 1:
+            raise TypeError("K() takes at most 1 argument (%d given)" % len(args))
+        return KeyWrapper(self._cmp, args[0])
+
+    def _compare(self, other):
+        if type(other) is not KeyWrapper:
+            raise TypeError("other argument must be K instance")
+        return self._cmp(self.obj, other.obj)
+
+    def __lt__(self, other):
+        return self._compare(other) < 0
+
+    def __le__(self, other):
+        return self._compare(other) <= 0
+
+    def __gt__(self, other):
+        return self._compare(other) > 0
+
+    def __ge__(self, other):
+        return self._compare(other) >= 0
+
+    def __eq__(self, other):
+        return self._compare(other) == 0
+
+    def __ne__(self, other):
+        return self._compare(other) != 0
+
+    def __hash__(self):
+        # The C type's name, which CPython's message prints with its module.
+        raise TypeError("unhashable type: 'functools.KeyWrapper'")
+
+
+KeyWrapper.__module__ = "functools"
+
+
+def cmp_to_key(*args, **kwargs):
+    """Convert a cmp= function into a key= function."""
+    given = len(args) + len(kwargs)
+    if given > 1:
+        raise TypeError("cmp_to_key() takes at most 1 argument (%d given)" % given)
+    if args:
+        return KeyWrapper(args[0])
+    if "mycmp" in kwargs:
+        return KeyWrapper(kwargs["mycmp"])
+    if kwargs:
+        raise TypeError("cmp_to_key() got an unexpected keyword argument '%s'" % next(iter(kwargs)))
+    raise TypeError("cmp_to_key() missing required argument 'mycmp' (pos 1)")
+
+
+cmp_to_key.__module__ = "functools"
+functools.KeyWrapper = KeyWrapper
+functools.cmp_to_key = cmp_to_key
+
+
 # ---- sizes: struct ----------------------------------------------------------------------------
 
 def _check_struct_size(size, what):
@@ -633,3 +708,18 @@ def _generate_next_value_(name, start, count, last_values):
 _generate_next_value_.__qualname__ = "Enum._generate_next_value_"
 _generate_next_value_.__module__ = "enum"
 _enum.Enum._generate_next_value_ = staticmethod(_generate_next_value_)
+
+
+# Library functions memoised with ``functools.lru_cache`` at import: the cache's lock and its
+# entries are library objects, which a call may not change (rule: library-read-only), so
+# ``hash(Fraction(1, 3))`` and ``isinstance(x, SomeRuntimeProtocol)`` failed. Their caches only
+# saved time, and a warm cache would make a call's cost depend on earlier calls: they run
+# uncached. (typing's own caches fall back to the uncached function and are reset between
+# calls, see ``_cowboy_reset``.)
+import fractions as _fractions
+import inspect as _inspect
+
+_fractions._hash_algorithm = _fractions._hash_algorithm.__wrapped__
+_inspect._shadowed_dict_from_weakref_mro_tuple = (
+    _inspect._shadowed_dict_from_weakref_mro_tuple.__wrapped__
+)
