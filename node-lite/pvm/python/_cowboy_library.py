@@ -510,6 +510,59 @@ _json_encode_checked.__name__ = _json_encode_checked.__qualname__ = "encode"
 _json.JSONEncoder.encode = _json_encode_checked
 
 
+# `json.loads` errors as CPython 3.11 reports them: 3.13 (the embedded library) says "Illegal
+# trailing comma" at the comma where 3.11 expects a name or value at the closing bracket, and
+# names a bad escape's or control character, one position further on.
+_JSONDecodeError = _json.JSONDecodeError
+_json_decode_error_init = _JSONDecodeError.__init__
+_JSON_WHITESPACE = " \t\n\r"
+
+
+def _json_decode_error_init_311(self, msg, doc, pos):
+    if msg in ("Illegal trailing comma before end of object",
+               "Illegal trailing comma before end of array"):
+        end = pos + 1
+        while end < len(doc) and doc[end] in _JSON_WHITESPACE:
+            end += 1
+        if msg.endswith("object"):
+            msg = "Expecting property name enclosed in double quotes"
+        else:
+            msg = "Expecting value"
+        pos = end
+    elif msg.startswith("Invalid \\escape: "):
+        msg = "Invalid \\escape"
+        pos -= 1
+    elif msg.startswith("Invalid control character ") and msg != "Invalid control character at":
+        msg = "Invalid control character at"
+        pos -= 1
+    _json_decode_error_init(self, msg, doc, pos)
+
+
+_json_decode_error_init_311.__name__ = _json_decode_error_init_311.__qualname__ = "__init__"
+_JSONDecodeError.__init__ = _json_decode_error_init_311
+
+
+# `format(Decimal(...), spec)`: CPython 3.11's decimal (libmpdec) has no `_` grouping and no
+# separators after the point, which the embedded (3.13) `_pydecimal` accepts.
+import decimal as _decimal_module
+import _pydecimal
+
+_decimal_format = _decimal_module.Decimal.__format__
+
+
+def _decimal_format_311(self, specifier, context=None, _localeconv=None):
+    # libmpdec words every bad specifier so; `_pydecimal` says "Invalid format specifier: …".
+    if isinstance(specifier, str):
+        m = _pydecimal._parse_format_specifier_regex.match(specifier)
+        if m is None or m.group("thousands_sep") == "_" or m.group("frac_separators"):
+            raise ValueError("invalid format string")
+    return _decimal_format(self, specifier, context, _localeconv)
+
+
+_decimal_format_311.__name__ = _decimal_format_311.__qualname__ = "__format__"
+_decimal_module.Decimal.__format__ = _decimal_format_311
+
+
 # `OrderedDict`'s repr as CPython 3.11 prints it (`OrderedDict([('x', 1)])`; 3.12 changed it to
 # the dict form the embedded library has).
 import collections as _collections

@@ -239,8 +239,8 @@ pub const RULES: &[RuleInfo] = &[
         rule: Rule::FormatStarWidth,
         id: "format-star-width",
         when: When::RunTime,
-        refuses: "`*` widths and precisions in `%` formatting (`'%*d' % (5, x)`)",
-        why: "the width is only known when formatting, after the size checks",
+        refuses: "`*` widths and precisions in `%` formatting whose arguments are not a tuple (`'%*d' % 5`, `'%(n)*d' % d`); with a tuple (`'%*d' % (5, x)`) they are written into the format before it is checked and run",
+        why: "the width must be known before formatting, for the size checks",
         instead: "`'%5d' % x` or `format(x, f'>{width}')` / an f-string with a nested width",
     },
     RuleInfo {

@@ -391,8 +391,9 @@ fn check_percent_format(fmt: &str, vm: &VirtualMachine) -> PyResult<()> {
         let number = |i: &mut usize| -> PyResult<()> {
             if *i < b.len() && b[*i] == b'*' {
                 return Err(vm.new_value_error(
-                    "'*' widths are not supported by the PVM; write the width into the format, \
-                     or use format(x, f'>{width}') (rule: format-star-width)",
+                    "a '*' width or precision takes its number from an argument tuple; with a \
+                     mapping or a single argument, write the width into the format, or use \
+                     format(x, f'>{width}') (rule: format-star-width)",
                 ));
             }
             let start = *i;
@@ -419,10 +420,122 @@ fn check_percent_format(fmt: &str, vm: &VirtualMachine) -> PyResult<()> {
     Ok(())
 }
 
+/// `'%*d' % (6, 42)`: CPython takes a `*` width or precision from the argument tuple, which
+/// RustPython does not. Returns the format with those numbers written in (a negative width as
+/// the `-` flag, a negative precision as 0) and the arguments without them, or `None` when
+/// there is nothing to expand or a conversion names a mapping key (whose `*` CPython takes from
+/// the mapping: refused by `check_percent_format`).
+fn expand_star_widths(
+    fmt: &[u8],
+    args: &PyTuple,
+    vm: &VirtualMachine,
+) -> PyResult<Option<(Vec<u8>, Vec<PyObjectRef>)>> {
+    let args = args.as_slice();
+    let mut out = Vec::with_capacity(fmt.len());
+    let mut rest = Vec::with_capacity(args.len());
+    let mut next = 0;
+    let mut expanded = false;
+    let mut i = 0;
+    let take_number = |next: &mut usize| -> PyResult<isize> {
+        let Some(value) = args.get(*next) else {
+            return Err(vm.new_type_error("not enough arguments for format string"));
+        };
+        *next += 1;
+        let Some(n) = value.downcast_ref::<PyInt>() else {
+            return Err(vm.new_type_error("* wants int"));
+        };
+        n.as_bigint()
+            .to_isize()
+            .ok_or_else(|| vm.new_overflow_error("Python int too large to convert to C ssize_t"))
+    };
+    while i < fmt.len() {
+        out.push(fmt[i]);
+        if fmt[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if fmt.get(i) == Some(&b'(') {
+            return Ok(None);
+        }
+        let flags_start = out.len();
+        while i < fmt.len() && b"-+ #0".contains(&fmt[i]) {
+            out.push(fmt[i]);
+            i += 1;
+        }
+        if fmt.get(i) == Some(&b'*') {
+            i += 1;
+            expanded = true;
+            let width = take_number(&mut next)?;
+            if width < 0 {
+                out.insert(flags_start, b'-');
+            }
+            out.extend_from_slice(width.unsigned_abs().to_string().as_bytes());
+        }
+        while i < fmt.len() && fmt[i].is_ascii_digit() {
+            out.push(fmt[i]);
+            i += 1;
+        }
+        if fmt.get(i) == Some(&b'.') {
+            out.push(b'.');
+            i += 1;
+            if fmt.get(i) == Some(&b'*') {
+                i += 1;
+                expanded = true;
+                let precision = take_number(&mut next)?.max(0);
+                out.extend_from_slice(precision.to_string().as_bytes());
+            }
+        }
+        while i < fmt.len() && (fmt[i].is_ascii_digit() || b"hlL".contains(&fmt[i])) {
+            out.push(fmt[i]);
+            i += 1;
+        }
+        match fmt.get(i) {
+            Some(&b'%') => {
+                out.push(b'%');
+                i += 1;
+            }
+            Some(&c) => {
+                out.push(c);
+                i += 1;
+                if let Some(arg) = args.get(next) {
+                    rest.push(arg.clone());
+                    next += 1;
+                }
+            }
+            None => {}
+        }
+    }
+    if !expanded {
+        return Ok(None);
+    }
+    rest.extend(args.iter().skip(next).cloned());
+    Ok(Some((out, rest)))
+}
+
 fn op_mod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     if let (Some(x), Some(y)) = (exact_int(&a, vm), exact_int(&b, vm)) {
         bigint_surcharge(x, y, vm)?;
         return vm._mod(&a, &b);
+    }
+    if let Some(args) = b.downcast_ref::<PyTuple>() {
+        let text = if let Some(s) = a.downcast_ref::<PyStr>() {
+            s.to_str().map(|t| t.as_bytes().to_vec())
+        } else {
+            a.downcast_ref::<PyBytes>().map(|s| s.as_bytes().to_vec())
+        };
+        if let Some(text) = text.filter(|t| t.contains(&b'*'))
+            && let Some((format, rest)) = expand_star_widths(&text, args, vm)?
+        {
+            let format: PyObjectRef = if a.downcast_ref::<PyStr>().is_some() {
+                let format = String::from_utf8(format)
+                    .map_err(|_| vm.new_runtime_error("format rewrite broke UTF-8"))?;
+                vm.ctx.new_str(format).into()
+            } else {
+                vm.ctx.new_bytes(format).into()
+            };
+            return op_mod(format, vm.ctx.new_tuple(rest).into(), vm);
+        }
     }
     if let Some(s) = a.downcast_ref::<PyStr>() {
         check_percent_format(s.to_str().unwrap_or(""), vm)?;

@@ -66,6 +66,8 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("finally loop", actor("try:\n    while True:\n        pass\nfinally:\n    while True:\n        pass"), Kind(ErrorKind::OutOfCycles)),
         ("format width", actor("x = '%1000000000d' % 1"), Exception("format width")),
         ("format spec width", actor("x = format(1, '1000000000')"), Exception("format width")),
+        ("percent star width", actor("x = '%*d' % (10**9, 1)"), Exception("format width")),
+        ("percent star precision", actor("x = b'%.*f' % (10**9, 1.0)"), Exception("format width")),
         ("fstring width", actor("n = 10**9\nx = f'{1:{n}}'"), Exception("format width")),
         ("subclasses escape", actor("x = ().__class__.__base__.__subclasses__()"), Rule("dunder-attribute")),
         ("globals escape", actor("def f(): pass\nx = f.__globals__['__builtins__']"), Rule("dunder-attribute")),
