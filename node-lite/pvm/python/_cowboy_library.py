@@ -596,18 +596,37 @@ _collections._tuplegetter = _tuplegetter
 # `namedtuple(...)._replace` with an unknown field: CPython 3.11 raises ValueError (3.13, the
 # embedded library, TypeError).
 _namedtuple = _collections.namedtuple
+_ACTOR_MODULE = "__actor__"
+
+
+def _check_class_module(module):
+    # `namedtuple` and `make_dataclass` set the new class's `__module__` after creating it,
+    # past the check of its namespace: a library module there would let `typing.get_type_hints`
+    # evaluate the class's annotations in that module's globals.
+    if (module is not None and module != _ACTOR_MODULE
+            and module in _collections._sys.modules):
+        raise TypeError(
+            f"a class created by an actor cannot belong to the library module '{module}' "
+            "(rule: class-module)"
+        )
+
+
+def _caller_module(depth):
+    # The module of the frame `depth` levels above the caller, as `namedtuple` finds it.
+    try:
+        return _collections._sys._getframemodulename(depth + 1) or "__main__"
+    except AttributeError:
+        try:
+            return _collections._sys._getframe(depth + 1).f_globals.get("__name__", "__main__")
+        except (AttributeError, ValueError):
+            return None
 
 
 def namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
     if module is None:
         # The caller's module, as `namedtuple` itself finds it (one frame further out here).
-        try:
-            module = _collections._sys._getframemodulename(1) or "__main__"
-        except AttributeError:
-            try:
-                module = _collections._sys._getframe(1).f_globals.get("__name__", "__main__")
-            except (AttributeError, ValueError):
-                pass
+        module = _caller_module(1)
+    _check_class_module(module)
     cls = _namedtuple(typename, field_names, rename=rename, defaults=defaults, module=module)
     fields = cls._fields
 
@@ -776,3 +795,87 @@ _fractions._hash_algorithm = _fractions._hash_algorithm.__wrapped__
 _inspect._shadowed_dict_from_weakref_mro_tuple = (
     _inspect._shadowed_dict_from_weakref_mro_tuple.__wrapped__
 )
+
+
+# `dataclasses.make_dataclass` as in CPython 3.11, without 3.12's `module` parameter (which,
+# set after the class is created, would bypass the class-module rule). The class belongs to
+# the caller's module, found here one frame further out than `make_dataclass` would look.
+_make_dataclass = dataclasses.make_dataclass
+
+
+def make_dataclass(cls_name, fields, *, bases=(), namespace=None, init=True, repr=True, eq=True,
+                   order=False, unsafe_hash=False, frozen=False, match_args=True,
+                   kw_only=False, slots=False, weakref_slot=False):
+    return _make_dataclass(
+        cls_name, fields, bases=bases, namespace=namespace, init=init, repr=repr, eq=eq,
+        order=order, unsafe_hash=unsafe_hash, frozen=frozen, match_args=match_args,
+        kw_only=kw_only, slots=slots, weakref_slot=weakref_slot, module=_caller_module(1))
+
+
+make_dataclass.__doc__ = _make_dataclass.__doc__
+make_dataclass.__module__ = "dataclasses"
+dataclasses.make_dataclass = make_dataclass
+
+
+# `Decimal.ln`, `log10`, `exp` and `**` read digits of log(10) from one memo object made at
+# import, and store more when a precision needs them (above ~37 digits): a change to a library
+# object a call may not make (rule: library-read-only), and a memo that would make a call's cost
+# depend on earlier calls. Each use starts from a fresh memo holding the 47 digits the library
+# writes in.
+def _log10_digits(p):
+    return _pydecimal._Log10Memoize().getdigits(p)
+
+
+_pydecimal._log10_digits = _log10_digits
+
+
+# `base64` builds its base32 and base85 tables on first use and keeps them in module globals:
+# the first call on a node would pay for them and later calls not. Built now, at preload.
+import base64 as _base64
+
+_base64.b32encode(b"a")
+_base64.b32hexencode(b"a")
+_base64.b32decode(b"ME======")
+_base64.b32hexdecode(b"C4======")
+_base64.a85encode(b"a")
+_base64.a85decode(b"@/")
+_base64.b85encode(b"a")
+_base64.b85decode(b"VE")
+
+
+# `inspect.signature` of a built-in (`object.__init__`, reached by `@dataclass(init=False)`
+# while it writes the class's `__doc__`) re-renders Argument Clinic's text signature through
+# `tokenize`, which the PVM does not embed. The same rendering, without it: whitespace outside
+# string literals dropped, `, ` after each comma, and the `$` marking the self parameter
+# removed and its index returned (commas counted at every depth, as the token walk does).
+def _signature_strip_non_python_syntax(signature):
+    if not signature:
+        return signature, None
+    self_parameter = None
+    current_parameter = 0
+    text = []
+    i = 0
+    n = len(signature)
+    while i < n:
+        c = signature[i]
+        if c in "'\"":
+            j = i + 1
+            while j < n and signature[j] != c:
+                j += 2 if signature[j] == "\\" else 1
+            text.append(signature[i:j + 1])
+            i = j + 1
+            continue
+        i += 1
+        if c in " \t\n\r\f":
+            continue
+        if c == ",":
+            current_parameter += 1
+            text.append(", ")
+        elif c == "$":
+            self_parameter = current_parameter
+        else:
+            text.append(c)
+    return "".join(text).strip(), self_parameter
+
+
+_inspect._signature_strip_non_python_syntax = _signature_strip_non_python_syntax

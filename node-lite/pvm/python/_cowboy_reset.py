@@ -10,7 +10,8 @@ unmetered, before every actor call, so every call starts from the same library s
 To keep that cheap the runtime resets only what the previous call could have touched: ABCs
 consulted since the last reset (the ABCMeta checks record them in ``touched``), the regex
 caches when they are not empty, typing's caches and overload registry after a call that
-imported typing or functools, and the decimal context after a call that imported decimal.
+imported typing or functools, and the decimal contexts (the current one, and the flags and traps
+of the library's three) after a call that imported decimal.
 
 The reset runs between calls, where actor code cannot run at all (``natives.charge`` refuses
 it): it calls only library and native functions, never a method an actor's class could define.
@@ -71,10 +72,26 @@ def reset_typing():
     typing.clear_overloads()
 
 
+# The library's contexts, with the flags and traps they had when the library was loaded. Their
+# attributes are read-only to actors, but their `flags` and `traps` are dicts a call can change:
+# `ExtendedContext.divide(1, 3)` records `Inexact` there, and `DefaultContext.traps[Inexact] =
+# True` would make every later `Decimal(1) / 3` on the node raise (`Context()` copies
+# DefaultContext's traps).
+_LIBRARY_CONTEXTS = [
+    (context, dict(context.flags), dict(context.traps), list(context._ignored_flags))
+    for context in (decimal.DefaultContext, decimal.BasicContext, decimal.ExtendedContext)
+]
+
+
 def reset_decimal():
-    # The library's contexts (DefaultContext, BasicContext, ExtendedContext) are read-only to
-    # actors; the current context is the only one a call can change, and every call that
+    # The current context is the only other one a call can change, and every call that
     # imported decimal leaves a new one behind.
+    for context, flags, traps, ignored in _LIBRARY_CONTEXTS:
+        context.flags.clear()
+        context.flags.update(flags)
+        context.traps.clear()
+        context.traps.update(traps)
+        context._ignored_flags[:] = ignored
     decimal.setcontext(decimal.Context())
 
 

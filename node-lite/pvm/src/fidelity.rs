@@ -1279,3 +1279,61 @@ pub(crate) fn fill_contains_slot(ty: &Py<PyType>) {
         slot.store(Some(contains_by_iteration));
     }
 }
+
+/// `__mp__(subject, cls, n)` (see `instrument::MATCH_POSITIONAL`): CPython's check of a class
+/// pattern's positional sub-patterns (`match_class` in `Python/ceval.c`), which names the class.
+/// Returns False, for the real case to run, unless the check fails.
+pub(crate) fn match_class_positional(
+    subject: PyObjectRef,
+    cls: PyObjectRef,
+    n: usize,
+    vm: &VirtualMachine,
+) -> PyResult<bool> {
+    let Some(ty) = cls.downcast_ref::<PyType>() else {
+        return Ok(false);
+    };
+    if !subject.is_instance(&cls, vm)? {
+        return Ok(false);
+    }
+    let allowed = match cls.get_attr("__match_args__", vm) {
+        Ok(args) => {
+            if !args.class().is(vm.ctx.types.tuple_type) {
+                return Err(vm.new_type_error(format!(
+                    "{}.__match_args__ must be a tuple (got {})",
+                    ty.name(),
+                    args.class().name()
+                )));
+            }
+            args.length(vm)?
+        }
+        Err(e) if e.fast_isinstance(vm.ctx.exceptions.attribute_error) => {
+            // The types that match themselves (`_Py_TPFLAGS_MATCH_SELF`), and their subclasses.
+            let types = &vm.ctx.types;
+            let match_self = [
+                types.bool_type,
+                types.bytearray_type,
+                types.bytes_type,
+                types.dict_type,
+                types.float_type,
+                types.frozenset_type,
+                types.int_type,
+                types.list_type,
+                types.set_type,
+                types.str_type,
+                types.tuple_type,
+            ]
+            .iter()
+            .any(|t| ty.fast_issubclass(*t));
+            usize::from(match_self)
+        }
+        Err(e) => return Err(e),
+    };
+    if n > allowed {
+        let plural = if allowed == 1 { "" } else { "s" };
+        return Err(vm.new_type_error(format!(
+            "{}() accepts {allowed} positional sub-pattern{plural} ({n} given)",
+            ty.name()
+        )));
+    }
+    Ok(false)
+}

@@ -113,10 +113,20 @@ pub const PRIVATE_ATTRIBUTE: &str = "__pa__";
 /// (`fidelity::reword_interpreter_error`).
 pub const REWORD: &str = "__rw__";
 
+/// Name of the builtin a synthetic `case` calls before each `case Cls(p, …)` with positional
+/// sub-patterns (`fidelity::match_class_positional`): it raises CPython's TypeError, which
+/// names the class (`Point() accepts 2 positional sub-patterns (3 given)`), where RustPython's
+/// does not; otherwise it returns False and the real case runs.
+pub const MATCH_POSITIONAL: &str = "__mp__";
+/// The capture name the synthetic `case` binds the subject to.
+const MATCH_SUBJECT: &str = "__ms__";
+
 /// Whether `name` is one the rewrite calls (user code may not bind it).
 pub fn is_reserved(name: &str) -> bool {
     name == CHARGE
         || name == REWORD
+        || name == MATCH_POSITIONAL
+        || name == MATCH_SUBJECT
         || name == METERED_ITER
         || name == CHARGE_CHARS
         || name == PRIVATE_ATTRIBUTE
@@ -544,6 +554,10 @@ impl Instrumenter {
             }
             Stmt::Match(m) => {
                 self.visit_expr(&mut m.subject);
+                m.cases = std::mem::take(&mut m.cases)
+                    .into_iter()
+                    .flat_map(|case| positional_check(&case.pattern).into_iter().chain([case]))
+                    .collect();
                 for case in &mut m.cases {
                     if let Some(g) = &mut case.guard {
                         self.visit_expr(g);
@@ -897,6 +911,53 @@ fn params_cost(p: &ast::Parameters) -> u64 {
 fn arguments_cost(a: &ast::Arguments) -> u64 {
     a.args.iter().map(expr_cost).sum::<u64>()
         + a.keywords.iter().map(|k| expr_cost(&k.value)).sum::<u64>()
+}
+
+/// `case __ms__ if __mp__(__ms__, Cls, n): pass`, to go before a case whose pattern is first
+/// tested as a class pattern with `n` positional sub-patterns (`Cls(a, b)`, `Cls(a) as x`, or
+/// the first alternative of an `|`). A capture with a guard may precede other cases; the guard
+/// runs when the case is reached, as the class pattern's own check would. Class patterns
+/// nested deeper keep RustPython's words.
+fn positional_check(pattern: &ast::Pattern) -> Option<ast::MatchCase> {
+    use ast::Pattern as P;
+    let class = match pattern {
+        P::MatchClass(c) => c,
+        P::MatchAs(ast::PatternMatchAs {
+            pattern: Some(inner),
+            ..
+        }) => return positional_check(inner),
+        P::MatchOr(o) => return o.patterns.first().and_then(positional_check),
+        _ => return None,
+    };
+    let n = class.arguments.patterns.len();
+    if n == 0 {
+        return None;
+    }
+    let range = class.range;
+    let guard = call(
+        MATCH_POSITIONAL,
+        vec![
+            name(MATCH_SUBJECT, range),
+            (*class.cls).clone(),
+            int(n as u64, range),
+        ],
+        range,
+    );
+    Some(ast::MatchCase {
+        range,
+        node_index: AtomicNodeIndex::NONE,
+        pattern: P::MatchAs(ast::PatternMatchAs {
+            node_index: AtomicNodeIndex::NONE,
+            range,
+            pattern: None,
+            name: Some(ast::Identifier::new(MATCH_SUBJECT, range)),
+        }),
+        guard: Some(Box::new(guard)),
+        body: vec![Stmt::Pass(ast::StmtPass {
+            node_index: AtomicNodeIndex::NONE,
+            range,
+        })],
+    })
 }
 
 fn pattern_cost(p: &ast::Pattern) -> u64 {

@@ -726,6 +726,12 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, CHARGE, m_charge, vm)?;
     set_builtin(&b, CHARGE_CHARS, m_charge_chars, vm)?;
     set_builtin(&b, crate::instrument::REWORD, fidelity::reword_builtin, vm)?;
+    set_builtin(
+        &b,
+        crate::instrument::MATCH_POSITIONAL,
+        fidelity::match_class_positional,
+        vm,
+    )?;
     set_builtin(&b, "__cowboy_pass", m_pass, vm)?;
     set_builtin(&b, ops::ADD, op_add, vm)?;
     set_builtin(&b, ops::SUB, op_sub, vm)?;

@@ -181,6 +181,48 @@ fn cyclic_garbage_with_finalizers_costs_the_same_every_call() {
     );
 }
 
+#[test]
+fn library_state_one_call_changes_is_back_for_the_next() {
+    // Reachable library state a call can change without setting an attribute: the decimal
+    // library contexts' flags and traps (dicts), and memo tables libraries fill on first use
+    // (base64's, decimal's digits of log(10)). The next call must find them as a fresh node
+    // would: the same results and the same cycles.
+    const TAMPER: &str = "import decimal\nclass Actor:\n    def go(self):\n        decimal.DefaultContext.traps[decimal.Inexact] = True\n        decimal.ExtendedContext.divide(decimal.Decimal(1), decimal.Decimal(3))\n        decimal.BasicContext.flags[decimal.Rounded] = True\n        return 1\n";
+    const USE: &str = "import base64\nimport decimal\nclass Actor:\n    def go(self):\n        with decimal.localcontext(prec=60):\n            e = str(decimal.Decimal(2).exp())\n        return [str(decimal.Decimal(1) / 3), e, sorted(k.__name__ for k, v in decimal.ExtendedContext.flags.items() if v), sorted(k.__name__ for k, v in decimal.BasicContext.flags.items() if v), base64.b85encode(b'hello').decode(), base64.b32encode(b'hi').decode()]\n";
+    let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
+    let runs = pvm
+        .run(|engine| {
+            let tamper = engine.load(TAMPER).expect("valid actor");
+            let using = engine.load(USE).expect("valid actor");
+            let limits = Limits {
+                cycles: 10_000_000,
+                cells: 100_000,
+            };
+            let mut call = |code| {
+                let out = engine.call(
+                    code,
+                    &mut MemoryHost::default(),
+                    corpus::ctx(),
+                    "go",
+                    &[],
+                    limits,
+                );
+                (format!("{:?}", out.result), out.cycles_used)
+            };
+            let fresh = call(&using);
+            let again = call(&using);
+            let tampered = call(&tamper);
+            let after = call(&using);
+            (fresh, again, tampered, after)
+        })
+        .expect("PVM thread");
+    let (fresh, again, tampered, after) = runs;
+    assert!(fresh.0.starts_with("Ok("), "{fresh:?}");
+    assert!(tampered.0.starts_with("Ok("), "{tampered:?}");
+    assert_eq!(fresh, again, "a second call differs from the first");
+    assert_eq!(fresh, after, "a call after the tampering one differs");
+}
+
 /// A host whose `balance` starts another interpreter on another thread and waits up to two
 /// seconds for it to be ready (a start takes well under a second here).
 struct StartsAnInterpreter {
