@@ -879,3 +879,206 @@ def _signature_strip_non_python_syntax(signature):
 
 
 _inspect._signature_strip_non_python_syntax = _signature_strip_non_python_syntax
+
+
+# ---- UTF-16 and UTF-32 codecs ---------------------------------------------------------------
+# RustPython hands these `_codecs` functions to a Python module (`_pycodecs`) through a cell
+# shared by the whole process, which the PVM does not embed: `s.encode("utf-16-le")` said
+# "unknown encoding". They are written here after CPython's `Objects/unicodeobject.c`: the same
+# results, errors (reason, positions, the encoding named) and error-handler protocol
+# (`codecs.lookup_error`), checked against CPython 3.11 on random inputs for every function and
+# handler. Metered like any Python code. The `encodings` modules bind them when imported, so
+# they are installed before those modules load (below).
+import _codecs as _codecs_native
+import codecs as _codecs_module
+
+def _handler_range(pos, length, exc):
+    if pos < 0:
+        pos += length
+    if not 0 <= pos <= length:
+        raise IndexError(f"position {pos} from error handler out of bounds")
+    return pos
+
+
+def _utf_encode(s, errors, unit, order, encoding):
+    # UTF-16 (unit 2) or UTF-32 (unit 4) code units of `s`, in byte order `order`.
+    out = bytearray()
+    n = len(s)
+    i = 0
+    while i < n:
+        cp = ord(s[i])
+        if cp < 0xD800 or 0xE000 <= cp < 0x10000 or (cp >= 0x10000 and unit == 4):
+            out += cp.to_bytes(unit, order)
+            i += 1
+        elif cp >= 0x10000:
+            cp -= 0x10000
+            out += (0xD800 | (cp >> 10)).to_bytes(2, order)
+            out += (0xDC00 | (cp & 0x3FF)).to_bytes(2, order)
+            i += 1
+        else:
+            exc = UnicodeEncodeError(encoding, s, i, i + 1, "surrogates not allowed")
+            if errors is None or errors == "strict":
+                raise exc
+            rep, pos = _codecs_native.lookup_error(errors)(exc)
+            if isinstance(rep, (bytes, bytearray)):
+                if len(rep) % unit:
+                    raise exc
+                out += rep
+            else:
+                for ch in rep:
+                    if ord(ch) >= 128:
+                        raise exc
+                    out += ord(ch).to_bytes(unit, order)
+            i = _handler_range(pos, n, exc)
+    return bytes(out)
+
+
+def _decode_error(errors, encoding, data, start, end, reason, out):
+    # Calls the error handler; returns the position to resume at.
+    exc = UnicodeDecodeError(encoding, data, start, end, reason)
+    if errors is None or errors == "strict":
+        raise exc
+    rep, pos = _codecs_native.lookup_error(errors)(exc)
+    out.append(rep)
+    return _handler_range(pos, len(data), exc)
+
+
+def _utf16_decode(data, errors, final, order, encoding, i=0):
+    n = len(data)
+    out = []
+    while i < n:
+        if i + 1 >= n:
+            if not final:
+                break
+            i = _decode_error(errors, encoding, data, i, n, "truncated data", out)
+            continue
+        u = int.from_bytes(data[i:i + 2], order)
+        if u < 0xD800 or u >= 0xE000:
+            out.append(chr(u))
+            i += 2
+        elif u >= 0xDC00:
+            i = _decode_error(errors, encoding, data, i, i + 2, "illegal encoding", out)
+        elif i + 3 >= n:
+            if not final:
+                break
+            i = _decode_error(errors, encoding, data, i, n, "unexpected end of data", out)
+        else:
+            u2 = int.from_bytes(data[i + 2:i + 4], order)
+            if 0xDC00 <= u2 < 0xE000:
+                out.append(chr(0x10000 + ((u - 0xD800) << 10) + (u2 - 0xDC00)))
+                i += 4
+            else:
+                i = _decode_error(errors, encoding, data, i, i + 2, "illegal UTF-16 surrogate", out)
+    return "".join(out), i
+
+
+def _utf32_decode(data, errors, final, order, encoding, i=0):
+    n = len(data)
+    out = []
+    while i < n:
+        if i + 3 >= n:
+            if not final:
+                break
+            i = _decode_error(errors, encoding, data, i, n, "truncated data", out)
+            continue
+        cp = int.from_bytes(data[i:i + 4], order)
+        if cp >= 0x110000:
+            i = _decode_error(errors, encoding, data, i, i + 4,
+                              "code point not in range(0x110000)", out)
+        elif 0xD800 <= cp < 0xE000:
+            i = _decode_error(errors, encoding, data, i, i + 4,
+                              "code point in surrogate code point range(0xd800, 0xe000)", out)
+        else:
+            out.append(chr(cp))
+            i += 4
+    return "".join(out), i
+
+
+def _bytes_like(data):
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    raise TypeError(f"a bytes-like object is required, not '{type(data).__name__}'")
+
+
+def _codec_functions(unit, name, decode):
+    # The `_codecs` functions of one family: `utf_16` or `utf_32` (unit 2 or 4 bytes).
+    bom_le = (b"\xff\xfe" if unit == 2 else b"\xff\xfe\x00\x00")
+    bom_be = (b"\xfe\xff" if unit == 2 else b"\x00\x00\xfe\xff")
+    dashed = name.replace("_", "-")
+
+    def text(s, function):
+        if not isinstance(s, str):
+            raise TypeError(
+                f"{name}{function}() argument 1 must be str, not {type(s).__name__}")
+        return s
+
+    def encode_le(s, errors=None, /):
+        text(s, "_le_encode")
+        return _utf_encode(s, errors, unit, "little", dashed + "-le"), len(s)
+
+    def encode_be(s, errors=None, /):
+        text(s, "_be_encode")
+        return _utf_encode(s, errors, unit, "big", dashed + "-be"), len(s)
+
+    def encode(s, errors=None, byteorder=0, /):
+        text(s, "_encode")
+        if byteorder < 0:
+            return _utf_encode(s, errors, unit, "little", dashed + "-le"), len(s)
+        if byteorder > 0:
+            return _utf_encode(s, errors, unit, "big", dashed + "-be"), len(s)
+        return bom_le + _utf_encode(s, errors, unit, "little", dashed), len(s)
+
+    def decode_le(data, errors=None, final=False, /):
+        return decode(_bytes_like(data), errors, final, "little", dashed + "-le")
+
+    def decode_be(data, errors=None, final=False, /):
+        return decode(_bytes_like(data), errors, final, "big", dashed + "-be")
+
+    def ex_decode(data, errors=None, byteorder=0, final=False, /):
+        data = _bytes_like(data)
+        skip = 0
+        if byteorder == 0:
+            if data[:unit] == bom_le:
+                byteorder, skip = -1, unit
+            elif data[:unit] == bom_be:
+                byteorder, skip = 1, unit
+            elif len(data) < unit and not final and (bom_le.startswith(data) or bom_be.startswith(data)):
+                return "", 0, 0
+        order, suffix = ("big", "-be") if byteorder > 0 else ("little", "-le")
+        text, consumed = decode(data, errors, final, order, dashed + suffix, skip)
+        return text, consumed, byteorder
+
+    def decode_any(data, errors=None, final=False, /):
+        text, consumed, _ = ex_decode(data, errors, 0, final)
+        return text, consumed
+
+    functions = {
+        f"{name}_le_encode": encode_le,
+        f"{name}_be_encode": encode_be,
+        f"{name}_encode": encode,
+        f"{name}_le_decode": decode_le,
+        f"{name}_be_decode": decode_be,
+        f"{name}_decode": decode_any,
+        f"{name}_ex_decode": ex_decode,
+    }
+    for fname, f in functions.items():
+        f.__name__ = f.__qualname__ = fname
+    return functions
+
+
+for _family in (_codec_functions(2, "utf_16", _utf16_decode),
+                _codec_functions(4, "utf_32", _utf32_decode)):
+    for _name, _function in _family.items():
+        _function.__module__ = "_codecs"
+        setattr(_codecs_native, _name, _function)
+        setattr(_codecs_module, _name, _function)
+
+for _name in ("utf_16", "utf_16_le", "utf_16_be", "utf_32", "utf_32_le", "utf_32_be"):
+    if "encodings." + _name in _collections._sys.modules:
+        raise RuntimeError(f"encodings.{_name} was imported before its codec functions were installed")
+import encodings.utf_16
+import encodings.utf_16_be
+import encodings.utf_16_le
+import encodings.utf_32
+import encodings.utf_32_be
+import encodings.utf_32_le

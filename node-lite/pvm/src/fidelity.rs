@@ -239,7 +239,7 @@ fn install_bytearray_pop(vm: &VirtualMachine) -> PyResult<()> {
 
 /// `str.encode`, `bytes.decode`, `bytearray.decode` with an unknown encoding: CPython names
 /// it as it was written (`unknown encoding: no-such-codec`), RustPython as it normalized it;
-/// and with an encoding that is not a `str`.
+/// and with an encoding or error handler that is not a `str`.
 fn install_unknown_encoding(
     ty: &'static Py<PyType>,
     name: &'static str,
@@ -247,16 +247,19 @@ fn install_unknown_encoding(
 ) -> PyResult<()> {
     wrap_method(ty, name, vm, move |args, original, vm| {
         let given = args.args.get(1).or_else(|| args.kwargs.get("encoding"));
-        if let Some(bad) = given.filter(|e| !is_str(e)) {
-            // Argument Clinic's `_PyArg_BadArgument` names None as `None`.
-            let named = if vm.is_none(bad) {
-                "None".to_owned()
-            } else {
-                type_name(bad)
-            };
-            return Err(vm.new_type_error(format!(
-                "{name}() argument 'encoding' must be str, not {named}"
-            )));
+        let errors = args.args.get(2).or_else(|| args.kwargs.get("errors"));
+        for (argument, value) in [("encoding", given), ("errors", errors)] {
+            if let Some(bad) = value.filter(|e| !is_str(e)) {
+                // Argument Clinic's `_PyArg_BadArgument` names None as `None`.
+                let named = if vm.is_none(bad) {
+                    "None".to_owned()
+                } else {
+                    type_name(bad)
+                };
+                return Err(vm.new_type_error(format!(
+                    "{name}() argument '{argument}' must be str, not {named}"
+                )));
+            }
         }
         let encoding =
             given.and_then(|e| e.downcast_ref::<PyStr>().map(|e| e.as_wtf8().to_string()));
