@@ -892,7 +892,7 @@ _inspect._signature_strip_non_python_syntax = _signature_strip_non_python_syntax
 import _codecs as _codecs_native
 import codecs as _codecs_module
 
-def _handler_range(pos, length, exc):
+def _handler_range(pos, length):
     if pos < 0:
         pos += length
     if not 0 <= pos <= length:
@@ -929,7 +929,7 @@ def _utf_encode(s, errors, unit, order, encoding):
                     if ord(ch) >= 128:
                         raise exc
                     out += ord(ch).to_bytes(unit, order)
-            i = _handler_range(pos, n, exc)
+            i = _handler_range(pos, n)
     return bytes(out)
 
 
@@ -940,7 +940,7 @@ def _decode_error(errors, encoding, data, start, end, reason, out):
         raise exc
     rep, pos = _codecs_native.lookup_error(errors)(exc)
     out.append(rep)
-    return _handler_range(pos, len(data), exc)
+    return _handler_range(pos, len(data))
 
 
 def _utf16_decode(data, errors, final, order, encoding, i=0):

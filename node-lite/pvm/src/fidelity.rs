@@ -1151,19 +1151,17 @@ fn dict_sequence_error(
     vm: &VirtualMachine,
 ) -> PyBaseExceptionRef {
     let errors = &vm.ctx.exceptions;
-    let message = e
-        .args()
-        .as_slice()
-        .first()
-        .and_then(|m| {
-            m.downcast_ref::<PyStr>()
-                .and_then(|m| m.to_str().map(str::to_owned))
-        })
-        .unwrap_or_default();
-    let pair_error =
-        e.class().is(errors.value_error) && message == "Iterator must have exactly two elements";
-    let iter_error =
-        e.class().is(errors.type_error) && message.ends_with(" object is not iterable");
+    let pair_error = is_error(
+        &e,
+        errors.value_error,
+        "Iterator must have exactly two elements",
+        vm,
+    );
+    let iter_error = e.class().is(errors.type_error)
+        && e.as_object().str(vm).is_ok_and(|m| {
+            m.to_str()
+                .is_some_and(|m| m.ends_with(" object is not iterable"))
+        });
     if !pair_error && !iter_error {
         return e;
     }
@@ -1194,9 +1192,7 @@ fn dict_sequence_error(
         } else if class.is(types.set_type) || class.is(types.frozenset_type) {
             item.length(vm).ok()
         } else {
-            let iterable = class.has_attr(vm.ctx.intern_str("__iter__"))
-                || class.has_attr(vm.ctx.intern_str("__getitem__"));
-            if iterable {
+            if can_iterate(class, vm) {
                 return e;
             }
             return vm.new_type_error(format!(
@@ -1244,6 +1240,13 @@ fn install_dict_sequence_errors(vm: &VirtualMachine) {
     );
 }
 
+/// Whether instances of `class` can be iterated (`iter()` finds `__iter__`, or falls back to
+/// `__getitem__`), decided from the class alone, without running its code.
+fn can_iterate(class: &Py<PyType>, vm: &VirtualMachine) -> bool {
+    class.has_attr(vm.ctx.intern_str("__iter__"))
+        || class.has_attr(vm.ctx.intern_str("__getitem__"))
+}
+
 /// `x in obj` for a class without `__contains__`: CPython iterates `obj`, comparing each item
 /// by identity, then equality (`PyObject_RichCompareBool`), and when `obj` cannot be iterated
 /// says `argument of type 'Nothing' is not iterable`. RustPython's fallback compares by
@@ -1256,9 +1259,7 @@ fn contains_by_iteration(
 ) -> PyResult<bool> {
     let obj = seq.obj;
     let class = obj.class();
-    if !class.has_attr(vm.ctx.intern_str("__iter__"))
-        && !class.has_attr(vm.ctx.intern_str("__getitem__"))
-    {
+    if !can_iterate(class, vm) {
         return Err(vm.new_type_error(format!(
             "argument of type '{}' is not iterable",
             class.name()

@@ -519,15 +519,15 @@ fn op_mod(a: PyObjectRef, b: PyObjectRef, vm: &VirtualMachine) -> PyResult {
         return vm._mod(&a, &b);
     }
     if let Some(args) = b.downcast_ref::<PyTuple>() {
-        let text = if let Some(s) = a.downcast_ref::<PyStr>() {
-            s.to_str().map(|t| t.as_bytes().to_vec())
-        } else {
-            a.downcast_ref::<PyBytes>().map(|s| s.as_bytes().to_vec())
+        let text = a.downcast_ref::<PyStr>();
+        let format = match text {
+            Some(s) => s.to_str().map(str::as_bytes),
+            None => a.downcast_ref::<PyBytes>().map(|s| s.as_bytes()),
         };
-        if let Some(text) = text.filter(|t| t.contains(&b'*'))
-            && let Some((format, rest)) = expand_star_widths(&text, args, vm)?
+        if let Some(format) = format.filter(|f| f.contains(&b'*'))
+            && let Some((format, rest)) = expand_star_widths(format, args, vm)?
         {
-            let format: PyObjectRef = if a.downcast_ref::<PyStr>().is_some() {
+            let format: PyObjectRef = if text.is_some() {
                 let format = String::from_utf8(format)
                     .map_err(|_| vm.new_runtime_error("format rewrite broke UTF-8"))?;
                 vm.ctx.new_str(format).into()
