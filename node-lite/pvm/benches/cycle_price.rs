@@ -315,6 +315,19 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
         "x = a * b",
     ),
     ("math.sqrt", "import math", "x = math.sqrt(i + 1.0)"),
+    ("math.sin", "import math", "x = math.sin(i * 1.7)"),
+    ("math.exp", "import math", "x = math.exp(i * 1e-3)"),
+    ("math.pow", "import math", "x = math.pow(i * 0.37, 2.5)"),
+    (
+        "math.lgamma",
+        "import math",
+        "x = math.lgamma(i * 0.01 + 0.5)",
+    ),
+    (
+        "math.log of a 4095-bit int",
+        "import math\nbig = (1 << 4095) - 12345",
+        "x = math.log(big)",
+    ),
     (
         "math.factorial(300)",
         "import math",

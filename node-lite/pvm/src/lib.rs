@@ -19,6 +19,7 @@ pub mod patches;
 pub mod prices;
 pub mod pyconv;
 pub mod pyregex;
+pub mod real_functions;
 pub mod regex_search;
 pub mod reversed_dict;
 pub mod rules;

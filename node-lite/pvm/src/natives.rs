@@ -1,5 +1,5 @@
 //! Native modules written in Rust: `pvm_host` (the actor's interface to the chain) and
-//! `_cowboy_math` (deterministic `math` on a pure-Rust libm); `_cowboy_regex` lives in
+//! `_cowboy_math` (deterministic `math` on [`crate::real_functions`]); `_cowboy_regex` lives in
 //! [`crate::pyregex`]. Every function charges its price from
 //! [`crate::cost`] before doing its work.
 
@@ -7,7 +7,7 @@ use crate::{
     call_state::{CallState, with_state},
     cost::{self, cells, cycles, limits},
     host::{EmittedEvent, OutgoingMessage, TimerRequest},
-    meter, pyconv,
+    meter, pyconv, real_functions as rf,
 };
 use rustpython_vm::{
     PyObjectRef, PyRef, PyResult, VirtualMachine,
@@ -832,7 +832,7 @@ pub fn pvm_host_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// _cowboy_math: math on the pure-Rust libm, identical on every platform.
+// _cowboy_math: math on `real_functions`, identical on every platform.
 // ---------------------------------------------------------------------------------------------
 
 fn to_f64(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
@@ -886,55 +886,29 @@ macro_rules! unary {
     };
 }
 
-unary!(m_sin, libm::sin);
-unary!(m_cos, libm::cos);
-unary!(m_tan, libm::tan);
-unary!(m_asin, libm::asin);
-unary!(m_acos, libm::acos);
-unary!(m_atan, libm::atan);
-unary!(m_sinh, libm::sinh, true);
-unary!(m_cosh, libm::cosh, true);
-unary!(m_tanh, libm::tanh);
-unary!(m_asinh, libm::asinh);
-unary!(m_acosh, libm::acosh);
-unary!(m_atanh, libm::atanh);
-unary!(m_exp, libm::exp, true);
-unary!(m_exp2, libm::exp2, true);
-unary!(m_expm1, libm::expm1, true);
-unary!(m_log1p, libm::log1p);
-unary!(m_log2, |x: f64| if x > 0.0 {
-    libm::log2(x)
-} else {
-    f64::NAN
-});
-unary!(m_log10, |x: f64| if x > 0.0 {
-    libm::log10(x)
-} else {
-    f64::NAN
-});
+unary!(m_sin, rf::sin);
+unary!(m_cos, rf::cos);
+unary!(m_tan, rf::tan);
+unary!(m_asin, rf::asin);
+unary!(m_acos, rf::acos);
+unary!(m_atan, rf::atan);
+unary!(m_sinh, rf::sinh, true);
+unary!(m_cosh, rf::cosh, true);
+unary!(m_tanh, rf::tanh);
+unary!(m_asinh, rf::asinh);
+unary!(m_acosh, rf::acosh);
+unary!(m_atanh, rf::atanh);
+unary!(m_exp, rf::exp, true);
+unary!(m_exp2, rf::exp2, true);
+unary!(m_expm1, rf::expm1, true);
+unary!(m_log1p, rf::log1p);
 unary!(m_sqrt, libm::sqrt);
-unary!(m_cbrt, libm::cbrt);
+unary!(m_cbrt, rf::cbrt);
 unary!(m_fabs, libm::fabs);
-unary!(m_erf, libm::erf);
-unary!(m_erfc, libm::erfc);
-unary!(
-    m_gamma,
-    |x: f64| if x <= 0.0 && x == libm::floor(x) {
-        f64::NAN
-    } else {
-        libm::tgamma(x)
-    },
-    true
-);
-unary!(
-    m_lgamma,
-    |x: f64| if x <= 0.0 && x == libm::floor(x) {
-        f64::NAN
-    } else {
-        libm::lgamma(x)
-    },
-    true
-);
+unary!(m_erf, rf::erf);
+unary!(m_erfc, rf::erfc);
+unary!(m_gamma, rf::gamma, true);
+unary!(m_lgamma, rf::lgamma, true);
 /// `degrees` and `radians` only multiply: no error, even when the product overflows.
 fn m_degrees(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
     Ok(to_f64(x, vm)? * (180.0 / std::f64::consts::PI))
@@ -944,12 +918,13 @@ fn m_radians(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
     Ok(to_f64(x, vm)? * (std::f64::consts::PI / 180.0))
 }
 
+/// `math.log(x[, base])`: CPython's `math_log`, `log(x) / log(base)` with each side through
+/// `loghelper`.
 fn m_log(x: PyObjectRef, base: OptionalArg<PyObjectRef>, vm: &VirtualMachine) -> PyResult<f64> {
-    // Exact for big ints too: log(n) = log(n / 2^k) + k·log(2).
-    let lx = log_any(&x, vm)?;
+    let lx = log_helper(&x, rf::log, vm)?;
     match base {
         OptionalArg::Present(b) => {
-            let lb = log_any(&b, vm)?;
+            let lb = log_helper(&b, rf::log, vm)?;
             if lb == 0.0 {
                 return Err(vm.new_zero_division_error("float division by zero"));
             }
@@ -959,25 +934,69 @@ fn m_log(x: PyObjectRef, base: OptionalArg<PyObjectRef>, vm: &VirtualMachine) ->
     }
 }
 
-fn log_any(x: &PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+fn m_log2(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    log_helper(&x, rf::log2, vm)
+}
+
+fn m_log10(x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
+    log_helper(&x, rf::log10, vm)
+}
+
+/// CPython's `loghelper`: an int (or bool) is converted with correct rounding; one too large
+/// for a float is taken as `m·2^e` and its log is `f(m) + f(2)·e`. Anything else is a float,
+/// whose log is a domain error at zero and below.
+fn log_helper(x: &PyObjectRef, f: fn(f64) -> f64, vm: &VirtualMachine) -> PyResult<f64> {
     if let Some(i) = x.downcast_ref::<rustpython_vm::builtins::PyInt>() {
         let n = i.as_bigint();
+        charge(cycles::CALL + n.bits() / cycles::BIGINT_BITS_PER_CYCLE, vm)?;
         if n.sign() != malachite_bigint::Sign::Plus {
             return Err(domain(vm));
         }
-        let bits = n.bits();
-        if bits > 1000 {
-            let shift = bits - 53;
-            let top: malachite_bigint::BigInt = n >> shift;
-            let f = num_traits::ToPrimitive::to_f64(&top).unwrap_or(f64::MAX);
-            return Ok(libm::log(f) + shift as f64 * std::f64::consts::LN_2);
-        }
+        let (m, e) = int_frexp(n);
+        return Ok(if e <= f64::MAX_EXP as u64 {
+            f(libm::ldexp(m, e as i32))
+        } else {
+            f(m) + f(2.0) * e as f64
+        });
     }
     let v = to_f64(x.clone(), vm)?;
+    if v.is_nan() || v == f64::INFINITY {
+        return Ok(v);
+    }
     if v <= 0.0 {
         return Err(domain(vm));
     }
-    Ok(libm::log(v))
+    Ok(f(v))
+}
+
+/// A positive int as `m·2^e` with `m` in `[0.5, 1)` rounded half-to-even to 53 bits, as
+/// CPython's `_PyLong_Frexp` (and, when `e <= 1024`, exactly the float `PyLong_AsDouble` gives).
+fn int_frexp(n: &malachite_bigint::BigInt) -> (f64, u64) {
+    use num_traits::ToPrimitive as _;
+    const KEEP: u64 = f64::MANTISSA_DIGITS as u64;
+    let bits = n.bits();
+    if bits <= KEEP {
+        let v = n.to_u64().unwrap_or(0) as f64;
+        return (v / (1u64 << bits) as f64, bits);
+    }
+    // The top bits with two more than the mantissa, and whether anything below them is set.
+    let (top, sticky) = if bits >= KEEP + 2 {
+        let shift = bits - KEEP - 2;
+        let top = (n >> shift).to_u64().unwrap_or(0);
+        (top, n.trailing_zeros().is_some_and(|zeros| zeros < shift))
+    } else {
+        (n.to_u64().unwrap_or(0) << (KEEP + 2 - bits), false)
+    };
+    let (mut mantissa, guard) = (top >> 2, top & 3);
+    if guard > 2 || (guard == 2 && (sticky || mantissa & 1 == 1)) {
+        mantissa += 1;
+    }
+    let mut e = bits;
+    if mantissa == 1 << KEEP {
+        mantissa >>= 1;
+        e += 1;
+    }
+    (mantissa as f64 / (1u64 << KEEP) as f64, e)
 }
 
 /// `math.pow`, as CPython's `math_pow`: IEEE special values first, then libm; `0.0 ** -y`
@@ -1010,7 +1029,7 @@ fn m_pow(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
             0.0
         });
     }
-    let r = libm::pow(x, y);
+    let r = rf::pow(x, y);
     if r.is_nan() || (r.is_infinite() && x == 0.0) {
         Err(domain(vm))
     } else if r.is_infinite() {
@@ -1021,7 +1040,7 @@ fn m_pow(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
 }
 
 fn m_atan2(y: PyObjectRef, x: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
-    Ok(libm::atan2(to_f64(y, vm)?, to_f64(x, vm)?))
+    Ok(rf::atan2(to_f64(y, vm)?, to_f64(x, vm)?))
 }
 
 fn m_fmod(x: PyObjectRef, y: PyObjectRef, vm: &VirtualMachine) -> PyResult<f64> {
@@ -1111,9 +1130,10 @@ pub fn math_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     Ok(module(vm, "_cowboy_math", d))
 }
 
-/// `float ** float` on libm's `pow`, so float powers are identical on every platform.
+/// `float ** float` on the correctly rounded `pow`, so float powers are identical on every
+/// platform.
 pub fn float_pow(x: f64, y: f64) -> f64 {
-    libm::pow(x, y)
+    rf::pow(x, y)
 }
 
 // ---------------------------------------------------------------------------------------------
