@@ -83,7 +83,7 @@ class _Hash:
         return _BLOCK_SIZES[self.name]
 
     def __repr__(self):
-        return "<%s _hashlib.HASH object>" % self.name
+        return "<%s _hashlib.HASH object @ %#x>" % (self.name, id(self))
 
 
 class _Blake2(_Hash):
@@ -123,7 +123,7 @@ class _Blake2(_Hash):
         return self._size
 
     def __repr__(self):
-        return "<_blake2.%s object>" % self.name
+        return "<_blake2.%s object at %#x>" % (self.name, id(self))
 
 
 class blake2b(_Blake2):
@@ -166,7 +166,7 @@ class _Shake(_Hash):
         return 0
 
     def __repr__(self):
-        return "<%s _hashlib.HASHXOF object>" % self.name
+        return "<%s _hashlib.HASHXOF object @ %#x>" % (self.name, id(self))
 
 
 def shake_128(data=b"", *, usedforsecurity=True):

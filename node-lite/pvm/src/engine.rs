@@ -312,6 +312,8 @@ impl Engine {
     #[doc(hidden)]
     pub fn debug_exec(&mut self, source: &str) -> Result<String, String> {
         let _starting = interpreter_starting();
+        // Numbered like a call, so that `id()` is stable within one `debug_exec`.
+        identity::start_call();
         self.interpreter.enter(|vm| {
             let globals = vm.ctx.new_dict();
             let run = || -> rustpython_vm::PyResult<String> {
@@ -325,7 +327,9 @@ impl Engine {
                     .map_err(|e| vm.new_value_error(format!("{e}")))?;
                 vm.run_code_obj(code, Scope::with_builtins(None, globals.clone(), vm))?;
                 let result = globals.get_item("result", vm)?;
-                Ok(result.repr(vm)?.to_string())
+                let text = result.repr(vm)?.to_string();
+                drop(identity::take_ids());
+                Ok(text)
             };
             run().map_err(|e| {
                 let described = describe_exception(&e, vm);
@@ -469,6 +473,7 @@ impl Engine {
         // before the next call.
         let executed = self.interpreter.enter(|vm| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                identity::start_call();
                 let result = execute(actor, method, args, vm);
                 // Objects kept alive for their ids are released inside the call, which pays
                 // for any finalizer that runs.

@@ -8,7 +8,9 @@
 //!   and the same object always gets the same number within the call. Ids are unique among the
 //!   objects a call asked about, because the call keeps every such object alive until it ends
 //!   (so no other object can take its place). `copy.deepcopy`'s memo, `json`'s cycle check and
-//!   `reprlib` use these ids, so what they compute is the same on every node.
+//!   `reprlib` use these ids, so what they compute is the same on every node, and a default
+//!   repr shows the id where CPython shows the address (`<P object at 0x1>`). The objects are
+//!   released in id order, so their finalizers run in the same order on every node.
 //! - **identity hashes** (`object.__hash__`, a NaN float's hash, a bound method's hash, all
 //!   derived from addresses) keep working inside dicts and sets, whose iteration order is the
 //!   insertion order and so never shows a hash. But `hash()` refuses to return a number that
@@ -27,12 +29,20 @@ use std::{
 
 struct Ids {
     next: u64,
+    /// Set outside calls (before the first, and once a call has released its objects): ids
+    /// asked for then — a finalizer's `repr(self)`, a repr while the library loads — are
+    /// fresh numbers that keep nothing alive, which would carry into the next call.
+    released: bool,
     /// Address → (serial, the object, kept alive so its address stays its own).
     by_address: HashMap<usize, (u64, PyObjectRef)>,
 }
 
 thread_local! {
-    static IDS: RefCell<Ids> = RefCell::new(Ids { next: 1, by_address: HashMap::new() });
+    static IDS: RefCell<Ids> = RefCell::new(Ids {
+        next: 1,
+        released: true,
+        by_address: HashMap::new(),
+    });
     /// Set whenever an identity hash is computed; `hash()` clears it before and checks after.
     static IDENTITY_HASHED: Cell<bool> = const { Cell::new(false) };
 }
@@ -47,22 +57,39 @@ pub fn id(obj: PyObjectRef) -> u64 {
         }
         let serial = ids.next;
         ids.next += 1;
-        ids.by_address.insert(address, (serial, obj));
+        if !ids.released {
+            ids.by_address.insert(address, (serial, obj));
+        }
         serial
     })
 }
 
 /// Forgets every id (at the end of each call, inside it: releasing the objects may run their
 /// finalizers, which the call pays for). Returns the objects, to be dropped by the caller.
+///
+/// The objects come in the order their ids were given, never in the map's (address) order:
+/// dropping them runs their finalizers, whose effects (events, messages, storage) must come
+/// in the same order on every node.
 pub fn take_ids() -> Vec<PyObjectRef> {
     IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
-        ids.next = 1;
-        std::mem::take(&mut ids.by_address)
-            .into_values()
-            .map(|(_, o)| o)
-            .collect()
+        ids.released = true;
+        let mut kept: Vec<(u64, PyObjectRef)> =
+            std::mem::take(&mut ids.by_address).into_values().collect();
+        kept.sort_unstable_by_key(|(serial, _)| *serial);
+        kept.into_iter().map(|(_, o)| o).collect()
     })
+}
+
+/// Starts a call's numbering at 1. Finalizers that ran after the previous call released its
+/// objects (`repr(self)` in `__del__` asks for an id) numbered on from where it stopped, so
+/// the count must restart here: a node that restarted in between would start at 1.
+pub fn start_call() {
+    IDS.with(|ids| {
+        let mut ids = ids.borrow_mut();
+        ids.next = 1;
+        ids.released = false;
+    });
 }
 
 /// The `hash()` actors and library code call: the object's hash, unless an identity hash went

@@ -7,7 +7,8 @@
 //!
 //! - **`repr` without addresses**: default reprs (`<Foo object at 0x7f…>`, functions,
 //!   generators, bound methods) embed memory addresses that differ between nodes; every
-//!   `repr` slot is wrapped to strip ` at 0x…`.
+//!   `repr` slot is wrapped to print the object's deterministic `id()` in place of its own
+//!   address and to strip any other ` at 0x…`.
 //! - **per-element charges in native loops**: every iterator's `__next__` charges one cycle,
 //!   so `sum(range(10**12))`, `list(range(10**9))` or `max(...)` run out of cycles instead of
 //!   running for hours; `in` and `==` on lists and tuples charge per element.
@@ -16,11 +17,11 @@
 //!   defined by the embedded library while a call runs raises `TypeError`, so no actor can
 //!   change what another actor's code does.
 
-use crate::{cost::cycles, meter, natives};
+use crate::{cost::cycles, identity, meter, natives};
 use rustpython_vm::common::wtf8::Wtf8Buf;
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
-    builtins::{PyList, PySet, PyStr, PyTuple, PyType, PyTypeRef},
+    builtins::{PyBoundMethod, PyList, PySet, PyStr, PyTuple, PyType, PyTypeRef},
     function::{Either, FuncArgs, PyComparisonValue, PySetterValue},
     protocol::{PyIterReturn, PySequence},
     types::{PyComparisonOp, PyTypeFlags},
@@ -138,6 +139,49 @@ struct Registry {
     iternext: Vec<usize>,
 }
 
+/// A native repr without memory addresses, or `None` when it has none. The object's own
+/// address, which RustPython prints last (`<__actor__.P object at 0x7f…>`, `<function f at
+/// 0x7f…>`), becomes its [`identity::id`] in hex — CPython's address *is* its `id()`, so
+/// `repr(x)` still shows `hex(id(x))` — and any other address (`<built-in method append of
+/// list object at 0x7f…>`) is removed.
+///
+/// Only a text of the form `<…>` is looked at: the natives that print addresses all print
+/// that form, while a list's or a tuple's text is its elements' reprs (already through their
+/// own wrappers) and may hold a user's `__repr__` text, which is left as written. Whether the
+/// last address is the object's own is a property of the type's repr code, the same on every
+/// node, so the output never depends on an address.
+fn deterministic_repr(zelf: &PyObject, text: &str, vm: &VirtualMachine) -> Option<String> {
+    if !text.starts_with('<') || !text.contains(" at 0x") {
+        return None;
+    }
+    // `<bound method A.f of REPR>` prints no address of its own: REPR is `repr(self)`, already
+    // deterministic.
+    if zelf.downcast_ref::<PyBoundMethod>().is_some() {
+        return None;
+    }
+    // `<built-in method append of list object at 0x…>` and `<method-wrapper '__add__' of int
+    // object at 0x…>` print the address of the object they are bound to.
+    let class = zelf.class();
+    let shown = if class.is(vm.ctx.types.builtin_function_or_method_type)
+        || class.is(vm.ctx.types.method_wrapper_type)
+    {
+        vm.get_attribute_opt(zelf.to_owned(), "__self__")
+            .ok()
+            .flatten()
+    } else {
+        Some(zelf.to_owned())
+    };
+    let Some(shown) = shown else {
+        return strip_addresses(text);
+    };
+    let address = format!(" at {:#x}>", shown.get_id());
+    let Some(prefix) = text.strip_suffix(address.as_str()) else {
+        return strip_addresses(text);
+    };
+    let prefix = strip_addresses(prefix).unwrap_or_else(|| prefix.to_owned());
+    Some(format!("{prefix} at {:#x}>", identity::id(shown)))
+}
+
 fn strip_addresses(s: &str) -> Option<String> {
     if !s.contains(" at 0x") {
         return None;
@@ -165,10 +209,15 @@ fn repr_wrapper<const I: usize>(zelf: &PyObject, vm: &VirtualMachine) -> PyResul
     // Native reprs build their whole text (a container's, every element's) for a constant
     // price: charged by the characters made, at every level of nesting.
     natives::charge(s.char_len() as u64 * cycles::PER_CHAR, vm)?;
-    Ok(match s.to_str().and_then(strip_addresses) {
-        Some(clean) => vm.ctx.new_str(clean),
-        None => s,
-    })
+    Ok(
+        match s
+            .to_str()
+            .and_then(|text| deterministic_repr(zelf, text, vm))
+        {
+            Some(clean) => vm.ctx.new_str(clean),
+            None => s,
+        },
+    )
 }
 
 fn iternext_wrapper<const I: usize>(
@@ -333,10 +382,15 @@ fn wrap_object_repr_method(vm: &VirtualMachine) -> PyResult<()> {
         object_type,
         move |zelf: rustpython_vm::PyObjectRef, vm: &VirtualMachine| -> PyResult {
             let s = original(&zelf, vm)?;
-            Ok(match s.to_str().and_then(strip_addresses) {
-                Some(clean) => vm.ctx.new_str(clean).into(),
-                None => s.into(),
-            })
+            Ok(
+                match s
+                    .to_str()
+                    .and_then(|text| deterministic_repr(&zelf, text, vm))
+                {
+                    Some(clean) => vm.ctx.new_str(clean).into(),
+                    None => s.into(),
+                },
+            )
         },
     );
     object_type.set_attr(vm.ctx.intern_str("__repr__"), wrapped.into());

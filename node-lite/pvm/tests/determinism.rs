@@ -182,6 +182,38 @@ fn cyclic_garbage_with_finalizers_costs_the_same_every_call() {
 }
 
 #[test]
+fn finalizers_of_objects_kept_for_their_ids_run_in_id_order_and_keep_nothing() {
+    // `id()` keeps an object alive until the call ends. They were released in the order of a
+    // hash map keyed by address — a different order on every node, and their finalizers' output
+    // (here `print`, as easily an event) with it. A finalizer's `repr(self)` after the release
+    // asks for an id: it gets a fresh number and must neither keep the object nor shift the next
+    // call's numbering.
+    const SOURCE: &str = "class Noisy:\n    def __init__(self, n):\n        self.n = n\n    def __del__(self):\n        print(self.n, repr(self).split(' at ')[1])\n\nclass Actor:\n    def go(self):\n        keep = [Noisy(i) for i in range(40)]\n        for o in reversed(keep):\n            id(o)\n        return 1\n    def first_id(self):\n        return id([])\n";
+    let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
+    let (logs, first_id) = pvm
+        .run(|engine| {
+            let code = engine.load(SOURCE).expect("valid actor");
+            let limits = Limits {
+                cycles: 10_000_000,
+                cells: 100_000,
+            };
+            let mut host = MemoryHost::default();
+            let out = engine.call(&code, &mut host, corpus::ctx(), "go", &[], limits);
+            assert!(out.result.is_ok(), "{:?}", out.result);
+            let next = engine.call(&code, &mut host, corpus::ctx(), "first_id", &[], limits);
+            (out.logs, next.result.expect("first_id"))
+        })
+        .expect("PVM thread");
+    // Ids 1..=40 went to objects 39..=0; they are released in that order, and each finalizer's
+    // repr numbers on from 41.
+    let expected: Vec<String> = (0..40)
+        .map(|k| format!("{} {:#x}>", 39 - k, 41 + k))
+        .collect();
+    assert_eq!(logs, expected);
+    assert_eq!(first_id, Value::Int(1.into()));
+}
+
+#[test]
 fn library_state_one_call_changes_is_back_for_the_next() {
     // Reachable library state a call can change without setting an attribute: the decimal
     // library contexts' flags and traps (dicts), and memo tables libraries fill on first use
