@@ -563,58 +563,6 @@ _decimal_format_311.__name__ = _decimal_format_311.__qualname__ = "__format__"
 _decimal_module.Decimal.__format__ = _decimal_format_311
 
 
-# Operand errors name the type `decimal.Decimal`, as CPython's C type does (its `tp_name`); the
-# error a Python class gets from the interpreter names only `Decimal`. Decimal's own operator
-# methods raise it when the other operand is a builtin type that never takes a Decimal (so a
-# TypeError is the outcome either way), in the words of whichever side CPython's error comes
-# from (`[1] + Decimal(1)` is the list's). Any other operand still gets its reflected method.
-_DECIMAL_FOREIGN = (float, complex, str, bytes, bytearray, list, tuple, dict, set, frozenset, type(None))
-_DECIMAL_SEQUENCES = (str, bytes, bytearray, list, tuple)
-
-
-def _decimal_type_name(value):
-    cls = type(value)
-    return "decimal.Decimal" if cls is _decimal_module.Decimal else cls.__name__
-
-
-def _decimal_operand_errors(name, symbol, reflected):
-    original = getattr(_decimal_module.Decimal, name)
-
-    def method(self, other, *rest, **options):
-        result = original(self, other, *rest, **options)
-        if result is not NotImplemented or type(other) not in _DECIMAL_FOREIGN:
-            return result
-        if rest and rest[0] is not None:
-            return result  # three-argument pow() has its own message
-        if reflected:
-            # The sequence on the left words it (`list + Decimal`, `bytes * Decimal`).
-            if symbol == "+" and type(other) in (list, tuple, str):
-                raise TypeError('can only concatenate %s (not "%s") to %s'
-                                % (type(other).__name__, _decimal_type_name(self), type(other).__name__))
-            if symbol == "+" and type(other) in (bytes, bytearray):
-                raise TypeError("can't concat %s to %s" % (_decimal_type_name(self), type(other).__name__))
-            if symbol == "*" and type(other) in _DECIMAL_SEQUENCES:
-                raise TypeError("can't multiply sequence by non-int of type '%s'" % _decimal_type_name(self))
-            left, right = type(other).__name__, _decimal_type_name(self)
-        else:
-            if symbol == "*" and type(other) in _DECIMAL_SEQUENCES:
-                raise TypeError("can't multiply sequence by non-int of type '%s'" % _decimal_type_name(self))
-            left, right = _decimal_type_name(self), type(other).__name__
-        raise TypeError("unsupported operand type(s) for %s: '%s' and '%s'" % (symbol, left, right))
-
-    method.__name__ = original.__name__
-    method.__qualname__ = original.__qualname__
-    method.__doc__ = original.__doc__
-    setattr(_decimal_module.Decimal, name, method)
-
-
-for _name, _symbol in (("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/"), ("floordiv", "//"),
-                       ("mod", "%"), ("divmod", "divmod()"), ("pow", "** or pow()")):
-    _decimal_operand_errors("__%s__" % _name, _symbol, False)
-    _decimal_operand_errors("__r%s__" % _name, _symbol, True)
-del _name, _symbol
-
-
 # `OrderedDict`'s repr as CPython 3.11 prints it (`OrderedDict([('x', 1)])`; 3.12 changed it to
 # the dict form the embedded library has).
 import collections as _collections
