@@ -84,11 +84,19 @@ pub fn take_ids() -> Vec<PyObjectRef> {
 /// Starts a call's numbering at 1. Finalizers that ran after the previous call released its
 /// objects (`repr(self)` in `__del__` asks for an id) numbered on from where it stopped, so
 /// the count must restart here: a node that restarted in between would start at 1.
+///
+/// Objects still kept here were left by a call that panicked before releasing them (or by a
+/// failed `debug_exec`): they belong to an interpreter that has been replaced, and dropping them
+/// now would run their finalizers inside this call, charged to it, with its effects. They are
+/// leaked instead — rare, and the same on every node — so this call starts from nothing.
 pub fn start_call() {
     IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
         ids.next = 1;
         ids.released = false;
+        for (_, (_, object)) in ids.by_address.drain() {
+            std::mem::forget(object);
+        }
     });
 }
 

@@ -207,17 +207,17 @@ fn repr_wrapper<const I: usize>(zelf: &PyObject, vm: &VirtualMachine) -> PyResul
     }
     let s = original(zelf, vm)?;
     // Native reprs build their whole text (a container's, every element's) for a constant
-    // price: charged by the characters made, at every level of nesting.
+    // price: charged by the characters made, at every level of nesting — of the text the actor
+    // gets, since the original's length depends on how many hex digits an address has.
+    let s = match s
+        .to_str()
+        .and_then(|text| deterministic_repr(zelf, text, vm))
+    {
+        Some(clean) => vm.ctx.new_str(clean),
+        None => s,
+    };
     natives::charge(s.char_len() as u64 * cycles::PER_CHAR, vm)?;
-    Ok(
-        match s
-            .to_str()
-            .and_then(|text| deterministic_repr(zelf, text, vm))
-        {
-            Some(clean) => vm.ctx.new_str(clean),
-            None => s,
-        },
-    )
+    Ok(s)
 }
 
 fn iternext_wrapper<const I: usize>(

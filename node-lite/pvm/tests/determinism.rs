@@ -411,7 +411,9 @@ fn a_panic_in_a_call_fails_that_call_only_and_charges_its_whole_budget() {
     // The boundary around every call: a panic becomes the deterministic `VmPanic` failure,
     // charged every cycle of the budget, with no effects; the thread survives, and the next
     // call runs on a fresh interpreter and costs what it costs anywhere.
-    const SOURCE: &str = "import pvm_host\n\nclass Actor:\n    def boom(self):\n        self.storage['x'] = 1\n        return pvm_host.balance()\n\n    def fine(self):\n        return sorted([3, 1, 2])\n";
+    // `boom` asks for ids before the panic: the objects they keep must not carry into the next
+    // call's numbering (`ids` gives [1, 2] on a fresh node).
+    const SOURCE: &str = "import pvm_host\n\nclass Actor:\n    def boom(self):\n        self.storage['x'] = 1\n        id(None)\n        id(object())\n        return pvm_host.balance()\n\n    def fine(self):\n        return sorted([3, 1, 2])\n\n    def ids(self):\n        a = object()\n        return [id(a), id(None)]\n";
     let limits = Limits {
         cycles: 1_000_000,
         cells: 100_000,
@@ -436,7 +438,21 @@ fn a_panic_in_a_call_fails_that_call_only_and_charges_its_whole_budget() {
             let code = engine.load(SOURCE).expect("valid actor");
             let mut host = PanicsOnBalance(MemoryHost::default());
             let out = engine.call(&code, &mut host, corpus::ctx(), "boom", &[], limits);
-            (out, fine_cost(engine))
+            let code = engine.load(SOURCE).expect("valid actor");
+            let ids = engine.call(
+                &code,
+                &mut MemoryHost::default(),
+                corpus::ctx(),
+                "ids",
+                &[],
+                limits,
+            );
+            assert_eq!(
+                ids.result.expect("ids"),
+                Value::List(vec![Value::Int(1.into()), Value::Int(2.into())])
+            );
+            let cost = fine_cost(engine);
+            (out, cost)
         })
         .expect("the PVM thread survives the panic");
     let error = panicked.result.expect_err("the call fails");
