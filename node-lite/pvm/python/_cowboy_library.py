@@ -746,6 +746,163 @@ replace.__doc__ = _dataclass_replace.__doc__
 replace.__module__ = "dataclasses"
 dataclasses.replace = replace
 
+
+# A quoted annotation naming its module (`"typing.ClassVar[int]"`, `"dataclasses.InitVar[int]"`)
+# marks a class variable or init-only field when the name is the module itself; an actor's
+# `import typing` binds a facade of it (a module object of the same name holding the same public
+# objects), which `dataclasses` would not recognise by identity.
+_dataclass_is_type = dataclasses._is_type
+
+
+def _same_module(bound, module, name):
+    return bound is module or (
+        type(bound) is type(module)
+        and bound.__name__ == module.__name__
+        and bound.__dict__.get(name, bound) is module.__dict__.get(name, module)
+    )
+
+
+def _is_type(annotation, cls, a_module, a_type, is_type_predicate):
+    match = dataclasses._MODULE_IDENTIFIER_RE.match(annotation)
+    if not match or not match.group(1):
+        return _dataclass_is_type(annotation, cls, a_module, a_type, is_type_predicate)
+    module = _collections._sys.modules.get(cls.__module__)
+    if module is None or not _same_module(module.__dict__.get(match.group(1)), a_module,
+                                          match.group(2)):
+        return False
+    ns = _collections._sys.modules.get(a_type.__module__).__dict__
+    return bool(ns and is_type_predicate(ns.get(match.group(2)), a_module))
+
+
+dataclasses._is_type = _is_type
+
+# ---- typing.Union and Optional as CPython 3.11 has them --------------------------------------
+# The embedded library is 3.14's, where `Union[int, str]` is the same object as `int | str` and
+# prints as `int | str`. In 3.11, `Union[...]` and `Optional[...]` make a `_UnionGenericAlias`
+# that prints `typing.Union[int, str]` / `typing.Optional[int]`, while `int | str` stays a
+# `types.UnionType`. `typing.Union` becomes a class again whose subscription builds that alias;
+# 3.14's own code asks `isinstance(t, Union)` to recognise `int | str`, which it still does.
+import types as _types
+import typing as _typing
+
+
+class _UnionForm(type):
+    def __repr__(cls):
+        return "typing.Union"
+
+    def __call__(cls, *args, **kwargs):
+        raise TypeError("Cannot instantiate typing.Union")
+
+    def __instancecheck__(cls, obj):
+        # What 3.14's typing means by `isinstance(t, Union)`; 3.11's objects are aliases.
+        return type(obj) is _types.UnionType
+
+    def __or__(cls, other):
+        return cls[cls, other]
+
+    def __ror__(cls, other):
+        return cls[other, cls]
+
+    def __getitem__(cls, parameters):
+        return _union_of(parameters)
+
+
+class Union(metaclass=_UnionForm):
+    """Union type; Union[X, Y] means either X or Y.
+
+    On CPython 3.11's terms: `Union[int, str]` prints as `typing.Union[int, str]`, a union of a
+    type and None as `typing.Optional[int]`; `int | str` is a different object (a
+    `types.UnionType`) that compares equal to it.
+    """
+
+    def __init_subclass__(cls, *args, **kwargs):
+        raise TypeError("Cannot subclass typing.Union")
+
+
+Union.__module__ = "typing"
+
+
+def _union_member(parameter):
+    if parameter is Union:
+        raise TypeError("Plain typing.Union is not valid as type argument")
+    return _typing._type_check(parameter, "Union[arg, ...]: each arg must be a type.")
+
+
+# Uncached, as the library's other subscriptions run here (see `_cowboy_reset`).
+def _union_of(parameters):
+    if parameters == ():
+        raise TypeError("Cannot take a Union of no types.")
+    if not isinstance(parameters, tuple):
+        parameters = (parameters,)
+    members = []
+    for parameter in map(_union_member, parameters):
+        if isinstance(parameter, (_UnionGenericAlias, _types.UnionType)):
+            members.extend(parameter.__args__)
+        else:
+            members.append(parameter)
+    members = tuple(_typing._deduplicate(members))
+    if len(members) == 1:
+        return members[0]
+    if len(members) == 2 and type(None) in members:
+        return _UnionGenericAlias(Union, members, name="Optional")
+    return _UnionGenericAlias(Union, members)
+
+
+class _UnionGenericAlias(_typing._NotIterable, _typing._GenericAlias, _root=True):
+    def copy_with(self, params):
+        return Union[params]
+
+    def __eq__(self, other):
+        if not isinstance(other, (_UnionGenericAlias, _types.UnionType)):
+            return NotImplemented
+        return set(self.__args__) == set(other.__args__)
+
+    def __hash__(self):
+        return hash(frozenset(self.__args__))
+
+    def __repr__(self):
+        args = self.__args__
+        if len(args) == 2:
+            if args[0] is type(None):
+                return f"typing.Optional[{_typing._type_repr(args[1])}]"
+            if args[1] is type(None):
+                return f"typing.Optional[{_typing._type_repr(args[0])}]"
+        return "typing.Union[" + ", ".join(_typing._type_repr(a) for a in args) + "]"
+
+    def __instancecheck__(self, obj):
+        return self.__subclasscheck__(type(obj))
+
+    def __subclasscheck__(self, cls):
+        for arg in self.__args__:
+            if issubclass(cls, arg):
+                return True
+        return False
+
+    def __reduce__(self):
+        func, (origin, args) = super().__reduce__()
+        return func, (Union, args)
+
+
+_UnionGenericAlias.__module__ = "typing"
+_typing_get_origin = _typing.get_origin
+
+
+def get_origin(tp):
+    # 3.11 answers `types.UnionType` for `int | str`, and `typing.Union` for `Union[int, str]`.
+    if type(tp) is _types.UnionType:
+        return _types.UnionType
+    return _typing_get_origin(tp)
+
+
+get_origin.__doc__ = _typing_get_origin.__doc__
+get_origin.__module__ = "typing"
+_typing.Union = Union
+_typing._UnionGenericAlias = _UnionGenericAlias
+_typing.get_origin = get_origin
+# singledispatch's `register` takes a union made either way, as in 3.11.
+functools.UnionType = (_types.UnionType, _UnionGenericAlias)
+
+
 import enum as _enum
 
 

@@ -14,6 +14,8 @@
 //!   `log1p`, so the same reductions over the functions above give glibc's results except where
 //!   an inner function differs. `expm1`, `log1p`, `erf` and `erfc` stay on the pure-Rust `libm`
 //!   (fdlibm's algorithms), which glibc shares.
+//! - **glibc's own algorithm** where it is short, exact to transcribe and not correctly
+//!   rounded: `cbrt`.
 //! - **CPython's own algorithms** where CPython does not call the C library: `gamma` and
 //!   `lgamma` (the Lanczos approximation of `mathmodule.c`), over the functions above.
 //!
@@ -85,8 +87,35 @@ pub fn atan2(y: f64, x: f64) -> f64 {
     core_math::atan2(y, x)
 }
 
+/// glibc's `cbrt` (`sysdeps/ieee754/dbl-64/s_cbrt.c`), which is what CPython 3.11 on Linux
+/// returns, and is not correctly rounded (`cbrt(27.0)` is `3.0000000000000004`): a degree-6
+/// polynomial guess for the cube root of the mantissa in `[0.5, 1)`, one Halley step, then the
+/// exponent divided by 3 with its remainder folded in as a power of `2^(1/3)`. Every step is
+/// one IEEE operation in the order written, so the result is the same on every machine, and it
+/// matched CPython on 150,000 random arguments of every exponent (book: pvm.md).
 pub fn cbrt(x: f64) -> f64 {
-    core_math::cbrt(x)
+    const CBRT2: f64 = 1.259_921_049_894_873_2;
+    const SQR_CBRT2: f64 = 1.587_401_051_968_199_6;
+    const FACTOR: [f64; 5] = [1.0 / SQR_CBRT2, 1.0 / CBRT2, 1.0, CBRT2, SQR_CBRT2];
+    if x == 0.0 || !x.is_finite() {
+        return x + x;
+    }
+    let (xm, xe) = libm::frexp(x.abs());
+    let u = 0.354_895_765_043_919_84
+        + ((1.508_191_937_815_849
+            + ((-2.114_994_941_673_713
+                + ((2.446_931_225_635_344_4
+                    + ((-1.834_692_774_836_130_8
+                        + (0.784_932_344_976_639_2 - 0.145_263_899_385_486_37 * xm) * xm)
+                        * xm))
+                    * xm))
+                * xm))
+            * xm);
+    let t2 = u * u * u;
+    // `xe % 3` is in -2..=2 (truncating, as C's `%`), so the index is in 0..=4.
+    let factor = FACTOR[(2 + xe % 3) as usize];
+    let ym = u * (t2 + 2.0 * xm) / (2.0 * t2 + xm) * factor;
+    libm::ldexp(if x < 0.0 { -ym } else { ym }, xe / 3)
 }
 
 /// fdlibm's `log10`: `log10(m·2^k) = k·log10(2) + log(m)/ln(10)`, with `log10(2)` split in two so

@@ -21,8 +21,8 @@ Usage (from the repository root; PYTHONHASHSEED pins str hashing):
 
 import json
 import os
-import runpy
 import sys
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -53,12 +53,21 @@ def refusal(path):
 
 
 def run_one(path):
+    # The program runs as a module named as the PVM names an actor's (`__actor__`), registered in
+    # sys.modules while `run()` runs, as an actor's module is during a call: library code finds
+    # a class's module there (`typing.get_type_hints(cls)`).
+    module = types.ModuleType("__actor__")
+    module.__file__ = path
+    sys.modules["__actor__"] = module
     try:
-        ns = runpy.run_path(path, run_name="differential")
-        value = ns["run"]()
+        with open(path, encoding="utf-8") as f:
+            exec(compile(f.read(), path, "exec"), module.__dict__)
+        value = module.run()
         result = {"ok": encode(value).hex(), "repr": repr(value)}
     except Exception as e:  # noqa: BLE001 - any failure is data for the comparison
         result = {"error": type(e).__name__, "message": str(e)}
+    finally:
+        del sys.modules["__actor__"]
     rule = refusal(path)
     if rule:
         result["refused"] = rule
