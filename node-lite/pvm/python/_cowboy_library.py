@@ -747,14 +747,32 @@ replace.__module__ = "dataclasses"
 dataclasses.replace = replace
 
 
-# A quoted annotation naming its module (`"typing.ClassVar[int]"`, `"dataclasses.InitVar[int]"`)
-# marks a class variable or init-only field when the name is the module itself; an actor's
-# `import typing` binds a facade of it (a module object of the same name holding the same public
-# objects), which `dataclasses` would not recognise by identity.
-_dataclass_is_type = dataclasses._is_type
+# An actor's classes belong to the module `__actor__`, which is not in `sys.modules` (registering
+# it would let library code that writes into a class's module, such as `enum.global_enum`, bind
+# any name in the actor's globals, the metering hooks included). Library code that only *reads* a
+# class's module finds the call's actor module instead as the globals of the innermost actor frame
+# (a call runs one actor module): `dataclasses` resolving a quoted annotation (`"ClassVar[int]"`,
+# `"typing.ClassVar[int]"`, `"InitVar[int]"`; it failed on every quoted annotation before), and
+# `typing.get_type_hints` evaluating a class's quoted annotations.
+def _actor_globals():
+    frame = _collections._sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__") == _ACTOR_MODULE:
+            return frame.f_globals
+        frame = frame.f_back
+    return None
+
+
+def _module_namespace(name):
+    module = _collections._sys.modules.get(name)
+    if module is not None:
+        return module.__dict__
+    return _actor_globals() if name == _ACTOR_MODULE else None
 
 
 def _same_module(bound, module, name):
+    # An actor's `import typing` binds a facade of the module (a module object of the same name
+    # holding the same public objects), which CPython's identity test would not recognise.
     return bound is module or (
         type(bound) is type(module)
         and bound.__name__ == module.__name__
@@ -764,17 +782,60 @@ def _same_module(bound, module, name):
 
 def _is_type(annotation, cls, a_module, a_type, is_type_predicate):
     match = dataclasses._MODULE_IDENTIFIER_RE.match(annotation)
-    if not match or not match.group(1):
-        return _dataclass_is_type(annotation, cls, a_module, a_type, is_type_predicate)
-    module = _collections._sys.modules.get(cls.__module__)
-    if module is None or not _same_module(module.__dict__.get(match.group(1)), a_module,
-                                          match.group(2)):
+    if not match:
         return False
-    ns = _collections._sys.modules.get(a_type.__module__).__dict__
+    home = _module_namespace(cls.__module__)
+    if not match.group(1):
+        ns = home
+    elif home is not None and _same_module(home.get(match.group(1)), a_module, match.group(2)):
+        ns = _module_namespace(a_type.__module__)
+    else:
+        ns = None
     return bool(ns and is_type_predicate(ns.get(match.group(2)), a_module))
 
 
 dataclasses._is_type = _is_type
+
+
+class _ActorModuleView:
+    """What `typing` gets for `sys.modules.get("__actor__")`: the actor's globals as `__dict__`."""
+
+    __slots__ = ("_namespace",)
+
+    def __init__(self, namespace):
+        self._namespace = namespace
+
+    @property
+    def __dict__(self):
+        return self._namespace
+
+
+class _ModulesForTyping:
+    __slots__ = ()
+
+    def get(self, name, default=None):
+        module = _collections._sys.modules.get(name)
+        if module is not None:
+            return module
+        if name == _ACTOR_MODULE:
+            namespace = _actor_globals()
+            if namespace is not None:
+                return _ActorModuleView(namespace)
+        return default
+
+
+class _SysForTyping:
+    """`typing`'s `sys`: the real module, but `modules.get` also finds the call's actor module."""
+
+    __slots__ = ()
+    modules = _ModulesForTyping()
+
+    def __getattr__(self, name):
+        return getattr(_collections._sys, name)
+
+
+_typing_module = _collections._sys.modules["typing"]
+_typing_module.sys = _SysForTyping()
 
 # ---- typing.Union and Optional as CPython 3.11 has them --------------------------------------
 # The embedded library is 3.14's, where `Union[int, str]` is the same object as `int | str` and

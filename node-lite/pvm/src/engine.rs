@@ -782,21 +782,6 @@ fn execute(
     }
 
     let globals = sandbox::actor_globals(vm).map_err(|e| py_error(e, vm))?;
-    sandbox::register_actor_module(&globals, vm).map_err(|e| py_error(e, vm))?;
-    let result = run_actor(actor, method, args, &globals, vm);
-    // Before the call's objects are released (they go with `globals` when this returns).
-    sandbox::unregister_actor_module(vm);
-    result
-}
-
-/// Runs the actor module in `globals`, rebuilds the instance and runs the deploy or the handler.
-fn run_actor(
-    actor: &ActorCode,
-    method: Option<&str>,
-    args: Vec<Value>,
-    globals: &rustpython_vm::builtins::PyDictRef,
-    vm: &VirtualMachine,
-) -> Result<Value, CallError> {
     vm.run_code_obj(
         actor.code.clone(),
         Scope::with_builtins(None, globals.clone(), vm),

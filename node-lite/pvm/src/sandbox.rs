@@ -1062,27 +1062,6 @@ pub fn actor_globals(vm: &VirtualMachine) -> PyResult<PyDictRef> {
     Ok(globals)
 }
 
-/// Makes the call's actor module findable as `sys.modules["__actor__"]`, as CPython finds the
-/// module a class was defined in: `dataclasses` resolves a string annotation such as
-/// `"InitVar[int]"` or `"ClassVar[int]"` in it (without it, any dataclass with a quoted
-/// annotation failed), `typing.get_type_hints` evaluates a class's quoted annotations in it,
-/// and the methods `dataclass` writes get its globals. Actors cannot reach `sys.modules`;
-/// [`unregister_actor_module`] removes the entry when the call ends, so nothing of one call
-/// outlives it.
-pub fn register_actor_module(globals: &PyDictRef, vm: &VirtualMachine) -> PyResult<()> {
-    let module = vm.new_module(ACTOR_MODULE, globals.clone(), None);
-    vm.sys_module
-        .get_attr("modules", vm)?
-        .set_item(ACTOR_MODULE, module.into(), vm)
-}
-
-/// Removes what [`register_actor_module`] added (nothing if it was not added).
-pub fn unregister_actor_module(vm: &VirtualMachine) {
-    if let Ok(modules) = vm.sys_module.get_attr("modules", vm) {
-        let _ = modules.del_item(ACTOR_MODULE, vm);
-    }
-}
-
 /// Gives the actor class a `storage` attribute (the SDK's storage) unless it has one.
 pub fn attach_storage(class: &PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
     if class.get_attr("storage", vm).is_ok() {

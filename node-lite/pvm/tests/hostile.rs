@@ -130,6 +130,9 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
         ("decimal NaN hash", actor("import decimal\nx = hash(decimal.Decimal('NaN'))"), Exception("identity-hash")),
         ("bound method hash", actor("class A:\n    def m(self):\n        pass\nx = hash(A().m)"), Exception("identity-hash")),
         ("default repr shows the id, not the address", actor("class A:\n    pass\na = A()\nassert repr(a).endswith(' object at %s>' % hex(id(a))), repr(a)\nl = []\nassert repr(l.append).endswith(' at %s>' % hex(id(l))), repr(l.append)\nassert repr(A.__init__).endswith('>'), repr(A.__init__)"), Succeeds),
+        // Library code that writes into a class's module (`enum.global_enum`) must not reach
+        // the actor's globals, where a binding would shadow the metering hooks.
+        ("global_enum binding a metering hook", actor("import enum\ntry:\n    @enum.global_enum\n    class Hooks:\n        __members__ = {'__m__': abs}\nexcept KeyError:\n    pass\nwhile True:\n    pass"), Kind(ErrorKind::OutOfCycles)),
         ("ids are serial numbers", actor("a = object()\nb = object()\nassert [id(a), id(b), id(a)] == [1, 2, 1], [id(a), id(b)]"), Succeeds),
         ("deepcopy memo keys are ids", actor("import dataclasses\nK = []\nclass A:\n    def __deepcopy__(self, memo):\n        K.extend(memo)\n        return self\n@dataclasses.dataclass\nclass D:\n    a: object\ndataclasses.asdict(D({'k': A()}))\nassert all(k < 100 for k in K), K"), Succeeds),
         ("complex numbers", actor("x = complex(1, 2)"), Rule("forbidden-builtin")),
