@@ -763,11 +763,50 @@ def _actor_globals():
     return None
 
 
+class _ActorModuleView:
+    """What `typing` gets for `sys.modules.get("__actor__")`: the actor's globals as `__dict__`."""
+
+    __slots__ = ("_namespace",)
+
+    def __init__(self, namespace):
+        self._namespace = namespace
+
+    @property
+    def __dict__(self):
+        return self._namespace
+
+
+class _ModulesWithActor:
+    """`sys.modules` for reading: `get` also finds the call's actor module (as a view)."""
+
+    __slots__ = ()
+
+    def get(self, name, default=None):
+        module = _collections._sys.modules.get(name)
+        if module is not None:
+            return module
+        if name == _ACTOR_MODULE:
+            namespace = _actor_globals()
+            if namespace is not None:
+                return _ActorModuleView(namespace)
+        return default
+
+
+class _SysForTyping:
+    """`typing`'s `sys`: the real module, but `modules.get` also finds the call's actor module."""
+
+    __slots__ = ()
+    modules = _ModulesWithActor()
+
+    def __getattr__(self, name):
+        return getattr(_collections._sys, name)
+
+
+_MODULES_WITH_ACTOR = _SysForTyping.modules
+
+
 def _module_namespace(name):
-    module = _collections._sys.modules.get(name)
-    if module is not None:
-        return module.__dict__
-    return _actor_globals() if name == _ACTOR_MODULE else None
+    return getattr(_MODULES_WITH_ACTOR.get(name), "__dict__", None)
 
 
 def _same_module(bound, module, name):
@@ -796,47 +835,6 @@ def _is_type(annotation, cls, a_module, a_type, is_type_predicate):
 
 dataclasses._is_type = _is_type
 
-
-class _ActorModuleView:
-    """What `typing` gets for `sys.modules.get("__actor__")`: the actor's globals as `__dict__`."""
-
-    __slots__ = ("_namespace",)
-
-    def __init__(self, namespace):
-        self._namespace = namespace
-
-    @property
-    def __dict__(self):
-        return self._namespace
-
-
-class _ModulesForTyping:
-    __slots__ = ()
-
-    def get(self, name, default=None):
-        module = _collections._sys.modules.get(name)
-        if module is not None:
-            return module
-        if name == _ACTOR_MODULE:
-            namespace = _actor_globals()
-            if namespace is not None:
-                return _ActorModuleView(namespace)
-        return default
-
-
-class _SysForTyping:
-    """`typing`'s `sys`: the real module, but `modules.get` also finds the call's actor module."""
-
-    __slots__ = ()
-    modules = _ModulesForTyping()
-
-    def __getattr__(self, name):
-        return getattr(_collections._sys, name)
-
-
-_typing_module = _collections._sys.modules["typing"]
-_typing_module.sys = _SysForTyping()
-
 # ---- typing.Union and Optional as CPython 3.11 has them --------------------------------------
 # The embedded library is 3.14's, where `Union[int, str]` is the same object as `int | str` and
 # prints as `int | str`. In 3.11, `Union[...]` and `Optional[...]` make a `_UnionGenericAlias`
@@ -845,6 +843,9 @@ _typing_module.sys = _SysForTyping()
 # 3.14's own code asks `isinstance(t, Union)` to recognise `int | str`, which it still does.
 import types as _types
 import typing as _typing
+
+# typing reads a class's module for `get_type_hints` (see `_SysForTyping` above).
+_typing.sys = _SysForTyping()
 
 
 class _UnionForm(type):
