@@ -448,7 +448,10 @@ impl Engine {
             }
         };
         let running = call_running();
-        self.interpreter.enter(|_vm| collect_garbage());
+        self.interpreter.enter(|_vm| {
+            collect_garbage();
+            library_objects::forget_earlier_calls_subclasses();
+        });
         // Every call starts from the same library state (unmetered).
         let reset = &self.reset;
         let previous = std::mem::take(&mut self.last_imports);
