@@ -563,6 +563,23 @@ _decimal_format_311.__name__ = _decimal_format_311.__qualname__ = "__format__"
 _decimal_module.Decimal.__format__ = _decimal_format_311
 
 
+# A trapped signal: libmpdec's exception carries the list of the conditions that trapped
+# (`decimal.InvalidOperation: [<class 'decimal.ConversionSyntax'>]`), `_pydecimal`'s a sentence
+# ("Invalid literal for Decimal: 'abc'"). Otherwise as `_pydecimal.Context._raise_error`.
+def _decimal_raise_error_311(self, condition, explanation=None, *args):
+    error = _pydecimal._condition_map.get(condition, condition)
+    if error in self._ignored_flags:
+        return error().handle(self, *args)
+    self.flags[error] = 1
+    if not self.traps[error]:
+        return condition().handle(self, *args)
+    raise error([condition])
+
+
+_decimal_raise_error_311.__name__ = _decimal_raise_error_311.__qualname__ = "_raise_error"
+_pydecimal.Context._raise_error = _decimal_raise_error_311
+
+
 # `OrderedDict`'s repr as CPython 3.11 prints it (`OrderedDict([('x', 1)])`; 3.12 changed it to
 # the dict form the embedded library has).
 import collections as _collections

@@ -295,6 +295,8 @@ impl Engine {
             crate::prices::install_deque(vm).map_err(fail)?;
             crate::prices::install_binascii(vm).map_err(fail)?;
             crate::fidelity::install_binascii_errors(vm).map_err(fail)?;
+            crate::type_names::install(vm).map_err(fail)?;
+            crate::fidelity::install_decimal_constructor_errors(vm).map_err(fail)?;
             sandbox::guard_library_attribute_walks(vm).map_err(fail)?;
             library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;

@@ -14,7 +14,7 @@
 
 use crate::patches::{guard_method, swap_slot, wrap_classmethod, wrap_method};
 use rustpython_vm::{
-    AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
+    AsObject, Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
     builtins::{
         PyBaseExceptionRef, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyStr, PyTuple,
         PyType, PyTypeRef,
@@ -152,6 +152,111 @@ pub fn install_type_methods(vm: &VirtualMachine) -> PyResult<()> {
         install_fromhex(ty, vm)?;
     }
     install_deque_errors(vm)
+}
+
+/// `Decimal(value)` for the values libmpdec refuses with other words than `_pydecimal`, or where
+/// `_pydecimal` accepts: a `(sign, digits, exponent)` tuple or list is checked as
+/// `dectuple_as_str` (`Modules/_decimal/_decimal.c`) checks it, and a value of a type `Decimal`
+/// does not convert is named by its type (`_pydecimal` prints its repr, running its
+/// `__repr__`). Checked natively before `_pydecimal`'s constructor runs, so a valid construction
+/// costs what it did (plus 1 cycle per digit of a tuple). Installed once the library is loaded.
+pub fn install_decimal_constructor_errors(vm: &VirtualMachine) -> PyResult<()> {
+    let module = crate::library::load_module("_pydecimal", vm)?;
+    let decimal = module.get_attr("Decimal", vm)?;
+    let work_rep = module.get_attr("_WorkRep", vm)?;
+    let original = decimal.get_attr("__new__", vm)?;
+    let converts = decimal.clone();
+    let wrapped = vm.new_function("__new__", move |args: FuncArgs, vm: &VirtualMachine| {
+        let value = args
+            .args
+            .get(1)
+            .or_else(|| args.kwargs.get("value"))
+            .cloned();
+        if let Some(value) = value {
+            decimal_value_check(&value, &converts, &work_rep, vm)?;
+        }
+        original.call(args, vm)
+    });
+    let new =
+        rustpython_vm::builtins::PyStaticMethod::from(PyObjectRef::from(wrapped)).into_ref(&vm.ctx);
+    decimal.set_attr("__new__", new, vm)
+}
+
+fn decimal_value_check(
+    value: &PyObjectRef,
+    decimal: &PyObjectRef,
+    work_rep: &PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    if is_str(value)
+        || value.downcast_ref::<PyInt>().is_some()
+        || value.downcast_ref::<PyFloat>().is_some()
+    {
+        return Ok(());
+    }
+    if let Some(t) = value.downcast_ref::<PyTuple>() {
+        return decimal_tuple_check(t.as_slice(), vm);
+    }
+    if let Some(l) = value.downcast_ref::<PyList>() {
+        let items = l.borrow_vec().to_vec();
+        return decimal_tuple_check(&items, vm);
+    }
+    if value.is_instance(decimal, vm)? || value.is_instance(work_rep, vm)? {
+        return Ok(());
+    }
+    Err(vm.new_type_error(format!(
+        "conversion from {} to Decimal is not supported",
+        crate::type_names::c_type_name(value.class(), vm)
+    )))
+}
+
+/// `dectuple_as_str`'s checks, in its order: length, sign, exponent, coefficient.
+fn decimal_tuple_check(items: &[PyObjectRef], vm: &VirtualMachine) -> PyResult<()> {
+    let invalid = |message: &str| Err(vm.new_value_error(message.to_owned()));
+    let [sign, digits, exponent] = items else {
+        return invalid("argument must be a sequence of length 3");
+    };
+    let Some(sign) = sign.downcast_ref::<PyInt>() else {
+        return invalid("sign must be an integer with the value 0 or 1");
+    };
+    let sign = c_long(sign, vm)?;
+    if sign != 0 && sign != 1 {
+        return invalid("sign must be an integer with the value 0 or 1");
+    }
+    if let Some(marker) = exponent.downcast_ref::<PyStr>() {
+        if !matches!(marker.to_str(), Some("F" | "n" | "N")) {
+            return invalid("string argument in the third position must be 'F', 'n' or 'N'");
+        }
+    } else if let Some(exponent) = exponent.downcast_ref::<PyInt>() {
+        if isize::try_from(exponent.as_bigint()).is_err() {
+            return Err(vm.new_overflow_error("Python int too large to convert to C ssize_t"));
+        }
+    } else {
+        return invalid("exponent must be an integer");
+    }
+    let digits: Vec<PyObjectRef> = if let Some(t) = digits.downcast_ref::<PyTuple>() {
+        t.as_slice().to_vec()
+    } else if let Some(l) = digits.downcast_ref::<PyList>() {
+        l.borrow_vec().to_vec()
+    } else {
+        return invalid("coefficient must be a tuple of digits");
+    };
+    crate::natives::charge(digits.len() as u64, vm)?;
+    for digit in &digits {
+        let Some(digit) = digit.downcast_ref::<PyInt>() else {
+            return invalid("coefficient must be a tuple of digits");
+        };
+        if !(0..=9).contains(&c_long(digit, vm)?) {
+            return invalid("coefficient must be a tuple of digits");
+        }
+    }
+    Ok(())
+}
+
+/// `PyLong_AsLong`: the value, or its `OverflowError`.
+fn c_long(i: &PyInt, vm: &VirtualMachine) -> PyResult<i64> {
+    i64::try_from(i.as_bigint())
+        .map_err(|_| vm.new_overflow_error("Python int too large to convert to C long"))
 }
 
 /// `binascii.a2b_base64` (and so `base64.b64decode`): RustPython prefixes its errors with

@@ -27,6 +27,7 @@ pub mod sandbox;
 pub mod sizes;
 pub mod stdlib;
 pub mod text;
+pub mod type_names;
 pub mod validate;
 pub mod value;
 

@@ -205,7 +205,10 @@ fn repr_wrapper<const I: usize>(zelf: &PyObject, vm: &VirtualMachine) -> PyResul
     if let Some(i) = zelf.downcast_ref::<rustpython_vm::builtins::PyInt>() {
         natives::charge(crate::prices::int_to_text_cost(i.as_bigint()), vm)?;
     }
-    let s = original(zelf, vm)?;
+    let s = match crate::type_names::type_repr(zelf, vm) {
+        Some(renamed) => vm.ctx.new_str(renamed),
+        None => original(zelf, vm)?,
+    };
     // Native reprs build their whole text (a container's, every element's) for a constant
     // price: charged by the characters made, at every level of nesting — of the text the actor
     // gets, since the original's length depends on how many hex digits an address has.
