@@ -7,8 +7,9 @@ run less (metered) code than one that finds it cold, and a freshly started node 
 different cycles than one that has run for months. The runtime therefore calls ``reset()``,
 unmetered, before every actor call, so every call starts from the same library state.
 
-To keep that cheap the runtime resets only what the previous call could have touched: ABCs
-consulted since the last reset (the ABCMeta checks record them in ``touched``), the regex
+To keep that cheap the runtime resets only what the previous call could have touched: the
+library's ABCs consulted since the last reset (the ABCMeta checks, and typing's protocol checks,
+record them in ``touched``; every library ABC is reset when an interpreter starts), the regex
 caches when they are not empty, typing's caches and overload registry after a call that
 imported typing or functools, and the decimal contexts (the current one, and the flags and traps
 of the library's three) after a call that imported decimal.
@@ -55,12 +56,17 @@ def register(cls, subclass):
 abc.ABCMeta.__instancecheck__ = __instancecheck__
 abc.ABCMeta.__subclasscheck__ = __subclasscheck__
 abc.ABCMeta.register = register
+# typing's protocol checks call the checks it took from ABCMeta when it was imported.
+typing._abc_instancecheck = __instancecheck__
+typing._abc_subclasscheck = __subclasscheck__
 
 _TYPING_CACHES = list(typing._cleanups)
 
 
 def reset_abcs():
-    # The native reset, never a method an actor's class could override.
+    # The native reset, never a method an actor's class could override. Between calls the
+    # engine resets only the library's ABCs among these (an actor's ABC is gone with its call,
+    # and reading its `_abc_impl` could run its metaclass's code); this runs at start-up only.
     for cls in touched:
         _reset_caches(cls)
     touched.clear()

@@ -213,6 +213,9 @@ pub struct Engine {
     /// Counts interpreter replacements: code compiled by an earlier interpreter is compiled
     /// again before it runs on this one.
     generation: u64,
+    /// The library reset failed (a bug): the next call starts on a fresh interpreter rather
+    /// than on state no restarted node has.
+    reset_failed: bool,
 }
 
 /// Interpreters start one at a time and never while a call runs anywhere in the process.
@@ -260,6 +263,7 @@ impl Engine {
             actors: HashMap::new(),
             calls: 0,
             generation: 0,
+            reset_failed: false,
         })
     }
 
@@ -304,6 +308,16 @@ impl Engine {
             // Everything alive now is the library's: shared by all calls, read-only in them.
             library_objects::record(vm);
             reset.full.call((), vm).map_err(fail)?;
+            // Caches the preload filled before `_cowboy_reset` watched the checks (a class it
+            // registered is in its ABC's positive cache): every call starts with none.
+            for class in library_objects::library_classes() {
+                if class
+                    .get_direct_attr(vm.ctx.intern_str("_abc_impl"))
+                    .is_some()
+                {
+                    reset.reset_caches.call((class,), vm).map_err(fail)?;
+                }
+            }
             Ok(reset)
         })?;
         Ok((interpreter, reset))
@@ -412,6 +426,7 @@ impl Engine {
             self.actors.clear();
             self.last_imports.clear();
             self.generation += 1;
+            self.reset_failed = false;
         }
     }
 
@@ -425,7 +440,7 @@ impl Engine {
         limits: Limits,
     ) -> CallOutcome {
         self.calls += 1;
-        if self.calls.is_multiple_of(CALLS_PER_INTERPRETER) {
+        if self.calls.is_multiple_of(CALLS_PER_INTERPRETER) || self.reset_failed {
             self.replace_interpreter();
         }
         // Code compiled by a replaced interpreter: compile it again on this one (the source
@@ -464,6 +479,7 @@ impl Engine {
             result
         });
         if let Err(e) = reset_result {
+            self.reset_failed = true;
             let message = self.interpreter.enter(|vm| describe_exception(&e, vm));
             return CallOutcome::failed(fail(
                 ErrorKind::Host,
@@ -573,7 +589,8 @@ fn collect_garbage() {
 /// Handles on `_cowboy_reset` and the state it resets.
 struct LibraryReset {
     touched_abcs: PyObjectRef,
-    abcs: PyObjectRef,
+    /// `_abc._reset_caches`: empties one ABC's `isinstance` caches.
+    reset_caches: PyObjectRef,
     typing: PyObjectRef,
     decimal: PyObjectRef,
     regex_caches: Vec<PyObjectRef>,
@@ -587,7 +604,7 @@ impl LibraryReset {
         let re = library::load_module("re", vm)?;
         Ok(Self {
             touched_abcs: m.get_attr("touched", vm)?,
-            abcs: m.get_attr("reset_abcs", vm)?,
+            reset_caches: library::load_module("_abc", vm)?.get_attr("_reset_caches", vm)?,
             typing: m.get_attr("reset_typing", vm)?,
             decimal: m.get_attr("reset_decimal", vm)?,
             regex_caches: vec![re.get_attr("_cache", vm)?, re.get_attr("_cache2", vm)?],
@@ -603,7 +620,21 @@ impl LibraryReset {
         vm: &VirtualMachine,
     ) -> rustpython_vm::PyResult<()> {
         if self.touched_abcs.length(vm)? > 0 {
-            self.abcs.call((), vm)?;
+            // Only the library's ABCs outlive a call. An actor's ABC is in the set too, and
+            // `_reset_caches` reads `cls._abc_impl`, which an actor's metaclass can make a
+            // property: actor code, between calls, where it is refused — the reset failed, and
+            // so did every later call of every actor on the node until it restarted.
+            let classes = self
+                .touched_abcs
+                .downcast_ref::<rustpython_vm::builtins::PySet>()
+                .map(|s| s.elements())
+                .unwrap_or_default();
+            for class in classes {
+                if library_objects::is_library_object(&class) {
+                    self.reset_caches.call((class,), vm)?;
+                }
+            }
+            vm.call_method(&self.touched_abcs, "clear", ())?;
         }
         for cache in &self.regex_caches {
             if cache.length(vm)? > 0 {

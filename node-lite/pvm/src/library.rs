@@ -17,8 +17,8 @@ use crate::{
     call_state::with_state, cost::cycles, instrument, meter, natives, validate::IMPORT_WHITELIST,
 };
 use rustpython_vm::{
-    PyObjectRef, PyRef, PyResult, VirtualMachine,
-    builtins::{PyDictRef, PyModule, PyStr, PyTuple},
+    AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
+    builtins::{PyDict, PyDictRef, PyList, PyModule, PySet, PyStr, PyTuple},
     compiler::{self, core::SourceFileBuilder},
     function::FuncArgs,
     scope::Scope,
@@ -457,8 +457,10 @@ fn actor_import(name: &str, leaf: bool, vm: &VirtualMachine) -> PyResult {
 
 /// Public library names actors do not get: `get_cache_token` (`abc`, re-exported by
 /// `functools`) returns RustPython's process-wide ABC counter, which counts every registration
-/// since the process started and so differs between nodes.
-const HIDDEN_NAMES: &[&str] = &["get_cache_token"];
+/// since the process started and so differs between nodes; `copy.dispatch_table` is
+/// `copyreg`'s registry of reducers, which the library's `copy` consults for every call of every
+/// actor: an entry one call wrote ran in later calls of other actors (with their storage).
+const HIDDEN_NAMES: &[&str] = &["get_cache_token", "dispatch_table"];
 
 /// A fresh module exposing only the public names of `real`.
 fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -481,6 +483,18 @@ fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
             }
             continue;
         }
+        // A mutable container (`hashlib.algorithms_available`, `typing.EXCLUDED_ATTRIBUTES`) is
+        // the library's, shared by every call: the actor gets its own copy, so what one call
+        // adds is not there for the next (nor for a node that restarted in between).
+        let v = if v.downcast_ref_if_exact::<PySet>(vm).is_some() {
+            vm.ctx.types.set_type.as_object().call((v,), vm)?
+        } else if let Some(list) = v.downcast_ref_if_exact::<PyList>(vm) {
+            vm.ctx.new_list(list.borrow_vec().to_vec()).into()
+        } else if let Some(d) = v.downcast_ref_if_exact::<PyDict>(vm) {
+            d.copy().into_ref(&vm.ctx).into()
+        } else {
+            v
+        };
         dict.set_item(key, v, vm)?;
     }
     if let Some(doc) = source.get_item_opt("__doc__", vm)? {

@@ -137,6 +137,15 @@ pub fn record(vm: &VirtualMachine) {
     });
 }
 
+/// The library's classes defined in Python.
+pub fn library_classes() -> Vec<PyTypeRef> {
+    REGISTRY.with(|r| {
+        r.borrow().as_ref().map_or_else(Vec::new, |r| {
+            r.subclass_lists.iter().map(|(t, _)| t.clone()).collect()
+        })
+    })
+}
+
 /// Drops from every library class's subclass list the classes that calls created, dead or kept
 /// alive by garbage, so that what a call's ABC checks walk — and are charged for — is the
 /// library's subclasses and the call's own. Run between calls.
