@@ -20,7 +20,6 @@ it): it calls only library and native functions, never a method an actor's class
 
 import abc
 import annotationlib
-from _abc import _reset_caches
 import collections
 import decimal
 import heapq
@@ -63,15 +62,6 @@ typing._abc_subclasscheck = __subclasscheck__
 _TYPING_CACHES = list(typing._cleanups)
 
 
-def reset_abcs():
-    # The native reset, never a method an actor's class could override. Between calls the
-    # engine resets only the library's ABCs among these (an actor's ABC is gone with its call,
-    # and reading its `_abc_impl` could run its metaclass's code); this runs at start-up only.
-    for cls in touched:
-        _reset_caches(cls)
-    touched.clear()
-
-
 def reset_typing():
     for clear in _TYPING_CACHES:
         clear()
@@ -102,8 +92,10 @@ def reset_decimal():
 
 
 def reset():
-    """Everything, unconditionally (used after an interpreter is created)."""
-    reset_abcs()
+    """Everything, unconditionally (used after an interpreter is created). The engine empties
+    the caches of every library ABC itself, natively: it is the only one that can tell the
+    library's ABCs from an actor's (whose ``_abc_impl`` could run the actor's code)."""
+    touched.clear()
     reset_typing()
     re.purge()
     reset_decimal()

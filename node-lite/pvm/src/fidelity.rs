@@ -194,11 +194,7 @@ fn decimal_value_check(
     {
         return Ok(());
     }
-    if let Some(t) = value.downcast_ref::<PyTuple>() {
-        return decimal_tuple_check(t.as_slice(), vm);
-    }
-    if let Some(l) = value.downcast_ref::<PyList>() {
-        let items = l.borrow_vec().to_vec();
+    if let Some(items) = tuple_or_list_items(value) {
         return decimal_tuple_check(&items, vm);
     }
     if value.is_instance(decimal, vm)? || value.is_instance(work_rep, vm)? {
@@ -234,11 +230,7 @@ fn decimal_tuple_check(items: &[PyObjectRef], vm: &VirtualMachine) -> PyResult<(
     } else {
         return invalid("exponent must be an integer");
     }
-    let digits: Vec<PyObjectRef> = if let Some(t) = digits.downcast_ref::<PyTuple>() {
-        t.as_slice().to_vec()
-    } else if let Some(l) = digits.downcast_ref::<PyList>() {
-        l.borrow_vec().to_vec()
-    } else {
+    let Some(digits) = tuple_or_list_items(digits) else {
         return invalid("coefficient must be a tuple of digits");
     };
     crate::natives::charge(digits.len() as u64, vm)?;
@@ -251,6 +243,17 @@ fn decimal_tuple_check(items: &[PyObjectRef], vm: &VirtualMachine) -> PyResult<(
         }
     }
     Ok(())
+}
+
+/// The items of a tuple or list (of a subclass too), as `sequence_as_tuple` in `_decimal.c`
+/// takes them; `None` for anything else.
+fn tuple_or_list_items(obj: &PyObject) -> Option<Vec<PyObjectRef>> {
+    if let Some(t) = obj.downcast_ref::<PyTuple>() {
+        Some(t.as_slice().to_vec())
+    } else {
+        obj.downcast_ref::<PyList>()
+            .map(|l| l.borrow_vec().to_vec())
+    }
 }
 
 /// `PyLong_AsLong`: the value, or its `OverflowError`.

@@ -477,26 +477,12 @@ fn an_abc_check_costs_the_same_whatever_earlier_calls_defined() {
     // the same check cost 1,136 cycles on a fresh node, 4,990 after one call that had defined 40
     // `Mapping` subclasses and 12,604 after three.
     const SOURCE: &str = "from collections.abc import Mapping\nclass Actor:\n    def make(self):\n        for i in range(40):\n            class M(Mapping):\n                def __getitem__(s, k):\n                    return 0\n                def __iter__(s):\n                    return iter(())\n                def __len__(s):\n                    return 0\n        return 1\n    def check(self):\n        class Own(Mapping):\n            pass\n        return [isinstance(5, Mapping), issubclass(list, Mapping), issubclass(Own, Mapping)]\n";
-    let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
-    let checks = pvm
-        .run(|engine| {
-            let code = engine.load(SOURCE).expect("valid actor");
-            let limits = Limits {
-                cycles: 10_000_000,
-                cells: 1_000_000,
-            };
-            let mut host = MemoryHost::default();
-            let mut checks = vec![];
-            for method in ["check", "make", "check", "make", "make", "check"] {
-                let out = engine.call(&code, &mut host, corpus::ctx(), method, &[], limits);
-                let result = out.result.expect("call succeeds");
-                if method == "check" {
-                    checks.push((out.cycles_used, result));
-                }
-            }
-            checks
-        })
-        .expect("PVM thread");
+    let calls = calls_in_sequence(SOURCE, &["check", "make", "check", "make", "make", "check"]);
+    assert!(
+        calls.iter().all(|(_, result)| !result.starts_with("error")),
+        "{calls:?}"
+    );
+    let checks = [&calls[0], &calls[2], &calls[5]];
     assert!(
         checks.iter().all(|c| *c == checks[0]),
         "the same check gave {checks:?}"
