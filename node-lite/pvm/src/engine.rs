@@ -300,6 +300,7 @@ impl Engine {
             crate::prices::install_binascii(vm).map_err(fail)?;
             crate::fidelity::install_binascii_errors(vm).map_err(fail)?;
             crate::type_names::install(vm).map_err(fail)?;
+            crate::string_pool::install(vm).map_err(fail)?;
             crate::fidelity::install_decimal_constructor_errors(vm).map_err(fail)?;
             sandbox::guard_library_attribute_walks(vm).map_err(fail)?;
             library::seal_abc_registration(vm).map_err(fail)?;
@@ -318,6 +319,12 @@ impl Engine {
                     reset.reset_caches.call((class,), vm).map_err(fail)?;
                 }
             }
+            crate::free_lists::fill(vm).map_err(fail)?;
+            // The library lives as long as the interpreter: the collector, which runs after
+            // every call, walks only what calls created.
+            let gc = rustpython_vm::gc_state::gc_state();
+            gc.collect_force(2);
+            gc.freeze();
             Ok(reset)
         })?;
         Ok((interpreter, reset))
@@ -465,10 +472,6 @@ impl Engine {
             }
         };
         let running = call_running();
-        self.interpreter.enter(|_vm| {
-            collect_garbage();
-            library_objects::forget_earlier_calls_subclasses();
-        });
         // Every call starts from the same library state (unmetered).
         let reset = &self.reset;
         let previous = std::mem::take(&mut self.last_imports);
@@ -486,6 +489,11 @@ impl Engine {
                 format!("library reset failed: {message}"),
             ));
         }
+        // After the reset, which drops what the library's caches held of the previous call.
+        self.interpreter.enter(|_vm| {
+            collect_garbage();
+            library_objects::forget_earlier_calls_subclasses();
+        });
         let guard = CallGuard::install(host, ctx);
         meter::start(limits.cycles, limits.cells, limits::MEMORY_BYTES);
         // The panic boundary: a Rust panic anywhere in the interpreter (a RustPython bug an
@@ -564,26 +572,19 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 /// (`natives::charge`), so only library code counts against it.
 const RUNTIME_CYCLES: u64 = 10_000_000;
 
-/// Frees reference cycles between calls, never during one, once as many objects have been
-/// allocated as would have triggered RustPython's automatic collection (the oldest generation
-/// whose count passed its threshold is collected, as CPython does). Whatever runs here affects
-/// no call: finalizers see no call (host functions refuse), their cycles are not charged to
-/// anyone, and the next call's library reset follows.
+/// Frees every reference cycle a call left, between calls, never during one: a collection in
+/// the middle of a call (RustPython collects when the thread's count of allocations crosses a
+/// threshold) would run an actor's `__del__`s, charged to whichever call is running, and free
+/// memory under its limit, at points that depend on the node's history. After every call, so
+/// that the next finds nothing of earlier calls alive: what RustPython's free lists hold, and
+/// so what a call allocates, depends on that (`free_lists`). The library is frozen when the
+/// interpreter starts, so a collection walks only the objects calls created. Whatever runs here
+/// affects no call: finalizers see no call (host functions refuse), their cycles are not charged
+/// to anyone, and the next call's library reset follows.
 fn collect_garbage() {
-    let gc = rustpython_vm::gc_state::gc_state();
-    let (counts, thresholds) = (gc.get_count(), gc.get_threshold());
-    let due = [
-        (counts.0, thresholds.0),
-        (counts.1, thresholds.1),
-        (counts.2, thresholds.2),
-    ]
-    .iter()
-    .rposition(|&(count, threshold)| threshold > 0 && count >= threshold as usize);
-    if let Some(generation) = due {
-        meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
-        gc.collect_force(generation);
-        let _ = meter::finish();
-    }
+    meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
+    rustpython_vm::gc_state::gc_state().collect_force(2);
+    let _ = meter::finish();
 }
 
 /// Handles on `_cowboy_reset` and the state it resets.
@@ -594,6 +595,10 @@ struct LibraryReset {
     typing: PyObjectRef,
     decimal: PyObjectRef,
     regex_caches: Vec<PyObjectRef>,
+    /// `json`'s default decoder's key memo, which its scanner empties in a `finally` that a
+    /// tripped meter skips: left full, it keeps an earlier call's keys alive, and later calls
+    /// reuse them instead of allocating their own (memory use that depends on history).
+    json_memo: PyObjectRef,
     regex_purge: PyObjectRef,
     full: PyObjectRef,
 }
@@ -608,6 +613,9 @@ impl LibraryReset {
             typing: m.get_attr("reset_typing", vm)?,
             decimal: m.get_attr("reset_decimal", vm)?,
             regex_caches: vec![re.get_attr("_cache", vm)?, re.get_attr("_cache2", vm)?],
+            json_memo: library::load_module("json", vm)?
+                .get_attr("_default_decoder", vm)?
+                .get_attr("memo", vm)?,
             regex_purge: re.get_attr("purge", vm)?,
             full: m.get_attr("reset", vm)?,
         })
@@ -635,6 +643,10 @@ impl LibraryReset {
                 }
             }
             vm.call_method(&self.touched_abcs, "clear", ())?;
+        }
+        library_objects::empty_scratch_sets(vm)?;
+        if self.json_memo.length(vm)? > 0 {
+            vm.call_method(&self.json_memo, "clear", ())?;
         }
         for cache in &self.regex_caches {
             if cache.length(vm)? > 0 {

@@ -38,7 +38,7 @@
 use crate::meter;
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
-    builtins::{PyBoundMethod, PyDict, PyFunction, PyStr, PyType, PyTypeRef, PyWeak},
+    builtins::{PyBoundMethod, PyDict, PyFunction, PySet, PyStr, PyType, PyTypeRef, PyWeak},
     function::{FuncArgs, PySetterValue},
     types::PyTypeFlags,
 };
@@ -97,9 +97,11 @@ struct Registry {
     addresses: HashSet<usize>,
     /// Keeps every recorded object alive, so its address stays its own.
     _alive: Vec<PyObjectRef>,
-    /// Each library class defined in Python, with the entries of its subclass list when the
-    /// preload ended (held, so that no later weak reference can reuse an entry's address).
+    /// Every type, with the entries of its subclass list when the preload ended (held, so that
+    /// no later weak reference can reuse an entry's address).
     subclass_lists: Vec<(PyTypeRef, Vec<PyRef<PyWeak>>)>,
+    /// Sets that library functions keep in their closures, empty when the preload ended.
+    scratch_sets: Vec<PyObjectRef>,
 }
 
 thread_local! {
@@ -116,15 +118,20 @@ pub fn record(vm: &VirtualMachine) {
     // Static types are not tracked by the collector; they are protected as types anyway, and
     // recording them costs nothing.
     alive.extend(crate::patches::all_types(vm).into_iter().map(Into::into));
+    let scratch_sets = closure_scratch_sets(&alive, vm);
     let addresses = alive.iter().map(|o| address(o)).collect();
-    // Static types (`object`, `int`, `Exception`…) are shared by every interpreter of the
-    // thread, so their lists hold other interpreters' classes too; no metered code walks them
-    // (`__subclasses__` is refused to actors, and an ABC is always a class defined in Python).
+    // Every type's list, static types' included: a class a call creates is listed by each of
+    // its bases, `object` too, and RustPython never drops a dead class's entry unless someone
+    // asks for `__subclasses__()`. Static types are shared by every interpreter of the thread,
+    // so their lists may also hold an earlier interpreter's dead classes, dropped here.
     let subclass_lists = crate::patches::all_types(vm)
         .into_iter()
-        .filter(|t| t.slots.flags.has_feature(PyTypeFlags::HEAPTYPE))
         .map(|t| {
-            let entries = t.subclasses.read().clone();
+            let mut list = t.subclasses.write();
+            list.retain(|entry| entry.upgrade().is_some());
+            list.shrink_to_fit();
+            let entries = list.clone();
+            drop(list);
             (t, entries)
         })
         .collect();
@@ -133,6 +140,7 @@ pub fn record(vm: &VirtualMachine) {
             addresses,
             _alive: alive,
             subclass_lists,
+            scratch_sets,
         })
     });
 }
@@ -141,14 +149,22 @@ pub fn record(vm: &VirtualMachine) {
 pub fn library_classes() -> Vec<PyTypeRef> {
     REGISTRY.with(|r| {
         r.borrow().as_ref().map_or_else(Vec::new, |r| {
-            r.subclass_lists.iter().map(|(t, _)| t.clone()).collect()
+            r.subclass_lists
+                .iter()
+                .filter(|(t, _)| t.slots.flags.has_feature(PyTypeFlags::HEAPTYPE))
+                .map(|(t, _)| t.clone())
+                .collect()
         })
     })
 }
 
-/// Drops from every library class's subclass list the classes that calls created, dead or kept
-/// alive by garbage, so that what a call's ABC checks walk — and are charged for — is the
-/// library's subclasses and the call's own. Run between calls.
+/// Drops from every type's subclass list the classes that calls created, dead or kept alive by
+/// garbage, and gives the list back the capacity it had when the preload ended. Run between
+/// calls. Two reasons: what a call's ABC checks walk — and are charged for — must be the
+/// library's subclasses and the call's own; and the entries of dead classes, which RustPython
+/// keeps until someone asks for `__subclasses__()`, piled up (a weak reference for every class
+/// any call defined, in `object`'s list too: memory that grew for as long as the node ran), so
+/// how much a call's own `class` statement allocated depended on how many had piled up.
 pub fn forget_earlier_calls_subclasses() {
     REGISTRY.with(|r| {
         let registry = r.borrow();
@@ -157,16 +173,61 @@ pub fn forget_earlier_calls_subclasses() {
         };
         for (ty, recorded) in &registry.subclass_lists {
             let mut list = ty.subclasses.write();
-            // RustPython only appends to a subclass list, or removes dead entries in order, so
-            // an unchanged list is equal entry for entry (the common case: most calls define
-            // no subclass of a library class).
-            let unchanged =
-                list.len() == recorded.len() && list.iter().zip(recorded).all(|(a, b)| a.is(b));
-            if !unchanged {
+            // RustPython appends to a subclass list, and removes only dead entries, never a
+            // library class's (the registry keeps them alive): a list as long as the recorded
+            // one, with no more room, is the recorded one.
+            if list.len() != recorded.len() || list.capacity() != recorded.len() {
                 list.retain(|entry| recorded.iter().any(|r| r.is(entry)));
+                list.shrink_to_fit();
             }
         }
     });
+}
+
+/// The empty sets library functions hold in their closures: `reprlib.recursive_repr`'s (the
+/// `__repr__` of `OrderedDict`, `ChainMap`, `defaultdict`, `partial`, `dataclasses.Field`) marks
+/// the object being printed there and unmarks it in a `finally`, which cannot run once the
+/// meter has tripped (every instruction after the trip raises again). Ids start over in every
+/// call, so a mark left behind made the next call's first `OrderedDict` print as `...`.
+fn closure_scratch_sets(alive: &[PyObjectRef], vm: &VirtualMachine) -> Vec<PyObjectRef> {
+    let mut sets = Vec::new();
+    for function in alive
+        .iter()
+        .filter(|o| o.downcast_ref::<PyFunction>().is_some())
+    {
+        let Ok(closure) = function.get_attr("__closure__", vm) else {
+            continue;
+        };
+        let Some(cells) = closure.downcast_ref::<rustpython_vm::builtins::PyTuple>() else {
+            continue;
+        };
+        for cell in cells.iter() {
+            if let Ok(value) = cell.get_attr("cell_contents", vm)
+                && value.downcast_ref::<PySet>().is_some()
+                && value.length(vm).is_ok_and(|n| n == 0)
+                && !sets.iter().any(|s: &PyObjectRef| s.is(&value))
+            {
+                sets.push(value);
+            }
+        }
+    }
+    sets
+}
+
+/// Empties the sets of [`closure_scratch_sets`] that a call left marked. Run between calls.
+pub fn empty_scratch_sets(vm: &VirtualMachine) -> PyResult<()> {
+    let sets = REGISTRY.with(|r| {
+        r.borrow()
+            .as_ref()
+            .map(|r| r.scratch_sets.clone())
+            .unwrap_or_default()
+    });
+    for set in sets {
+        if set.length(vm)? > 0 {
+            vm.call_method(&set, "clear", ())?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether `obj` is one of the library's objects.
@@ -436,6 +497,7 @@ fn type_new(metatype: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResul
     let creates_class = args.args.len() == 3;
     if meter::in_call() && creates_class {
         check_class_namespace(&args, vm)?;
+        crate::string_pool::intern_class_names(&args, vm);
     }
     let original = TYPE_NEW
         .get()

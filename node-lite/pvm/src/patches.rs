@@ -522,6 +522,7 @@ fn guarded_type_setattro(
             ty.name()
         )));
     }
+    crate::string_pool::intern_for_call(name, vm);
     let f = TYPE_SETATTRO
         .get()
         .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
