@@ -322,8 +322,12 @@ impl Engine {
             crate::free_lists::fill(vm).map_err(fail)?;
             // The library lives as long as the interpreter: the collector, which runs after
             // every call, walks only what calls created.
+            // Metered on the runtime's budget, where actor code is refused: garbage of the
+            // interpreter being replaced may hold objects whose `__del__` is the actor's.
+            meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
             let gc = rustpython_vm::gc_state::gc_state();
             gc.collect_force(2);
+            let _ = meter::finish();
             gc.freeze();
             Ok(reset)
         })?;
@@ -427,6 +431,8 @@ impl Engine {
     /// Starts over with a fresh interpreter (keeps the current one if a new one cannot start).
     /// Loaded actor code belongs to the old interpreter and is dropped with it.
     fn replace_interpreter(&mut self) {
+        // The previous call's garbage goes first, on the old interpreter, metered.
+        self.interpreter.enter(|_vm| collect_garbage());
         if let Ok((fresh, reset)) = Self::interpreter() {
             self.interpreter = fresh;
             self.reset = reset;

@@ -43,11 +43,10 @@ thread_local! {
         released: true,
         by_address: HashMap::new(),
     });
-    /// Set whenever an identity hash goes into the hash `hash()` is computing; `hash()` clears
-    /// it before and checks after.
+    /// Set whenever an identity hash is computed; `hash()` clears it before and checks after.
     static IDENTITY_HASHED: Cell<bool> = const { Cell::new(false) };
-    /// How many Python frames were running when the innermost `hash()` started.
-    static HASH_FRAMES: Cell<usize> = const { Cell::new(usize::MAX) };
+    /// How many `hash()` computations are running.
+    static HASHING: Cell<usize> = const { Cell::new(0) };
 }
 
 /// `id(obj)`.
@@ -107,9 +106,9 @@ pub fn start_call() {
 /// into it.
 pub fn hash(obj: PyObjectRef, vm: &VirtualMachine) -> PyResult<PyHash> {
     let before = IDENTITY_HASHED.with(|f| f.replace(false));
-    let frames_before = HASH_FRAMES.with(|f| f.replace(vm.frames.borrow().len()));
+    HASHING.with(|h| h.set(h.get() + 1));
     let result = obj.hash(vm);
-    HASH_FRAMES.with(|f| f.set(frames_before));
+    HASHING.with(|h| h.set(h.get() - 1));
     let tainted = IDENTITY_HASHED.with(|f| f.replace(before));
     let value = result?;
     if tainted {
@@ -134,24 +133,8 @@ fn mark() {
     IDENTITY_HASHED.with(|f| f.set(true));
 }
 
-/// Marks an identity hash computed by a hash slot, when it goes into the hash being computed:
-/// when no Python code runs between `hash()` and the slot (a tuple's hash combines its items').
-/// A slot called deeper, from Python code (a `__hash__` that looks a class up in a dict, the
-/// ABC checks `Decimal.__hash__` makes), hashes for a lookup: Python code can only take an
-/// identity hash into its result through `hash()`, which checks its own, or a `__hash__` method
-/// (dunder: library code only, and `object.__hash__` marks always).
-fn mark_slot(vm: &VirtualMachine) {
-    if vm.frames.borrow().len() <= HASH_FRAMES.with(Cell::get) {
-        mark();
-    }
-}
-
 fn object_hash(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
-    mark_slot(vm);
-    original_object_hash(zelf, vm)
-}
-
-fn original_object_hash(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
+    mark();
     (OBJECT_HASH.get().ok_or_else(|| inconsistent(vm))?)(zelf, vm)
 }
 
@@ -160,20 +143,20 @@ fn float_hash(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
         .downcast_ref::<PyFloat>()
         .is_some_and(|f| f.to_f64().is_nan())
     {
-        mark_slot(vm);
+        mark();
     }
     (FLOAT_HASH.get().ok_or_else(|| inconsistent(vm))?)(zelf, vm)
 }
 
 fn method_hash(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
     // A bound method's hash mixes the address of the object it is bound to.
-    mark_slot(vm);
+    mark();
     (METHOD_HASH.get().ok_or_else(|| inconsistent(vm))?)(zelf, vm)
 }
 
 fn method_wrapper_hash(zelf: &PyObject, vm: &VirtualMachine) -> PyResult<PyHash> {
     // `x.__eq__`'s hash mixes the address of the slot wrapper.
-    mark_slot(vm);
+    mark();
     (METHOD_WRAPPER_HASH.get().ok_or_else(|| inconsistent(vm))?)(zelf, vm)
 }
 
@@ -210,8 +193,16 @@ pub fn wrap_object_hash_method(vm: &VirtualMachine) {
         "__hash__",
         object_type,
         |zelf: PyObjectRef, vm: &VirtualMachine| -> PyResult<PyHash> {
-            mark();
-            original_object_hash(&zelf, vm)
+            // Called outside any `hash()` (`super().__hash__()` in a method), the address-derived
+            // value would reach the caller unchecked.
+            if HASHING.with(Cell::get) == 0 && crate::meter::in_call() {
+                return Err(vm.new_type_error(format!(
+                    "object.__hash__() of this '{}' is derived from a memory address, which \
+                     differs between nodes (rule: identity-hash); hash the object's values",
+                    zelf.class().name()
+                )));
+            }
+            object_hash(&zelf, vm)
         },
     );
     object_type.set_attr(vm.ctx.intern_str("__hash__"), wrapped.into());

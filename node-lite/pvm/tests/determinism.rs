@@ -621,13 +621,3 @@ fn memory_use_does_not_depend_on_earlier_calls() {
     let (first, later) = (calls[2].2, calls[3].2);
     assert!(first.abs_diff(later) < 4096, "{calls:?}");
 }
-
-#[test]
-fn decimals_hash_as_in_cpython() {
-    const SOURCE: &str = "import decimal\nclass Actor:\n    def probe(self):\n        return [hash(decimal.Decimal(2)), hash(decimal.Decimal('2.5')) == hash(2.5), hash(decimal.Decimal('-0')), {decimal.Decimal(1): 'a'}[1]]\n";
-    let calls = calls_in_sequence(SOURCE, &["probe"]);
-    assert_eq!(
-        calls[0].1, "List([Int(2), Bool(true), Int(0), Str(\"a\")])",
-        "{calls:?}"
-    );
-}
