@@ -70,6 +70,22 @@ unsafe fn stamp_of(block: *mut u8) -> *mut u64 {
     unsafe { block.sub(8).cast::<u64>() }
 }
 
+/// The block for `layout` inside `base`, which the system allocator just returned for
+/// `outer(layout)`: stamped with the running span, and counted against it.
+///
+/// # Safety
+/// `base` is non-null and was allocated for `outer(layout)`.
+#[inline]
+unsafe fn hand_out(base: *mut u8, layout: Layout) -> *mut u8 {
+    let block = unsafe { base.add(header(layout)) };
+    let span = current_span();
+    unsafe { stamp_of(block).write(span) };
+    if span != 0 {
+        record(layout.size() as isize);
+    }
+    block
+}
+
 #[inline]
 fn record(delta: isize) {
     let _ = IN_USE.try_with(|u| {
@@ -102,13 +118,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         if base.is_null() {
             return base;
         }
-        let block = unsafe { base.add(header(layout)) };
-        let span = current_span();
-        unsafe { stamp_of(block).write(span) };
-        if span != 0 {
-            record(layout.size() as isize);
-        }
-        block
+        unsafe { hand_out(base, layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
@@ -119,13 +129,7 @@ unsafe impl GlobalAlloc for CountingAllocator {
         if base.is_null() {
             return base;
         }
-        let block = unsafe { base.add(header(layout)) };
-        let span = current_span();
-        unsafe { stamp_of(block).write(span) };
-        if span != 0 {
-            record(layout.size() as isize);
-        }
-        block
+        unsafe { hand_out(base, layout) }
     }
 
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {

@@ -320,15 +320,12 @@ impl Engine {
                 }
             }
             crate::free_lists::fill(vm).map_err(fail)?;
-            // The library lives as long as the interpreter: the collector, which runs after
-            // every call, walks only what calls created.
-            // Metered on the runtime's budget, where actor code is refused: garbage of the
-            // interpreter being replaced may hold objects whose `__del__` is the actor's.
-            meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
-            let gc = rustpython_vm::gc_state::gc_state();
-            gc.collect_force(2);
-            let _ = meter::finish();
-            gc.freeze();
+            // Metered, as between calls: garbage of the interpreter being replaced may hold
+            // objects whose `__del__` is the actor's. Then the library, which lives as long as
+            // the interpreter, is frozen: the collector, which runs between calls, walks only
+            // what calls created.
+            collect_garbage();
+            rustpython_vm::gc_state::gc_state().freeze();
             Ok(reset)
         })?;
         Ok((interpreter, reset))
