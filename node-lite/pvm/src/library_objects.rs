@@ -175,9 +175,15 @@ pub fn forget_earlier_calls_subclasses() {
             let mut list = ty.subclasses.write();
             // RustPython appends to a subclass list, and removes only dead entries, never a
             // library class's (the registry keeps them alive): a list as long as the recorded
-            // one, with no more room, is the recorded one.
+            // one, with no more room, is the recorded one, and a longer one starts with it.
             if list.len() != recorded.len() || list.capacity() != recorded.len() {
-                list.retain(|entry| recorded.iter().any(|r| r.is(entry)));
+                let starts_with_recorded = list.len() >= recorded.len()
+                    && list.iter().zip(recorded).all(|(entry, r)| r.is(entry));
+                if starts_with_recorded {
+                    list.truncate(recorded.len());
+                } else {
+                    list.retain(|entry| recorded.iter().any(|r| r.is(entry)));
+                }
                 list.shrink_to_fit();
             }
         }
