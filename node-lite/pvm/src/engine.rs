@@ -255,7 +255,8 @@ impl Engine {
     /// Creates an interpreter, patches it for determinism and metering, and preloads the
     /// whitelisted modules.
     pub fn new() -> Result<Self, InitError> {
-        let (interpreter, reset) = Self::interpreter()?;
+        let (interpreter, reset) = Self::build()?;
+        Self::seal(&interpreter, &reset)?;
         Ok(Self {
             interpreter,
             reset,
@@ -267,7 +268,9 @@ impl Engine {
         })
     }
 
-    fn interpreter() -> Result<(Interpreter, LibraryReset), InitError> {
+    /// Creates and patches an interpreter and preloads the library; [`Engine::seal`] makes it
+    /// ready for calls, once no other interpreter of the thread is left.
+    fn build() -> Result<(Interpreter, LibraryReset), InitError> {
         let _starting = interpreter_starting();
         let builder = Interpreter::builder(settings());
         let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
@@ -305,7 +308,27 @@ impl Engine {
             sandbox::guard_library_attribute_walks(vm).map_err(fail)?;
             library::seal_abc_registration(vm).map_err(fail)?;
             sandbox::install_actor_builtins(vm).map_err(fail)?;
-            let reset = LibraryReset::load(vm).map_err(fail)?;
+            LibraryReset::load(vm).map_err(fail)
+        })?;
+        Ok((interpreter, reset))
+    }
+
+    /// Records the library of a built interpreter, empties its caches, and freezes it. The
+    /// collector and the library record are the thread's: every other interpreter the thread
+    /// ran must be dropped by now, or its objects would be recorded, and frozen, as this one's
+    /// library, and kept for as long as the thread runs.
+    fn seal(interpreter: &Interpreter, reset: &LibraryReset) -> Result<(), InitError> {
+        let _starting = interpreter_starting();
+        interpreter.enter(|vm| -> Result<(), InitError> {
+            let fail = |e: PyBaseExceptionRef| {
+                let described = describe_exception(&e, vm);
+                InitError(traceback(&e, &described, vm).unwrap_or(described))
+            };
+            // What earlier interpreters of this thread left (their library, frozen, and what
+            // the previous record held) is garbage now: collected, metered, before the record.
+            library_objects::forget();
+            rustpython_vm::gc_state::gc_state().unfreeze();
+            collect_garbage();
             // Everything alive now is the library's: shared by all calls, read-only in them.
             library_objects::record(vm);
             reset.full.call((), vm).map_err(fail)?;
@@ -320,15 +343,12 @@ impl Engine {
                 }
             }
             crate::free_lists::fill(vm).map_err(fail)?;
-            // Metered, as between calls: garbage of the interpreter being replaced may hold
-            // objects whose `__del__` is the actor's. Then the library, which lives as long as
-            // the interpreter, is frozen: the collector, which runs between calls, walks only
-            // what calls created.
+            // The library, which lives as long as the interpreter, is frozen: the collector,
+            // which runs between calls, walks only what calls created.
             collect_garbage();
             rustpython_vm::gc_state::gc_state().freeze();
-            Ok(reset)
-        })?;
-        Ok((interpreter, reset))
+            Ok(())
+        })
     }
 
     /// Runs library-context Python (full builtins, no metering) and returns `repr` of the
@@ -360,6 +380,18 @@ impl Engine {
                 traceback(&e, &described, vm).unwrap_or(described)
             })
         })
+    }
+
+    /// Replaces the interpreter now, as after a panic. For tests only.
+    #[doc(hidden)]
+    pub fn debug_replace_interpreter(&mut self) {
+        self.replace_interpreter();
+    }
+
+    /// How many objects this thread's cycle collector tracks. For tests only.
+    #[doc(hidden)]
+    pub fn debug_tracked_objects() -> usize {
+        rustpython_vm::gc_state::gc_state().get_objects(None).len()
     }
 
     /// Code already loaded under `code_hash` (keccak256 of the canonical source), if cached.
@@ -428,16 +460,25 @@ impl Engine {
     /// Starts over with a fresh interpreter (keeps the current one if a new one cannot start).
     /// Loaded actor code belongs to the old interpreter and is dropped with it.
     fn replace_interpreter(&mut self) {
-        // The previous call's garbage goes first, on the old interpreter, metered.
+        // The previous call's garbage goes first, on the old interpreter, metered: it may hold
+        // objects whose `__del__` is the actor's.
         self.interpreter.enter(|_vm| collect_garbage());
-        if let Ok((fresh, reset)) = Self::interpreter() {
-            self.interpreter = fresh;
-            self.reset = reset;
-            self.actors.clear();
-            self.last_imports.clear();
-            self.generation += 1;
-            self.reset_failed = false;
-        }
+        // The old interpreter is taken apart before the new one starts: the new one's start
+        // replaces the thread's references to the old one's objects (which would keep them).
+        retire(&self.interpreter);
+        self.actors.clear();
+        self.last_imports.clear();
+        self.generation += 1;
+        // A start that fails (it succeeded on this thread once: only a lack of memory stops
+        // it) leaves the retired interpreter, on which every call fails its library reset, and
+        // the next call tries again.
+        self.reset_failed = true;
+        let Ok((fresh, reset)) = Self::build() else {
+            return;
+        };
+        self.reset = reset;
+        self.interpreter = fresh;
+        self.reset_failed = Self::seal(&self.interpreter, &self.reset).is_err();
     }
 
     fn run(
@@ -554,6 +595,33 @@ impl Engine {
             logs,
         }
     }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        retire(&self.interpreter);
+    }
+}
+
+/// Takes an interpreter's library apart so that the collector can free it once the
+/// interpreter is dropped: modules hold their functions, which hold their modules, through
+/// references RustPython's collector does not see (native functions are not traversed), so
+/// without this every interpreter a thread replaced stayed in memory (about 10,000 objects
+/// each). The library is unfrozen first; its finalizers run metered, as between calls.
+fn retire(interpreter: &Interpreter) {
+    let _starting = interpreter_starting();
+    interpreter.enter(|vm| {
+        rustpython_vm::gc_state::gc_state().unfreeze();
+        meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
+        vm.finalize_modules();
+        // Functions hold their builtins through references the collector does not see: a
+        // builtins dict counts as referenced from outside for as long as one of them lives,
+        // and so would keep whatever it holds.
+        vm.builtins.dict().clear();
+        crate::sandbox::forget();
+        library_objects::forget();
+        let _ = meter::finish();
+    });
 }
 
 /// The receipt message of a [`ErrorKind::VmPanic`] failure: the same on every node, whatever

@@ -112,6 +112,13 @@ fn address(obj: &PyObject) -> usize {
     obj as *const PyObject as usize
 }
 
+/// Forgets the recorded library (and lets go of its objects): before another interpreter of
+/// the thread records its own, so that the old one's objects can be collected rather than
+/// recorded, and kept, as the new one's.
+pub fn forget() {
+    REGISTRY.with(|r| drop(r.borrow_mut().take()));
+}
+
 /// Records every object alive now (the preloaded library) as the library's.
 pub fn record(vm: &VirtualMachine) {
     let mut alive = rustpython_vm::gc_state::gc_state().get_objects(None);
@@ -307,6 +314,38 @@ fn is_library_function(value: &PyObject, vm: &VirtualMachine) -> bool {
         || function.class().is(vm.ctx.types.method_descriptor_type)
 }
 
+/// Whether `value` is a function the actor's own code defines.
+fn is_actor_function(value: &PyObject, vm: &VirtualMachine) -> bool {
+    value.downcast_ref::<PyFunction>().is_some()
+        && value
+            .get_attr("__code__", vm)
+            .ok()
+            .and_then(|c| {
+                c.downcast_ref::<rustpython_vm::builtins::PyCode>()
+                    .map(|c| is_actor_code_path(c.source_path().as_str()))
+            })
+            .unwrap_or(false)
+}
+
+/// Refuses a `__del__` other than a function the actor defines, for a class created (or
+/// changed) during a call.
+///
+/// Finalizers of a call's cyclic garbage run between calls (`engine::collect_garbage`), where
+/// the actor's code is refused at its first instruction and no call's write barrier applies: a
+/// native callable there (`functools.partial(setattr, decimal.DefaultContext, 'prec')`) would
+/// change library state after the library reset, for every later call on that node only.
+pub fn check_finalizer(value: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+    if is_actor_function(value, vm) {
+        return Ok(());
+    }
+    Err(vm.new_type_error(format!(
+        "a class's __del__ must be a function the actor defines, not a '{}' (rule: \
+         finalizer): finalizers may run between calls, where only the actor's own code is \
+         stopped safely",
+        value.class().name()
+    )))
+}
+
 /// Whether `name` is a private (single-underscore, not dunder) name the rule applies to.
 fn is_private_name(name: &str) -> bool {
     name.starts_with('_')
@@ -463,6 +502,9 @@ fn check_class_namespace(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
                 "a class created by an actor cannot set '{key}' (rule: class-metadata): the \
                  runtime sets it"
             )));
+        }
+        if key == "__del__" {
+            check_finalizer(&value, vm)?;
         }
         if key == "__annotations__" && !annotation_names_are_identifiers(&value) {
             return Err(vm.new_type_error(

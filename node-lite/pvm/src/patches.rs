@@ -522,11 +522,61 @@ fn guarded_type_setattro(
             ty.name()
         )));
     }
+    if meter::in_call()
+        && name.to_str() == Some("__del__")
+        && let PySetterValue::Assign(value) = &value
+    {
+        crate::library_objects::check_finalizer(value, vm)?;
+    }
     crate::string_pool::intern_for_call(name, vm);
     let f = TYPE_SETATTRO
         .get()
         .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
     f(zelf, name, value, vm)
+}
+
+/// Makes `type.__setattr__` and `type.__delattr__` (what a metaclass's
+/// `super().__setattr__(name, value)` calls) go through [`guarded_type_setattro`]: RustPython
+/// made them from `type`'s setattr slot before it was guarded, so they set class attributes
+/// past every check on it.
+fn guard_type_setattr_methods(vm: &VirtualMachine) {
+    let type_type = vm.ctx.types.type_type;
+    for (method, assign) in [("__setattr__", true), ("__delattr__", false)] {
+        let wrapped = vm.new_method(
+            method,
+            type_type,
+            move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+                let arity = if assign { 3 } else { 2 };
+                if args.args.len() != arity || !args.kwargs.is_empty() {
+                    return Err(vm.new_type_error(format!(
+                        "type.{method}() takes exactly {arity} positional arguments ({} given)",
+                        args.args.len() + args.kwargs.len()
+                    )));
+                }
+                let target = &args.args[0];
+                if target.downcast_ref::<PyType>().is_none() {
+                    return Err(vm.new_type_error(format!(
+                        "descriptor '{method}' requires a 'type' object but received a '{}'",
+                        target.class().name()
+                    )));
+                }
+                let Some(name) = args.args[1].downcast_ref::<PyStr>() else {
+                    return Err(vm.new_type_error(format!(
+                        "attribute name must be string, not '{}'",
+                        args.args[1].class().name()
+                    )));
+                };
+                let value = if assign {
+                    PySetterValue::Assign(args.args[2].clone())
+                } else {
+                    PySetterValue::Delete
+                };
+                guarded_type_setattro(target, name, value, vm)?;
+                Ok(vm.ctx.none())
+            },
+        );
+        type_type.set_attr(vm.ctx.intern_str(method), wrapped.into());
+    }
 }
 
 // ---- sorting --------------------------------------------------------------------------------
@@ -638,6 +688,7 @@ pub fn install(vm: &VirtualMachine) -> PyResult<()> {
     }
     wrap_object_repr_method(vm)?;
     crate::identity::wrap_object_hash_method(vm);
+    guard_type_setattr_methods(vm);
 
     // list.sort charges n·⌈log₂ n⌉ before sorting.
     let list_type: &'static Py<PyType> = types.list_type;

@@ -1043,6 +1043,17 @@ pub fn install_actor_builtins(vm: &VirtualMachine) -> PyResult<()> {
     Ok(())
 }
 
+/// Empties and lets go of the actor builtins and the storage object, when their interpreter is
+/// retired: every function of the actor holds its builtins through a reference the collector
+/// does not see, so a builtins dict that still held the runtime's functions would keep them,
+/// and everything they reach, alive.
+pub fn forget() {
+    if let Some(dict) = ACTOR_BUILTINS.with(|b| b.borrow_mut().take()) {
+        dict.clear();
+    }
+    STORAGE_OBJECT.with(|s| drop(s.borrow_mut().take()));
+}
+
 /// The module name of actor code (`__name__`, and the `__module__` of its classes).
 pub const ACTOR_MODULE: &str = "__actor__";
 
