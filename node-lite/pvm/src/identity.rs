@@ -206,6 +206,25 @@ pub fn wrap_object_hash_method(vm: &VirtualMachine) {
         },
     );
     object_type.set_attr(vm.ctx.intern_str("__hash__"), wrapped.into());
+    // `float.__hash__` likewise, for a NaN (`super().__hash__()` in a `float` subclass).
+    let float_type = vm.ctx.types.float_type;
+    let wrapped = vm.new_method(
+        "__hash__",
+        float_type,
+        |zelf: PyObjectRef, vm: &VirtualMachine| -> PyResult<PyHash> {
+            let nan = zelf
+                .downcast_ref::<PyFloat>()
+                .is_some_and(|f| f.to_f64().is_nan());
+            if nan && HASHING.with(Cell::get) == 0 && crate::meter::in_call() {
+                return Err(vm.new_type_error(
+                    "float.__hash__() of a NaN is derived from a memory address, which differs \
+                     between nodes (rule: identity-hash)",
+                ));
+            }
+            float_hash(&zelf, vm)
+        },
+    );
+    float_type.set_attr(vm.ctx.intern_str("__hash__"), wrapped.into());
 }
 
 /// Wraps the hash slots that derive from addresses: `object`'s (and every type that inherited

@@ -506,6 +506,9 @@ fn check_class_namespace(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
         if key == "__del__" {
             check_finalizer(&value, vm)?;
         }
+        if key == "__slots__" {
+            check_slots(&value, vm)?;
+        }
         if key == "__annotations__" && !annotation_names_are_identifiers(&value) {
             return Err(vm.new_type_error(
                 "a class's annotations must be a dict whose keys are identifiers \
@@ -528,6 +531,37 @@ fn check_class_namespace(args: &FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
         }
     }
     Ok(())
+}
+
+/// Refuses `__slots__` other than a `str`, or a `tuple`, `list` or `dict` of `str`s.
+///
+/// RustPython interns slot names into the process's string pool, which allocates only for a
+/// name the node has not seen: the names are interned, and charged, for the call beforehand
+/// (`string_pool::intern_class_names`), which needs to read them without running the actor's
+/// code (another iterable would run its `__iter__` twice).
+fn check_slots(slots: &PyObject, vm: &VirtualMachine) -> PyResult<()> {
+    let str_type = vm.ctx.types.str_type;
+    let refuse = |what: String| {
+        Err(vm.new_type_error(format!(
+            "{what} (rule: class-slots): a class created during a call takes __slots__ as a str, \
+             or a tuple, list or dict of str"
+        )))
+    };
+    let names: Vec<PyObjectRef> = if slots.class().is(str_type) {
+        return Ok(());
+    } else if let Some(t) = slots.downcast_ref_if_exact::<rustpython_vm::builtins::PyTuple>(vm) {
+        t.as_slice().to_vec()
+    } else if let Some(l) = slots.downcast_ref_if_exact::<rustpython_vm::builtins::PyList>(vm) {
+        l.borrow_vec().to_vec()
+    } else if let Some(d) = slots.downcast_ref_if_exact::<PyDict>(vm) {
+        d.into_iter().map(|(k, _)| k).collect()
+    } else {
+        return refuse(format!("__slots__ is a '{}'", slots.class().name()));
+    };
+    match names.iter().find(|n| !n.class().is(str_type)) {
+        Some(name) => refuse(format!("a slot name is a '{}'", name.class().name())),
+        None => Ok(()),
+    }
 }
 
 fn annotation_names_are_identifiers(annotations: &PyObject) -> bool {

@@ -76,15 +76,16 @@ pub fn intern_class_names(args: &FuncArgs, vm: &VirtualMachine) {
     let Ok(Some(slots)) = namespace.get_item_opt("__slots__", vm) else {
         return;
     };
-    let names: Vec<PyObjectRef> = if slots.downcast_ref::<PyStr>().is_some() {
+    // The shapes `library_objects::check_slots` lets through (it runs first).
+    let names: Vec<PyObjectRef> = if slots.class().is(vm.ctx.types.str_type) {
         vec![slots]
     } else if let Some(t) = slots.downcast_ref::<PyTuple>() {
         t.as_slice().to_vec()
     } else if let Some(l) = slots.downcast_ref::<rustpython_vm::builtins::PyList>() {
         l.borrow_vec().to_vec()
+    } else if let Some(d) = slots.downcast_ref::<rustpython_vm::builtins::PyDict>() {
+        d.into_iter().map(|(k, _)| k).collect()
     } else {
-        // Any other iterable is read by RustPython with the actor's own `__iter__`; its names
-        // are interned (and charged) by RustPython.
         Vec::new()
     };
     let class_name = args

@@ -691,3 +691,26 @@ fn replacing_an_interpreter_keeps_little_of_the_old_one() {
     assert!(growth.windows(2).all(|g| g[0] == g[1]), "{counts:?}");
     assert!(growth[0] * 4 < counts[0], "{counts:?}");
 }
+
+#[test]
+fn slot_names_cost_the_same_whatever_earlier_calls_used() {
+    // RustPython interns slot names into the process's string pool, which allocates only for a
+    // name the node has not seen. Names given in a str, tuple, list or dict are interned for the
+    // call beforehand; another iterable (a generator) was read by RustPython alone, so a fresh
+    // node's call allocated more than the same call after it. Such `__slots__` are refused now.
+    const SOURCE: &str = "class Actor:\n    def listed(self):\n        C = type('C', (), {'__slots__': {'slot_probe_' + str(i): None for i in range(2000)}})\n        return 1\n    def generated(self):\n        C = type('C', (), {'__slots__': ('slot_gen_' + str(i) for i in range(2000))})\n        return 1\n";
+    let calls = calls_with_memory(SOURCE, &["listed", "listed", "listed", "generated"]);
+    assert_eq!(calls[1], calls[2], "{calls:?}");
+    assert!(calls[0].2.abs_diff(calls[1].2) < 4096, "{calls:?}");
+    assert!(calls[3].1.contains("rule: class-slots"), "{calls:?}");
+}
+
+#[test]
+fn a_nan_s_hash_through_super_is_refused() {
+    // `float.__dict__['__hash__']` held RustPython's own hash, made before the PVM wrapped the
+    // slot: `super().__hash__()` in a float subclass returned a NaN's address-derived hash.
+    const SOURCE: &str = "class F(float):\n    def h(self):\n        return super().__hash__()\nclass Actor:\n    def nan(self):\n        return F('nan').h()\n    def number(self):\n        return F(1.5).h() == hash(1.5)\n";
+    let calls = calls_in_sequence(SOURCE, &["nan", "number"]);
+    assert!(calls[0].1.contains("rule: identity-hash"), "{calls:?}");
+    assert_eq!(calls[1].1, "Bool(true)", "{calls:?}");
+}
