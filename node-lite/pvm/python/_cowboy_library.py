@@ -1318,3 +1318,40 @@ import encodings.utf_16_le
 import encodings.utf_32
 import encodings.utf_32_be
 import encodings.utf_32_le
+
+
+# `collections.deque` as a sequence: CPython's deque has the flag that makes `match` take it for a
+# sequence (`case [a, b]:`); RustPython's native deque lacks it, so a deque fell through to
+# `case _`. `collections.deque` becomes a subclass with the flag (`__abc_tpflags__`, read when a
+# class is created), whose `+` and `*` give the subclass, as CPython's deque's do. Installed by
+# the engine once the native deque's methods are charged (`prices::install_deque`), so that the
+# subclass inherits the charged slots.
+def _install_sequence_deque():
+    native = _collections.deque
+    sequence_flag = 1 << 5
+
+    class deque(native):
+        __slots__ = ()
+        __abc_tpflags__ = sequence_flag
+
+        def __add__(self, other):
+            if not isinstance(other, native):
+                raise TypeError(
+                    f'can only concatenate deque (not "{type(other).__name__}") to deque')
+            new = self.copy()
+            new.extend(other)
+            return new
+
+        def __mul__(self, n):
+            new = self.copy()
+            new *= n
+            return new
+
+        __rmul__ = __mul__
+
+    deque.__module__ = "collections"
+    deque.__qualname__ = "deque"
+    deque.__doc__ = native.__doc__
+    for method in (deque.__add__, deque.__mul__):
+        method.__qualname__ = "deque." + method.__name__
+    _collections.deque = deque

@@ -300,6 +300,11 @@ impl Engine {
             crate::sizes::guard_struct(vm).map_err(fail)?;
             crate::sizes::guard_itertools(vm).map_err(fail)?;
             crate::prices::install_deque(vm).map_err(fail)?;
+            patches::expose_patched_slots(vm).map_err(fail)?;
+            library::load_module("_cowboy_library", vm)
+                .and_then(|m| m.get_attr("_install_sequence_deque", vm))
+                .and_then(|f| f.call((), vm))
+                .map_err(fail)?;
             crate::prices::install_binascii(vm).map_err(fail)?;
             crate::fidelity::install_binascii_errors(vm).map_err(fail)?;
             crate::type_names::install(vm).map_err(fail)?;
