@@ -1355,3 +1355,6 @@ def _install_sequence_deque():
     for method in (deque.__add__, deque.__mul__):
         method.__qualname__ = "deque." + method.__name__
     _collections.deque = deque
+    # `typing.Deque` was made from the native class when `typing` was imported.
+    import typing
+    typing.Deque = typing._alias(deque, 1, name="Deque")

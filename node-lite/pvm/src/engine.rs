@@ -295,6 +295,9 @@ impl Engine {
             natives::init_exception_types(vm);
             patches::install(vm).map_err(fail)?;
             sandbox::install_library_builtins(vm).map_err(fail)?;
+            // Before the preload too: library modules keep built-in methods they import
+            // (`json` keeps `int.__repr__`), and must keep the same ones on every interpreter.
+            patches::expose_patched_slots(vm).map_err(fail)?;
             library::preload(vm).map_err(fail)?;
             patches::patch_native_types(vm).map_err(fail)?;
             crate::sizes::guard_struct(vm).map_err(fail)?;
@@ -462,8 +465,9 @@ impl Engine {
         self.run(actor, host, ctx, Some(method), args, limits)
     }
 
-    /// Starts over with a fresh interpreter (keeps the current one if a new one cannot start).
-    /// Loaded actor code belongs to the old interpreter and is dropped with it.
+    /// Starts over with a fresh interpreter. If none can start, the retired one stays and every
+    /// call fails (`Host`: the node cannot execute) until one can. Loaded actor code belongs to
+    /// the old interpreter and is dropped with it.
     fn replace_interpreter(&mut self) {
         // The previous call's garbage goes first, on the old interpreter, metered: it may hold
         // objects whose `__del__` is the actor's.
@@ -618,7 +622,9 @@ fn retire(interpreter: &Interpreter) {
     interpreter.enter(|vm| {
         rustpython_vm::gc_state::gc_state().unfreeze();
         meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
-        vm.finalize_modules();
+        // The interpreter may be one a panic left half-updated: a panic while it is taken
+        // apart leaves it to be dropped as it is (what it keeps is then not collected).
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| vm.finalize_modules()));
         // Functions hold their builtins through references the collector does not see: a
         // builtins dict counts as referenced from outside for as long as one of them lives,
         // and so would keep whatever it holds.

@@ -575,9 +575,10 @@ fn annotation_names_are_identifiers(annotations: &PyObject) -> bool {
     })
 }
 
-fn type_new(metatype: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {
+fn type_new(metatype: PyTypeRef, mut args: FuncArgs, vm: &VirtualMachine) -> PyResult {
     let creates_class = args.args.len() == 3;
     if meter::in_call() && creates_class {
+        plain_namespace(&mut args, vm)?;
         check_class_namespace(&args, vm)?;
         crate::string_pool::intern_class_names(&args, vm);
     }
@@ -589,6 +590,33 @@ fn type_new(metatype: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResul
         crate::patches::patch_new_type(class, vm);
     }
     Ok(made)
+}
+
+/// Replaces the namespace of a class being created during a call by a plain `dict` copy of it,
+/// and refuses keys that are not `str`.
+///
+/// The checks read the namespace, and RustPython then looks names up in it (`__qualname__`,
+/// `__slots__`, …) and copies it: a `dict` subclass's `__missing__` or `__getitem__` ran the
+/// actor's code in between and could add what the checks had refused (a native `__del__`).
+/// CPython's `type.__new__` copies the namespace too, so the class is the same. RustPython
+/// panics on a key that is not a `str`, where CPython keeps it.
+fn plain_namespace(args: &mut FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
+    let Some(namespace) = args.args.get(2).and_then(|n| n.downcast_ref::<PyDict>()) else {
+        return Ok(());
+    };
+    let copy = vm.ctx.new_dict();
+    // Iterating the storage runs none of the namespace's methods.
+    for (key, value) in namespace {
+        if !key.class().is(vm.ctx.types.str_type) {
+            return Err(vm.new_type_error(format!(
+                "a class's namespace may only have str keys, not '{}' (rule: class-metadata)",
+                key.class().name()
+            )));
+        }
+        copy.set_item(&*key, value, vm)?;
+    }
+    args.args[2] = copy.into();
+    Ok(())
 }
 
 /// The write barrier for a class created after start-up (see `patches::patch_new_type`).

@@ -579,78 +579,102 @@ fn guard_type_setattr_methods(vm: &VirtualMachine) {
     }
 }
 
-/// Makes the methods a class statement's subclass finds (`list.__dict__['__contains__']`,
-/// `list.__dict__['__eq__']`, …) call the PVM's slots of their native type. RustPython made them
-/// from the slots before the PVM charged them, and a subclass's slot looks the method up: `x in
-/// L(range(50_000))` with `class L(list)` scanned its 50,000 elements unmetered (measured:
-/// 20 scans, 1,000,000 comparisons, charged nothing). Run once a thread's native types are all
-/// patched (`Engine::build`); the types are the thread's, so once per thread.
+/// Remakes the slot wrappers in built-in types' dicts (`list.__dict__['__contains__']`,
+/// `['__eq__']`, `['__init__']`, `['__next__']`, …) from the slots as the PVM patched them.
+///
+/// RustPython made each wrapper from its type's slot when the type was created, before the PVM
+/// charged or guarded the slot, and a class statement's subclass runs the wrapper it finds in
+/// its base's dict (as `super().__x__()` does): `x in L(range(50_000))` with `class L(list)`
+/// scanned for free (20 scans, 1,000,000 comparisons, charged nothing), as did a subclass's
+/// comparisons, `__init__`, subscripts and `tuple` hashing. Only wrappers a type already had
+/// are remade: a wrapper for a slot the type inherits would shadow its base's methods (and
+/// `object.__hash__`, a method that refuses outside `hash()`, must stay the only way to
+/// `object`'s identity hash, so `__hash__` is remade for `tuple` alone). Then `*` on a
+/// subclass goes through the same size check as the `*` operator (`guard_repeat_methods`).
+/// Run when an interpreter starts, before the library is preloaded and again once every
+/// native type is patched (`Engine::build`).
 pub fn expose_patched_slots(vm: &VirtualMachine) -> PyResult<()> {
-    if !first_on_this_thread("patches::expose_patched_slots") {
-        return Ok(());
+    let wrapper_type = vm.ctx.types.wrapper_descriptor_type;
+    for ty in all_types(vm) {
+        if ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+            continue;
+        }
+        let ty = static_type(ty);
+        let own: Vec<_> = ty.attributes.read().keys().copied().collect();
+        let mut remade = Vec::new();
+        {
+            let mut attributes = ty.attributes.write();
+            for def in rustpython_vm::types::SLOT_DEFS {
+                if def.name == "__new__"
+                    || (def.name == "__hash__" && !ty.is(vm.ctx.types.tuple_type))
+                {
+                    continue;
+                }
+                let name = vm.ctx.intern_str(def.name);
+                if attributes
+                    .get(name)
+                    .is_some_and(|v| v.class().is(wrapper_type))
+                {
+                    attributes.shift_remove(name);
+                    remade.push(name);
+                }
+            }
+        }
+        if remade.is_empty() {
+            continue;
+        }
+        rustpython_vm::class::add_operators(ty, &vm.ctx);
+        // `add_operators` also adds wrappers for inherited slots: only remade ones stay.
+        let mut attributes = ty.attributes.write();
+        attributes.retain(|name, _| own.contains(name));
     }
+    if first_on_this_thread("patches::guard_repeat_methods") {
+        guard_repeat_methods(vm)?;
+    }
+    Ok(())
+}
+
+thread_local! {
+    static STATIC_TYPES: std::cell::RefCell<std::collections::HashMap<usize, &'static Py<PyType>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// A built-in type as `'static` (what `add_operators` takes): built-in types live as long as
+/// the thread, so each is leaked once per thread, however many interpreters it starts.
+fn static_type(ty: PyTypeRef) -> &'static Py<PyType> {
+    let address = &*ty as *const Py<PyType> as usize;
+    STATIC_TYPES.with(|types| {
+        *types
+            .borrow_mut()
+            .entry(address)
+            .or_insert_with(|| Box::leak(Box::new(ty)))
+    })
+}
+
+/// `__mul__`, `__rmul__` and `__imul__` of `list`, `tuple`, `str`, `bytes` and `bytearray`
+/// (what `super().__mul__(n)` in a subclass calls) refuse a result beyond the memory limit
+/// before RustPython reserves it, as the `*` operator does: RustPython reserves `len · n`
+/// elements at once, and an allocation that large aborts the process.
+fn guard_repeat_methods(vm: &VirtualMachine) -> PyResult<()> {
     let types = &vm.ctx.types;
-    let deque = vm
-        .import("_collections", 0)?
-        .get_attr("deque", vm)?
-        .downcast::<PyType>()
-        .map_err(|_| vm.new_runtime_error("_collections.deque is not a type"))?;
-    // The type outlives every interpreter of the thread, as the built-in types do.
-    let deque: &'static Py<PyType> = Box::leak(Box::new(deque));
     for ty in [
         types.list_type,
         types.tuple_type,
         types.str_type,
         types.bytes_type,
-        deque,
+        types.bytearray_type,
     ] {
-        let Some(contains) = ty.slots.as_sequence.contains.load() else {
-            continue;
-        };
-        let method = vm.new_method(
-            "__contains__",
-            ty,
-            move |zelf: PyObjectRef, needle: PyObjectRef, vm: &VirtualMachine| -> PyResult<bool> {
-                contains(zelf.sequence_unchecked(), &needle, vm)
-            },
-        );
-        ty.set_attr(vm.ctx.intern_str("__contains__"), method.into());
-    }
-    for ty in [types.list_type, types.tuple_type] {
-        let Some(compare) = ty.slots.richcompare.load() else {
-            continue;
-        };
-        for (name, op) in [
-            ("__eq__", PyComparisonOp::Eq),
-            ("__ne__", PyComparisonOp::Ne),
-            ("__lt__", PyComparisonOp::Lt),
-            ("__le__", PyComparisonOp::Le),
-            ("__gt__", PyComparisonOp::Gt),
-            ("__ge__", PyComparisonOp::Ge),
-        ] {
-            let method = vm.new_method(
-                name,
-                ty,
-                move |zelf: PyObjectRef, other: PyObjectRef, vm: &VirtualMachine| -> PyResult {
-                    Ok(match compare(&zelf, &other, op, vm)? {
-                        Either::A(object) => object,
-                        Either::B(PyComparisonValue::Implemented(b)) => vm.ctx.new_bool(b).into(),
-                        Either::B(PyComparisonValue::NotImplemented) => vm.ctx.not_implemented(),
-                    })
-                },
-            );
-            ty.set_attr(vm.ctx.intern_str(name), method.into());
+        for name in ["__mul__", "__rmul__", "__imul__"] {
+            if ty.get_attr(vm.ctx.intern_str(name)).is_none() {
+                continue;
+            }
+            wrap_method(ty, name, vm, |args, original, vm| {
+                if let (Some(seq), Some(count)) = (args.args.first(), args.args.get(1)) {
+                    crate::sandbox::precheck_repeat(seq, count, vm)?;
+                }
+                original.call(args, vm)
+            })?;
         }
-    }
-    if let Some(init) = deque.slots.init.load() {
-        let method = vm.new_method(
-            "__init__",
-            deque,
-            move |zelf: PyObjectRef, args: FuncArgs, vm: &VirtualMachine| -> PyResult<()> {
-                init(zelf, args, vm)
-            },
-        );
-        deque.set_attr(vm.ctx.intern_str("__init__"), method.into());
     }
     Ok(())
 }

@@ -204,7 +204,11 @@ fn precheck_concat(a: &PyObjectRef, b: &PyObjectRef, vm: &VirtualMachine) -> PyR
     Ok(())
 }
 
-fn precheck_repeat(seq: &PyObjectRef, count: &PyObjectRef, vm: &VirtualMachine) -> PyResult<bool> {
+pub(crate) fn precheck_repeat(
+    seq: &PyObjectRef,
+    count: &PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<bool> {
     let size = unit_size(seq).or_else(|| deque_size(seq, vm));
     let (Some((len, unit)), Some(n)) = (size, count.downcast_ref::<PyInt>()) else {
         return Ok(false);

@@ -728,3 +728,31 @@ fn subclasses_of_built_in_sequences_pay_for_their_scans() {
     // cycles less for the subclasses).
     assert!(calls[0].0.abs_diff(calls[1].0) < 1_000, "{calls:?}");
 }
+
+#[test]
+fn a_class_namespace_cannot_change_after_its_checks() {
+    // A `dict` subclass as a class namespace ran the actor's `__missing__` while RustPython
+    // looked names up in it, after the runtime's checks: it could add a native `__del__`.
+    // A key that is not a `str` made RustPython panic (any actor could replace the node's
+    // interpreter at will).
+    const SOURCE: &str = "import decimal, functools\nclass NS(dict):\n    def __missing__(self, k):\n        super().__setitem__('__del__', functools.partial(setattr, decimal.DefaultContext, 'prec'))\n        raise KeyError(k)\nclass Actor:\n    def poison(self):\n        K = type('K', (int,), NS(a=1))\n        k = K(3)\n        k.me = k\n        return K.a\n    def odd_key(self):\n        return type('X', (), {1: 2})\n    def probe(self):\n        return decimal.Context().prec\n";
+    let calls = calls_in_sequence(SOURCE, &["probe", "poison", "odd_key", "probe"]);
+    assert_eq!(calls[1].1, "Int(1)", "{calls:?}");
+    assert!(calls[2].1.contains("rule: class-metadata"), "{calls:?}");
+    assert_eq!(calls[0], calls[3], "{calls:?}");
+}
+
+#[test]
+fn built_in_methods_reached_directly_pay_what_the_operators_pay() {
+    // RustPython's slot wrappers in built-in types' dicts (`set.__init__`, `tuple.__hash__`
+    // through a subclass, `super().__mul__`) held the slots as they were before the PVM charged
+    // and checked them: `s.__init__(big)` rehashed `big` for free, a `tuple` subclass hashed
+    // for free, and `super().__mul__(10**12)` in a `list` subclass reserved 8 TB at once, which
+    // aborts the process.
+    const SOURCE: &str = "class L(list):\n    def boom(self):\n        return super().__mul__(10 ** 12)\nclass T(tuple):\n    pass\nclass Actor:\n    def direct(self):\n        s = set()\n        big = list(range(20000))\n        for _ in range(5):\n            s.__init__(big)\n        t = T(big)\n        return [hash(t) == hash(t), len(s)]\n    def operators(self):\n        s = set()\n        big = list(range(20000))\n        for _ in range(5):\n            s = set(big)\n        t = tuple(big)\n        return [hash(t) == hash(t), len(s)]\n    def boom(self):\n        return L([0]).boom()\n";
+    let calls = calls_in_sequence(SOURCE, &["direct", "operators", "boom"]);
+    assert_eq!(calls[0].1, calls[1].1, "{calls:?}");
+    // Five rehashes of 20,000 elements and two hashes of 20,000: about 140,000 cycles each way.
+    assert!(calls[0].0 * 10 >= calls[1].0 * 9, "{calls:?}");
+    assert!(calls[2].1.contains("MemoryError"), "{calls:?}");
+}
