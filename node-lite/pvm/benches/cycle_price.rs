@@ -14,8 +14,8 @@
 //! scales the cycle target and the four lane budgets by a factor measured this way
 //! (`cowboy_execution::params::BUDGET_SCALE_PPM`).
 //!
-//! Run: `cargo bench -p cowboy-pvm --bench cycle_price` (`COWBOY_PRICE_FILTER=json` runs only
-//! workloads whose name contains `json`).
+//! Run: `cargo bench -p cowboy-pvm --bench cycle_price` (`COWBOY_PRICE_FILTER=json,re.` runs only
+//! workloads whose name contains `json` or `re.`).
 
 use cowboy_pvm::{CallContext, Engine, Limits, MemoryHost, Value};
 use std::time::{Duration, Instant};
@@ -206,6 +206,32 @@ const WORKLOADS: &[(&str, &str, &str)] = &[
         "json.loads",
         "import json\nt = json.dumps({'k': list(range(50)), 's': 'text' * 10})",
         "x = json.loads(t)",
+    ),
+    // Library code that matches the actor's text with the library's own (native) regexes.
+    (
+        "json.loads of a 100 KB string",
+        "import json\nt = '\"' + 'x' * 100_000 + '\"'",
+        "x = json.loads(t)",
+    ),
+    (
+        "json.dumps of a 10,000-character string",
+        "import json\nt = '\\u00e9' * 10_000",
+        "x = json.dumps(t)",
+    ),
+    (
+        "Decimal of 1,000 digits",
+        "import decimal\nt = '1' * 1000",
+        "x = decimal.Decimal(t)",
+    ),
+    (
+        "Fraction of a padded 100 KB string",
+        "import fractions\nt = '1/3' + ' ' * 100_000",
+        "x = fractions.Fraction(t)",
+    ),
+    (
+        "string.Template.substitute 100 KB",
+        "import string\nt = string.Template('x' * 100_000 + '$a')",
+        "x = t.substitute(a=1)",
     ),
     (
         "re.findall 1000",
@@ -429,7 +455,7 @@ fn main() {
             let mut engine = Engine::new().expect("engine");
             let mut prices = Vec::new();
             for (name, setup, body) in WORKLOADS {
-                if !(name.contains(&filter) || name.starts_with("loop")) {
+                if !(filter.split(',').any(|f| name.contains(f)) || name.starts_with("loop")) {
                     continue;
                 }
                 match measure(&mut engine, name, setup, body) {

@@ -692,28 +692,42 @@ def _no_warning(message, category=None, stacklevel=1, source=None, *, skip_file_
 _warnings.warn = _no_warning
 
 
-# `string.Template` subclasses compile their pattern with the library's own `re`, whose engine
-# backtracks and is not metered: a subclass's `pattern = r'(a|aa)+$'` would take exponential
-# time inside one native call. Subclasses keep the default pattern; a custom `delimiter` is
-# escaped, so it stays allowed.
+# `string.Template` compiles its pattern with the actors' `re` (`_cowboy_re`), as CPython 3.11's
+# compiles it with `re`: the library's own `re` runs a backtracking engine that is not metered, and
+# `Template.pattern` is reachable by actors (`Template.pattern.findall(text)` scanned any text for
+# a constant charge). With the actors' engine every search is charged per character, and a
+# subclass's own `pattern`, `idpattern` or `flags` is held to the same rule (`re-linear-time`) as
+# any pattern an actor compiles. `flags` is `re.IGNORECASE` from the start, as in 3.11.
+import _cowboy_re
 import string as _string
 
-_template_compile = _string.Template.__dict__["__init_subclass__"].__func__
 
-
-def _template_init_subclass(cls):
-    for name in ("pattern", "idpattern", "braceidpattern", "flags"):
-        if name in cls.__dict__:
-            raise TypeError(
-                f"string.Template subclasses cannot set {name}: the template engine's regular "
-                f"expressions backtrack; use re.sub with a function to substitute "
-                f"(rule: re-linear-time)"
+def _template_compile_pattern(cls):
+    re = _cowboy_re
+    pattern = cls.__dict__.get("pattern", _string._TemplatePattern)
+    if pattern is _string._TemplatePattern:
+        delim = re.escape(cls.delimiter)
+        id = cls.idpattern
+        bid = cls.braceidpattern or cls.idpattern
+        pattern = fr"""
+            {delim}(?:
+              (?P<escaped>{delim})  |   # Escape sequence of two delimiters
+              (?P<named>{id})       |   # delimiter and a Python identifier
+              {{(?P<braced>{bid})}} |   # delimiter and a braced identifier
+              (?P<invalid>)             # Other ill-formed delimiter exprs
             )
-    _template_compile(cls)
+            """
+    if cls.flags is None:
+        cls.flags = re.IGNORECASE
+    pat = cls.pattern = re.compile(pattern, cls.flags | re.VERBOSE)
+    return pat
 
 
-_template_init_subclass.__name__ = _template_init_subclass.__qualname__ = "__init_subclass__"
-_string.Template.__init_subclass__ = classmethod(_template_init_subclass)
+_template_compile_pattern.__name__ = "_compile_pattern"
+_template_compile_pattern.__qualname__ = "Template._compile_pattern"
+_string.Template._compile_pattern = classmethod(_template_compile_pattern)
+_string.Template.pattern = _string._TemplatePattern
+_string.Template.flags = _cowboy_re.IGNORECASE
 
 
 # `dataclasses` and `enum` as CPython 3.11 has them, where the embedded (3.13) library changed
@@ -1358,3 +1372,161 @@ def _install_sequence_deque():
     # `typing.Deque` was made from the native class when `typing` was imported.
     import typing
     typing.Deque = typing._alias(deque, 1, name="Deque")
+
+
+# `string.Formatter.parse` as CPython 3.11's `_string.formatter_parser` (`MarkupIterator_next`
+# in `Objects/stringlib/unicode_format.h`): RustPython's joins the literal text around an
+# escaped brace ('b{{c}}' gives one chunk 'b{c}' where CPython gives 'b{' and 'c}'). Lazy, as
+# CPython's: an error is raised at the chunk it is in.
+def _formatter_parser(format_string):
+    if not isinstance(format_string, str):
+        raise TypeError(f"expected str, got {type(format_string).__name__}")
+    s = format_string
+    end = len(s)
+    pos = 0
+    while pos < end:
+        start = pos
+        c = ""
+        markup = False
+        while pos < end:
+            c = s[pos]
+            pos += 1
+            if c == "{" or c == "}":
+                markup = True
+                break
+        at_end = pos >= end
+        literal_end = pos
+        if c == "}" and markup and (at_end or s[pos] != "}"):
+            raise ValueError("Single '}' encountered in format string")
+        if at_end and markup and c == "{":
+            raise ValueError("Single '{' encountered in format string")
+        if not at_end and markup:
+            if s[pos] == c:
+                pos += 1
+                markup = False
+            else:
+                literal_end -= 1
+        literal = s[start:literal_end]
+        if not markup:
+            yield (literal, None, None, None)
+            continue
+        name_start = pos
+        c = ""
+        while pos < end:
+            c = s[pos]
+            pos += 1
+            if c == "{":
+                raise ValueError("unexpected '{' in field name")
+            if c == "[":
+                while pos < end and s[pos] != "]":
+                    pos += 1
+                c = ""
+                continue
+            if c in "}:!":
+                break
+            c = ""
+        name = s[name_start:pos - 1] if c else s[name_start:pos]
+        conversion = None
+        spec = ""
+        if c == "!" or c == ":":
+            if c == "!":
+                if pos >= end:
+                    raise ValueError("end of string while looking for conversion specifier")
+                conversion = s[pos]
+                pos += 1
+                if pos < end:
+                    c = s[pos]
+                    pos += 1
+                    if c == "}":
+                        yield (literal, name, spec, conversion)
+                        continue
+                    if c != ":":
+                        raise ValueError("expected ':' after conversion specifier")
+            spec_start = pos
+            count = 1
+            while pos < end:
+                c = s[pos]
+                pos += 1
+                if c == "{":
+                    count += 1
+                elif c == "}":
+                    count -= 1
+                    if count == 0:
+                        break
+            if count:
+                raise ValueError("unmatched '{' in format spec")
+            spec = s[spec_start:pos - 1]
+        elif c != "}":
+            raise ValueError("expected '}' before end of string")
+        yield (literal, name, spec, conversion)
+
+
+def _format_integer(text):
+    # `get_integer`: any decimal digits (not only ASCII), or None.
+    if not text:
+        return None
+    value = 0
+    for c in text:
+        if not c.isdecimal():
+            return None
+        value = value * 10 + int(c)
+        if value > 9223372036854775807:
+            raise ValueError("Too many decimal digits in format string")
+    return value
+
+
+def _field_name_rest(s, pos):
+    # `FieldNameIterator_next`, lazily: `(is_attribute, name or index)` per part.
+    end = len(s)
+    while pos < end:
+        c = s[pos]
+        pos += 1
+        if c == ".":
+            start = pos
+            while pos < end and s[pos] != "." and s[pos] != "[":
+                pos += 1
+            name = s[start:pos]
+            index = None
+            attribute = True
+        elif c == "[":
+            start = pos
+            while pos < end and s[pos] != "]":
+                pos += 1
+            if pos >= end:
+                raise ValueError("Missing ']' in format string")
+            name = s[start:pos]
+            pos += 1
+            index = _format_integer(name)
+            attribute = False
+        else:
+            raise ValueError("Only '.' or '[' may follow ']' in format field specifier")
+        if not name:
+            raise ValueError("Empty attribute in format string")
+        yield (attribute, name if index is None else index)
+
+
+def _formatter_field_name_split(field_name):
+    # CPython 3.11's `_string.formatter_field_name_split`: RustPython's words every error of
+    # the parts "Unexpected error parsing format string" and takes only ASCII digits as an index.
+    if not isinstance(field_name, str):
+        raise TypeError(f"expected str, got {type(field_name).__name__}")
+    split = len(field_name)
+    for i, c in enumerate(field_name):
+        if c == "." or c == "[":
+            split = i
+            break
+    first = field_name[:split]
+    index = _format_integer(first)
+    return (first if index is None else index), _field_name_rest(field_name, split)
+
+
+
+
+# `string`'s handle on the native `_string` module is replaced by these two (the only ones it
+# uses): `Formatter.parse`, `get_field` and `vformat` call them through it.
+import types as _types
+
+_string._string = _types.SimpleNamespace(
+    formatter_parser=_formatter_parser,
+    formatter_field_name_split=_formatter_field_name_split,
+)

@@ -272,6 +272,8 @@ impl Engine {
     /// ready for calls, once no other interpreter of the thread is left.
     fn build() -> Result<(Interpreter, LibraryReset), InitError> {
         let _starting = interpreter_starting();
+        // Handles into the previous interpreter's library patterns die with it.
+        pyregex::forget_library_patterns();
         let builder = Interpreter::builder(settings());
         let defs: Vec<_> = rustpython_stdlib::stdlib_module_defs(&builder.ctx)
             .into_iter()
@@ -298,6 +300,8 @@ impl Engine {
             // Before the preload too: library modules keep built-in methods they import
             // (`json` keeps `int.__repr__`), and must keep the same ones on every interpreter.
             patches::expose_patched_slots(vm).map_err(fail)?;
+            // Before the preload too: `json` binds its regexes' `match` methods when imported.
+            crate::prices::install_sre(vm).map_err(fail)?;
             library::preload(vm).map_err(fail)?;
             patches::patch_native_types(vm).map_err(fail)?;
             crate::sizes::guard_struct(vm).map_err(fail)?;
@@ -548,6 +552,8 @@ impl Engine {
             library_objects::forget_earlier_calls_subclasses();
         });
         let guard = CallGuard::install(host, ctx);
+        // Whatever the runtime compiled between calls is not this call's.
+        pyregex::clear_patterns();
         meter::start(limits.cycles, limits.cells, limits::MEMORY_BYTES);
         // The panic boundary: a Rust panic anywhere in the interpreter (a RustPython bug an
         // actor found) ends this call, deterministically, instead of the thread that executes

@@ -22,6 +22,8 @@
 //! | `//`, `divmod`, `>>`, `&`, `|`, `^`, `/` of ints over 64 bits | + max(bit length)/64 |
 //! | `bytes.fromhex(s)` | 1 per character |
 //! | `binascii` conversions and checksums (behind `base64`, `hmac`) | 1 per byte or character of the input |
+//! | the library's own regexes (`json`, `decimal`, `fractions` parsing the actor's text): `match`, `fullmatch`, `search` | 1 per character from `pos` to the match's end (to `endpos` when none) |
+//! | … `findall`, `finditer`, `split`, `sub`, `subn`, `scanner` | 1 per character from `pos` to `endpos`, and `sub`/`subn` 1 per character of the result |
 
 use crate::{
     cost::{self, cycles},
@@ -391,6 +393,128 @@ pub fn install_binascii(vm: &VirtualMachine) -> PyResult<()> {
         module.set_attr(name, charged, vm)?;
     }
     Ok(())
+}
+
+/// The library's regex methods whose work is bounded by where the match ends.
+const SRE_ANCHORED: &[&str] = &["match", "fullmatch", "search"];
+/// The library's regex methods that read their whole text (from `pos` to `endpos` where they
+/// take them), where the text is among the arguments, and whether `pos` and `endpos` follow.
+const SRE_SCANNING: &[(&str, usize, bool)] = &[
+    ("findall", 1, true),
+    ("finditer", 1, true),
+    ("scanner", 1, true),
+    ("split", 1, false),
+    ("sub", 2, false),
+    ("subn", 2, false),
+];
+
+/// The native regexes the embedded library compiles with its own `re` (`_sre`, a backtracking
+/// engine that charges nothing): `json`'s scanner and encoder, `decimal`'s and `fractions`'
+/// string parsers run them over the actor's text, which a call can hand them again and again
+/// for a constant charge. Each search is charged 1 cycle per character it reads, as the PVM's
+/// own `re` is: from `pos` to the match's end (`match`, `fullmatch` and `search` after they
+/// ran; to `endpos` when nothing matched), or to `endpos` before a scan of the whole span.
+/// Actors never hold such a pattern (`string.Template`'s is the PVM's `re`); the library's
+/// patterns are fixed, and none of them backtracks beyond linear time on any text.
+pub fn install_sre(vm: &VirtualMachine) -> PyResult<()> {
+    if !crate::patches::first_on_this_thread("prices::sre") {
+        return Ok(());
+    }
+    let ty = crate::library::load_module("re", vm)?
+        .get_attr("Pattern", vm)?
+        .downcast::<PyType>()
+        .map_err(|_| vm.new_runtime_error("re.Pattern is not a type"))?;
+    // Built-in classes of this thread live as long as the thread.
+    let ty: &'static Py<PyType> = Box::leak(Box::new(ty));
+    let methods = SRE_ANCHORED.iter().map(|&name| (name, None)).chain(
+        SRE_SCANNING
+            .iter()
+            .map(|&(name, at, bounded)| (name, Some((at, bounded)))),
+    );
+    for (name, scanning) in methods {
+        let interned = vm.ctx.intern_str(name);
+        let Some(original) = ty.get_attr(interned) else {
+            return Err(inconsistent(vm));
+        };
+        let wrapped = vm.new_method(
+            name,
+            ty,
+            move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
+                let Some((at, bounded)) = scanning else {
+                    let span = searched_span(&args, 1, true, vm);
+                    let found = original.call(args, vm)?;
+                    if let Some((pos, len)) = span {
+                        let read = if vm.is_none(&found) {
+                            len
+                        } else {
+                            let end: usize =
+                                vm.call_method(&found, "end", ())?.try_into_value(vm)?;
+                            end.saturating_sub(pos).min(len)
+                        };
+                        charge_chars(read, vm)?;
+                    }
+                    return Ok(found);
+                };
+                if let Some((_, len)) = searched_span(&args, at, bounded, vm) {
+                    charge_chars(len, vm)?;
+                }
+                let substituting = matches!(name, "sub" | "subn");
+                let result = original.call(args, vm)?;
+                if substituting {
+                    let text = match result.downcast_ref::<PyTuple>() {
+                        Some(pair) => pair.first().cloned(),
+                        None => Some(result.clone()),
+                    };
+                    if let Some(n) = text.and_then(|t| size_of_value(&t, vm)) {
+                        charge_chars(n, vm)?;
+                    }
+                }
+                Ok(result)
+            },
+        );
+        ty.set_attr(interned, wrapped.into());
+    }
+    Ok(())
+}
+
+fn charge_chars(n: usize, vm: &VirtualMachine) -> PyResult<()> {
+    if n > 0 {
+        natives::charge(n as u64 * cycles::PER_CHAR, vm)?;
+    }
+    Ok(())
+}
+
+/// `(pos, endpos - pos)` of a regex method's text (positional argument `at`, counting the
+/// pattern, or `string=`), clamped as `_sre` clamps them (the whole text unless `bounded`);
+/// `None` when the text is not a sized built-in value (the method raises its own error).
+fn searched_span(
+    args: &FuncArgs,
+    at: usize,
+    bounded: bool,
+    vm: &VirtualMachine,
+) -> Option<(usize, usize)> {
+    let text = args.args.get(at).or_else(|| args.kwargs.get("string"))?;
+    let len = size_of_value(text, vm)?;
+    if !bounded {
+        return Some((0, len));
+    }
+    let bound = |index: usize, name: &str, default: usize| -> usize {
+        args.args
+            .get(index)
+            .or_else(|| args.kwargs.get(name))
+            .and_then(|o| o.downcast_ref::<PyInt>())
+            .map_or(default, |i| {
+                let v = i.as_bigint();
+                if v.sign() == malachite_bigint::Sign::Minus {
+                    0
+                } else {
+                    usize::try_from(v).unwrap_or(usize::MAX).min(len)
+                }
+            })
+    };
+    let pos = bound(at + 1, "pos", 0);
+    let endpos = bound(at + 2, "endpos", len);
+    Some((pos, endpos.saturating_sub(pos)))
 }
 
 /// `collections.deque`: membership, `index`, `count` and `remove` scan the deque, 1 cycle per

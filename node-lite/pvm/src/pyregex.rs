@@ -870,7 +870,8 @@ fn compile_cycles(codes: usize, case_work: u64, states: usize) -> u64 {
 // Compiled patterns
 // ---------------------------------------------------------------------------------------------
 
-/// A pattern compiled during the current call.
+/// A compiled pattern: one the current call compiled, or one the library compiled when the
+/// interpreter started (see [`LIBRARY_HANDLE`]).
 struct Compiled {
     codes: Vec<i64>,
     flags: i64,
@@ -892,20 +893,87 @@ impl Compiled {
     fn slot(full: bool, empty_text: bool) -> usize {
         usize::from(full) + 2 * usize::from(empty_text)
     }
+
+    /// A copy for one call: the automata built so far (shared, immutable), no search caches.
+    fn copy_for_call(&self) -> Self {
+        Self {
+            codes: self.codes.clone(),
+            flags: self.flags,
+            groups: self.groups,
+            hidden: self.hidden.clone(),
+            inner_dollar: self.inner_dollar,
+            unicode_boundary: self.unicode_boundary,
+            non_boundary: self.non_boundary,
+            empty_hazard: self.empty_hazard,
+            case_work: self.case_work,
+            variants: self
+                .variants
+                .each_ref()
+                .map(|v| v.as_ref().map(|(automata, _)| (automata.clone(), None))),
+        }
+    }
 }
 
+/// Handles of library patterns start here; a call's own handles are indices below it.
+///
+/// `string.Template.pattern` is compiled by the library while the interpreter starts and is
+/// searched by every call. A search keeps caches, and builds variants of the automaton on
+/// first need, in the pattern it searches: done in a shared pattern, that work would be paid
+/// by the first call that needed it and found ready by later ones (a cost that depends on the
+/// node's history). So a call searches its own copy of a library pattern, made on first use
+/// and dropped with the call's patterns.
+const LIBRARY_HANDLE: usize = 1 << 40;
+
 thread_local! {
-    /// Compiled patterns of the current interpreter, by handle.
+    /// Patterns compiled during the current call, by handle.
     static PATTERNS: RefCell<Vec<Compiled>> = const { RefCell::new(Vec::new()) };
+    /// Patterns the current interpreter's library compiled before any call, by handle less
+    /// [`LIBRARY_HANDLE`]; never searched directly.
+    static LIBRARY_PATTERNS: RefCell<Vec<Compiled>> = const { RefCell::new(Vec::new()) };
+    /// The call's copies of library patterns: `(library index, call handle)`.
+    static LIBRARY_COPIES: RefCell<Vec<(usize, usize)>> = const { RefCell::new(Vec::new()) };
     static REGEX_ERROR: RefCell<Option<PyTypeRef>> = const { RefCell::new(None) };
 }
 
 /// Drops the patterns compiled during a call (handles never outlive the call that made them:
-/// actor modules are re-executed for every call).
+/// actor modules are re-executed for every call), and the call's copies of library patterns.
 pub fn clear_patterns() {
-    // A fresh vector: one that kept its capacity would let a later call skip the allocation
+    // Fresh vectors: one that kept its capacity would let a later call skip the allocation
     // an earlier call was charged memory for.
     PATTERNS.with(|p| *p.borrow_mut() = Vec::new());
+    LIBRARY_COPIES.with(|c| *c.borrow_mut() = Vec::new());
+}
+
+/// Drops the library patterns of a retired interpreter (a new one compiles its own).
+pub fn forget_library_patterns() {
+    clear_patterns();
+    LIBRARY_PATTERNS.with(|p| *p.borrow_mut() = Vec::new());
+}
+
+/// The call's handle for `handle`: itself for a pattern the call compiled, the call's copy
+/// (made now if need be) for a library pattern.
+fn call_handle(handle: usize, vm: &VirtualMachine) -> PyResult<usize> {
+    let Some(index) = handle.checked_sub(LIBRARY_HANDLE) else {
+        return Ok(handle);
+    };
+    if let Some(copy) = LIBRARY_COPIES.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, copy)| *copy)
+    }) {
+        return Ok(copy);
+    }
+    let copy = LIBRARY_PATTERNS
+        .with(|l| l.borrow().get(index).map(Compiled::copy_for_call))
+        .ok_or_else(|| regex_error("pattern handle is no longer valid".into(), vm))?;
+    let handle = PATTERNS.with(|ps| {
+        let mut ps = ps.borrow_mut();
+        ps.push(copy);
+        ps.len() - 1
+    });
+    LIBRARY_COPIES.with(|c| c.borrow_mut().push((index, handle)));
+    Ok(handle)
 }
 
 /// Builds the character tables before any call runs (the library preload calls this), so no
@@ -963,6 +1031,26 @@ fn rx_compile(tree: PyListRef, flags: i64, groups: u32, vm: &VirtualMachine) -> 
     let built = build(&t.hir).map_err(|e| regex_error(e, vm))?;
     charge(built.states() as u64, vm)?;
     let empty_hazard = t.prefers_empty && t.hir.properties().minimum_len() == Some(0);
+    let compiled = Compiled {
+        codes,
+        flags,
+        groups,
+        hidden: t.hidden,
+        inner_dollar: t.inner_dollar,
+        unicode_boundary: t.unicode_boundary,
+        non_boundary: t.non_boundary,
+        empty_hazard,
+        case_work: t.case_work,
+        variants: [Some((built, None)), None, None, None],
+    };
+    if !crate::meter::active() {
+        // The library, while the interpreter starts (no call, nothing metered).
+        return Ok(LIBRARY_PATTERNS.with(|ps| {
+            let mut ps = ps.borrow_mut();
+            ps.push(compiled);
+            LIBRARY_HANDLE + ps.len() - 1
+        }));
+    }
     PATTERNS.with(|ps| {
         let mut ps = ps.borrow_mut();
         if ps.len() >= MAX_PATTERNS {
@@ -971,18 +1059,7 @@ fn rx_compile(tree: PyListRef, flags: i64, groups: u32, vm: &VirtualMachine) -> 
                 vm,
             ));
         }
-        ps.push(Compiled {
-            codes,
-            flags,
-            groups,
-            hidden: t.hidden,
-            inner_dollar: t.inner_dollar,
-            unicode_boundary: t.unicode_boundary,
-            non_boundary: t.non_boundary,
-            empty_hazard,
-            case_work: t.case_work,
-            variants: [Some((built, None)), None, None, None],
-        });
+        ps.push(compiled);
         Ok(ps.len() - 1)
     })
 }
@@ -1089,6 +1166,7 @@ impl Searcher {
 /// The regex a search of `hay` runs (built and charged on first need), with what the search
 /// must check.
 fn searcher(handle: usize, hay: &str, full: bool, vm: &VirtualMachine) -> PyResult<Searcher> {
+    let handle = call_handle(handle, vm)?;
     let mut build_cost = 0;
     let searcher = PATTERNS.with(|ps| {
         let mut ps = ps.borrow_mut();
