@@ -1530,3 +1530,49 @@ _string._string = _types.SimpleNamespace(
     formatter_parser=_formatter_parser,
     formatter_field_name_split=_formatter_field_name_split,
 )
+
+
+# The codec registry caches what it finds: the native registry every name its search found a
+# codec for, `encodings._cache` every name it searched, found or not. Filled by calls, both
+# made a call's lookup cheaper after an earlier call had looked the name up ('x'.encode(
+# 'utf-16-le') cost 963 cycles more on a node that had just started). Every name a codec can
+# be found under is looked up now, so the native registry finds each at once in every call;
+# a name that finds no codec is searched again each time (metered), as `encodings._cache`
+# keeps only what it holds now.
+import encodings as _encodings
+import encodings.aliases as _encoding_aliases
+
+
+def _codec_names():
+    modules = ("ascii", "latin_1", "utf_8", "utf_16", "utf_16_be", "utf_16_le", "utf_32",
+               "utf_32_be", "utf_32_le")
+    names = set(modules)
+    for alias, module in _encoding_aliases.aliases.items():
+        if module in modules:
+            # The search also finds an alias written with dots for its underscores.
+            variants = [""]
+            for part in alias.split("_"):
+                variants = [v + sep + part for v in variants for sep in (("_", ".") if v else ("",))]
+            names.update(variants)
+    return sorted(names)
+
+
+for _name in _codec_names():
+    try:
+        _codecs_module.lookup(_name)
+    except LookupError:
+        pass
+
+
+class _CodecCache(dict):
+    """`encodings._cache`, holding only what it holds when the library is sealed."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value):
+        pass
+
+
+_encodings._cache = _CodecCache(
+    (k, v) for k, v in _encodings._cache.items() if v is not None
+)

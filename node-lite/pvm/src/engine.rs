@@ -216,6 +216,8 @@ pub struct Engine {
     /// The library reset failed (a bug): the next call starts on a fresh interpreter rather
     /// than on state no restarted node has.
     reset_failed: bool,
+    /// Gives the free lists back what compiling actor code takes from them.
+    reserve: crate::free_lists::Reserve,
 }
 
 /// Interpreters start one at a time and never while a call runs anywhere in the process.
@@ -265,6 +267,7 @@ impl Engine {
             calls: 0,
             generation: 0,
             reset_failed: false,
+            reserve: Default::default(),
         })
     }
 
@@ -421,10 +424,14 @@ impl Engine {
             return Ok(a.clone());
         }
         let (_, shape) = validate::validate(&canonical)?;
+        let reserve = &mut self.reserve;
         let code = self.interpreter.enter(|vm| {
-            library::compile_instrumented(&canonical, ACTOR_FILE, true, vm)
-                .map_err(|e| describe_exception(&e, vm))
+            let code = library::compile_instrumented(&canonical, ACTOR_FILE, true, vm)?;
+            // The code's constants came from the free lists, which every call must find full.
+            reserve.give_back(&crate::free_lists::Kept::by(&code), vm)?;
+            Ok(code)
         });
+        let code = code.map_err(|e| self.interpreter.enter(|vm| describe_exception(&e, vm)));
         let code = code.map_err(|message| {
             vec![Diagnostic {
                 line: 1,
@@ -476,6 +483,7 @@ impl Engine {
         // The previous call's garbage goes first, on the old interpreter, metered: it may hold
         // objects whose `__del__` is the actor's.
         self.interpreter.enter(|_vm| collect_garbage());
+        self.reserve = Default::default();
         // The old interpreter is taken apart before the new one starts: the new one's start
         // replaces the thread's references to the old one's objects (which would keep them).
         retire(&self.interpreter);
@@ -614,6 +622,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
+        self.reserve = Default::default();
         retire(&self.interpreter);
     }
 }
@@ -671,6 +680,7 @@ const RUNTIME_CYCLES: u64 = 10_000_000;
 /// to anyone, and the next call's library reset follows.
 fn collect_garbage() {
     meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
+    library_objects::take_apart_call_classes();
     rustpython_vm::gc_state::gc_state().collect_force(2);
     let _ = meter::finish();
 }
