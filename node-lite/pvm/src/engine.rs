@@ -218,6 +218,9 @@ pub struct Engine {
     reset_failed: bool,
     /// Gives the free lists back what compiling actor code takes from them.
     reserve: crate::free_lists::Reserve,
+    /// What the last call created that was still alive when it ended, torn down before the
+    /// next call (see [`collect_garbage`]).
+    leftovers: Vec<PyObjectRef>,
 }
 
 /// Interpreters start one at a time and never while a call runs anywhere in the process.
@@ -268,6 +271,7 @@ impl Engine {
             generation: 0,
             reset_failed: false,
             reserve: Default::default(),
+            leftovers: Vec::new(),
         })
     }
 
@@ -343,7 +347,7 @@ impl Engine {
             // the previous record held) is garbage now: collected, metered, before the record.
             library_objects::forget();
             rustpython_vm::gc_state::gc_state().unfreeze();
-            collect_garbage();
+            collect_garbage(Vec::new(), vm);
             // Everything alive now is the library's: shared by all calls, read-only in them.
             library_objects::record(vm);
             reset.full.call((), vm).map_err(fail)?;
@@ -360,7 +364,7 @@ impl Engine {
             crate::free_lists::fill(vm).map_err(fail)?;
             // The library, which lives as long as the interpreter, is frozen: the collector,
             // which runs between calls, walks only what calls created.
-            collect_garbage();
+            collect_garbage(Vec::new(), vm);
             rustpython_vm::gc_state::gc_state().freeze();
             Ok(())
         })
@@ -482,7 +486,8 @@ impl Engine {
     fn replace_interpreter(&mut self) {
         // The previous call's garbage goes first, on the old interpreter, metered: it may hold
         // objects whose `__del__` is the actor's.
-        self.interpreter.enter(|_vm| collect_garbage());
+        let leftovers = std::mem::take(&mut self.leftovers);
+        self.interpreter.enter(|vm| collect_garbage(leftovers, vm));
         self.reserve = Default::default();
         // The old interpreter is taken apart before the new one starts: the new one's start
         // replaces the thread's references to the old one's objects (which would keep them).
@@ -555,9 +560,13 @@ impl Engine {
             ));
         }
         // After the reset, which drops what the library's caches held of the previous call.
-        self.interpreter.enter(|_vm| {
-            collect_garbage();
+        let leftovers = std::mem::take(&mut self.leftovers);
+        self.interpreter.enter(|vm| {
+            collect_garbage(leftovers, vm);
             library_objects::forget_earlier_calls_subclasses();
+            // What is alive now outlives calls (what the reset or a compile made): whatever the
+            // collector tracks from here on is this call's.
+            rustpython_vm::gc_state::gc_state().freeze();
         });
         let guard = CallGuard::install(host, ctx);
         // Whatever the runtime compiled between calls is not this call's.
@@ -579,6 +588,7 @@ impl Engine {
         });
         pyregex::clear_patterns();
         let (mut usage, trip) = meter::finish();
+        self.leftovers = self.interpreter.enter(|_vm| call_objects());
         let (mut effects, imported) = guard.finish();
         self.last_imports = imported;
         let logs = std::mem::take(&mut effects.logs);
@@ -622,6 +632,8 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
+        let leftovers = std::mem::take(&mut self.leftovers);
+        self.interpreter.enter(|vm| collect_garbage(leftovers, vm));
         self.reserve = Default::default();
         retire(&self.interpreter);
     }
@@ -669,18 +681,71 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 /// (`natives::charge`), so only library code counts against it.
 const RUNTIME_CYCLES: u64 = 10_000_000;
 
-/// Frees every reference cycle a call left, between calls, never during one: a collection in
-/// the middle of a call (RustPython collects when the thread's count of allocations crosses a
-/// threshold) would run an actor's `__del__`s, charged to whichever call is running, and free
-/// memory under its limit, at points that depend on the node's history. After every call, so
-/// that the next finds nothing of earlier calls alive: what RustPython's free lists hold, and
-/// so what a call allocates, depends on that (`free_lists`). The library is frozen when the
-/// interpreter starts, so a collection walks only the objects calls created. Whatever runs here
-/// affects no call: finalizers see no call (host functions refuse), their cycles are not charged
-/// to anyone, and the next call's library reset follows.
-fn collect_garbage() {
+/// Every object the collector tracks that is not frozen: after a call, what the call created
+/// and still alive (the runtime freezes everything else before each call), newest first.
+fn call_objects() -> Vec<PyObjectRef> {
+    let gc = rustpython_vm::gc_state::gc_state();
+    (0..=2).flat_map(|g| gc.get_objects(Some(g))).collect()
+}
+
+/// Frees what a call left (`leftovers`, see [`call_objects`]) and every reference cycle
+/// still alive, between calls, never during one.
+///
+/// Nothing a call creates outlives it, and what is left when it ends is freed here, by the
+/// runtime, in an order fixed by the call itself, not by RustPython's collector:
+///
+/// - the collector finds unreachable objects in a hash set ordered by address, and empties
+///   every one of them; an emptied tuple is too short for RustPython's free lists, so each
+///   tuple in a cycle was lost to them, and the next call allocated that much more than the
+///   same call on a node that had restarted in between (after 3,000 cycles through pairs: 128
+///   KB, a fork at the memory limit);
+/// - it never freed what it cannot see is unreachable: a class whose methods use `super()`
+///   (the cell holding the class counts as referenced from outside), and with it the call's
+///   module namespace, every call, without bound, each object kept also missing from a free
+///   list.
+///
+/// So every container the call left, but tuples, is emptied (`tp_clear`, as the collector
+/// would), newest first, and then everything is dropped: no cycle is left, and each tuple is
+/// freed whole, onto its free list. Classes are marked modified first (the method cache
+/// borrows the values). The collection that follows frees any cycle through objects the
+/// collector does not track. Finalizers that run here affect no call: they see no call (host
+/// functions refuse), their cycles are charged to no one, actor code cannot run at all, and the
+/// next call's library reset follows. After every call, so that the next finds nothing of
+/// earlier calls alive: what RustPython's free lists hold, and so what a call allocates,
+/// depends on that (`free_lists`).
+fn collect_garbage(leftovers: Vec<PyObjectRef>, vm: &VirtualMachine) {
     meter::start_runtime(RUNTIME_CYCLES, limits::MEMORY_BYTES);
-    library_objects::take_apart_call_classes();
+    // As the collector does with what it found unreachable: weak references cleared (their
+    // callbacks called), then finalizers, each once, then the objects emptied.
+    let mut callbacks = Vec::new();
+    for o in &leftovers {
+        callbacks.extend(o.gc_clear_weakrefs_collect_callbacks());
+    }
+    for (weak, callback) in callbacks {
+        let _ = callback.call((weak,), vm);
+    }
+    for o in &leftovers {
+        o.try_call_finalizer();
+    }
+    for o in &leftovers {
+        if let Some(class) = o.downcast_ref::<rustpython_vm::builtins::PyType>() {
+            // Only its namespace: an instance freed after it still looks its methods up
+            // through its bases.
+            class.modified();
+            let namespace = std::mem::take(&mut *class.attributes.write());
+            drop(namespace);
+        } else if o
+            .downcast_ref::<rustpython_vm::builtins::PyTuple>()
+            .is_none()
+            && o.gc_has_clear()
+        {
+            // SAFETY: between calls no code holds a borrow of these objects' insides; each is
+            // emptied once, as the collector empties unreachable objects, and stays valid.
+            let edges = unsafe { o.gc_clear() };
+            drop(edges);
+        }
+    }
+    drop(leftovers);
     rustpython_vm::gc_state::gc_state().collect_force(2);
     let _ = meter::finish();
 }

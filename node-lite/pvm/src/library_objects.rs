@@ -588,50 +588,8 @@ fn type_new(metatype: PyTypeRef, mut args: FuncArgs, vm: &VirtualMachine) -> PyR
     let made = original(metatype, args, vm)?;
     if creates_class && let Some(class) = made.downcast_ref::<PyType>() {
         crate::patches::patch_new_type(class, vm);
-        if meter::in_call() {
-            note_call_class(&made, vm)?;
-        }
     }
     Ok(made)
-}
-
-thread_local! {
-    /// Classes the current call created, weakly: taken apart after it (see
-    /// [`take_apart_call_classes`]).
-    static CALL_CLASSES: RefCell<Vec<rustpython_vm::PyRef<PyWeak>>> =
-        const { RefCell::new(Vec::new()) };
-}
-
-fn note_call_class(class: &PyObjectRef, vm: &VirtualMachine) -> PyResult<()> {
-    let weak = class.downgrade(None, vm)?;
-    CALL_CLASSES.with(|c| c.borrow_mut().push(weak));
-    Ok(())
-}
-
-/// Empties the namespace of every class the last call created that is still alive, before
-/// the collection between calls.
-///
-/// Nothing a call creates outlives it, but RustPython's collector never freed a class whose
-/// methods use `super()` (or name `__class__`): the cell that holds the class for them is
-/// referenced in a way the collector does not see, so the class, its methods, the call's
-/// module namespace and everything they held counted as referenced from outside and stayed,
-/// every call. The memory kept grew without bound (until the interpreter was replaced), and
-/// the objects kept held entries the free lists lacked, so what the next calls allocated
-/// depended on which calls the node had run (a fork at the memory limit). With its namespace
-/// emptied, such a class holds nothing but its bases, and is freed with the cycle it is in.
-pub fn take_apart_call_classes() {
-    let classes = CALL_CLASSES.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    for weak in classes {
-        let Some(class) = weak.upgrade() else {
-            continue;
-        };
-        if let Some(ty) = class.downcast_ref::<PyType>() {
-            // The method cache borrows the values: invalidated before they go.
-            ty.modified();
-            let namespace = std::mem::take(&mut *ty.attributes.write());
-            drop(namespace);
-        }
-    }
 }
 
 /// Replaces the namespace of a class being created during a call by a plain `dict` copy of it,
