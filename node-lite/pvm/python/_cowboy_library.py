@@ -1576,3 +1576,23 @@ class _CodecCache(dict):
 _encodings._cache = _CodecCache(
     (k, v) for k, v in _encodings._cache.items() if v is not None
 )
+
+
+# RustPython makes some objects the first time they are needed and keeps them for as long as
+# the process runs: the class behind `weakref.proxy` (`OrderedDict` links through proxies),
+# `struct.error`, `ExceptionGroup`. Made in a call, they were charged to the first call on a
+# node that needed them (1.7 KB for the proxy class) and to no later one: made now.
+import _weakref
+
+
+class _Referent:
+    pass
+
+
+_weakref.proxy(_Referent())
+try:
+    _struct.pack("b", 1000)
+except _struct.error:
+    pass
+ExceptionGroup("", [ValueError()])
+del _Referent

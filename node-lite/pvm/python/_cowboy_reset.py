@@ -99,3 +99,40 @@ def reset():
     reset_typing()
     re.purge()
     reset_decimal()
+
+
+class _Unrelated:
+    """A class no ABC counts as a subclass (see ``make_caches``)."""
+
+
+def make_caches(cls):
+    """Makes the library ABC ``cls``'s positive and negative ``isinstance`` caches exist.
+
+    RustPython creates each of an ABC's cache sets the first time it stores in it, and the reset
+    only empties them: made in a call, a set was charged to the first call on a node that
+    consulted the ABC, and to no later one. Called when an interpreter starts, for every library
+    ABC, before the caches are emptied.
+    """
+    for subclass in (cls, _Unrelated):
+        try:
+            _subclasscheck(cls, subclass)
+        except Exception:
+            pass
+
+
+def deepen():
+    """Grows the interpreter's per-frame stacks as deep as any call can go.
+
+    RustPython keeps, for every frame running, an entry in vectors that keep the room they
+    grew (the frame stack, the stack of exceptions being handled): the first call on a node to
+    recurse deep allocated that room and later calls found it. Called when an interpreter
+    starts: recursing to the recursion limit leaves room for any call.
+    """
+
+    def down(n):
+        return down(n + 1)
+
+    try:
+        down(0)
+    except RecursionError:
+        pass

@@ -153,20 +153,20 @@ const NATIVE_MODULES: &[&str] = &[
     "_opcode",
 ];
 
-/// Prepares adaptive specialization in `code` and every code object nested in it, blocking
-/// the instruction families whose specialized forms would bypass metered operations.
+/// Turns adaptive specialization off in `code` and every code object nested in it.
 ///
-/// Specialized instructions skip type slots: `FOR_ITER_RANGE` advances a range without calling
-/// the iterator's (charged) `__next__`, specialized `BINARY_OP`s (arithmetic and subscripts)
-/// compute without the patched slots, `COMPARE_OP_STR` compares without the charged
-/// comparison, and `CALL_STR_1`/`CALL_TUPLE_1`/`CALL_BUILTIN_CLASS` build without the charged
-/// constructors. The cycles a program is charged would then depend on how warm a code object
-/// is, and differ on a freshly started node. Those two families never specialize; everything
-/// else (attribute and global loads, calls, subscripts) may, since it charges nothing itself.
+/// A code object specializes its instructions once they have run often enough, and the count
+/// lives in the code object, which outlives calls (the library's for as long as the node runs,
+/// an actor's until the interpreter is replaced): how a call ran would depend on how many calls
+/// ran the same code before it, on this node. Specialized instructions skip type slots
+/// (`FOR_ITER_RANGE` advances a range without the charged `__next__`, specialized `BINARY_OP`s,
+/// `COMPARE_OP_STR` and `CALL_STR_1`/`CALL_BUILTIN_CLASS` skip the charged slots and
+/// constructors), which changed the cycles charged; and the others allocate otherwise than the
+/// generic forms (an `OrderedDict.__setitem__` made a 24-byte allocation from its second call on
+/// that its first did not), which changed the memory a call was counted at its peak. No
+/// instruction specializes: about 5-10% of the plain loop's speed (`cycle_price`, same run).
 pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
-    use rustpython_vm::bytecode::{
-        ADAPTIVE_WARMUP_VALUE, Instruction, JUMP_BACKWARD_INITIAL_VALUE,
-    };
+    use rustpython_vm::bytecode::{Instruction, JUMP_BACKWARD_INITIAL_VALUE};
     use std::borrow::Borrow as _;
     /// A counter value that never triggers specialization (every step keeps it ≡ 15 mod 16,
     /// never below 15).
@@ -179,14 +179,10 @@ pub fn freeze_code(code: &rustpython_vm::Py<PyCode>) {
         let op = units.read_op(i);
         let caches = op.cache_entries();
         if caches > 0 && i + 1 < units.len() && !op.is_instrumented() {
+            // `JUMP_BACKWARD` only becomes `JUMP_BACKWARD_NO_JIT`, the same jump.
             let counter = match op {
-                Instruction::ForIter { .. }
-                | Instruction::BinaryOp { .. }
-                | Instruction::CompareOp { .. }
-                | Instruction::Call { .. }
-                | Instruction::CallKw { .. } => NEVER,
                 Instruction::JumpBackward { .. } => JUMP_BACKWARD_INITIAL_VALUE,
-                _ => ADAPTIVE_WARMUP_VALUE,
+                _ => NEVER,
             };
             // SAFETY: `i + 1` is the cache slot of instruction `i`, inside the code units.
             unsafe { units.write_adaptive_counter(i + 1, counter) };
@@ -358,9 +354,14 @@ impl Engine {
                     .get_direct_attr(vm.ctx.intern_str("_abc_impl"))
                     .is_some()
                 {
+                    reset.make_caches.call((class.clone(),), vm).map_err(fail)?;
                     reset.reset_caches.call((class,), vm).map_err(fail)?;
                 }
             }
+            reset.deepen.call((), vm).map_err(fail)?;
+            // The checks `make_caches` made recorded the ABCs they consulted, all reset now.
+            vm.call_method(&reset.touched_abcs, "clear", ())
+                .map_err(fail)?;
             crate::free_lists::fill(vm).map_err(fail)?;
             // The library, which lives as long as the interpreter, is frozen: the collector,
             // which runs between calls, walks only what calls created.
@@ -568,6 +569,9 @@ impl Engine {
             // collector tracks from here on is this call's.
             rustpython_vm::gc_state::gc_state().freeze();
         });
+        // `repr`'s guard against recursion keeps the room it grew: every call starts with none.
+        self.interpreter
+            .enter(|vm| drop(std::mem::take(&mut *vm.repr_guards.borrow_mut())));
         let guard = CallGuard::install(host, ctx);
         // Whatever the runtime compiled between calls is not this call's.
         pyregex::clear_patterns();
@@ -755,6 +759,10 @@ struct LibraryReset {
     touched_abcs: PyObjectRef,
     /// `_abc._reset_caches`: empties one ABC's `isinstance` caches.
     reset_caches: PyObjectRef,
+    /// `_cowboy_reset.make_caches`: makes one ABC's `isinstance` caches exist.
+    make_caches: PyObjectRef,
+    /// `_cowboy_reset.deepen`: grows the frame stacks to the recursion limit.
+    deepen: PyObjectRef,
     typing: PyObjectRef,
     decimal: PyObjectRef,
     regex_caches: Vec<PyObjectRef>,
@@ -773,6 +781,8 @@ impl LibraryReset {
         Ok(Self {
             touched_abcs: m.get_attr("touched", vm)?,
             reset_caches: library::load_module("_abc", vm)?.get_attr("_reset_caches", vm)?,
+            make_caches: m.get_attr("make_caches", vm)?,
+            deepen: m.get_attr("deepen", vm)?,
             typing: m.get_attr("reset_typing", vm)?,
             decimal: m.get_attr("reset_decimal", vm)?,
             regex_caches: vec![re.get_attr("_cache", vm)?, re.get_attr("_cache2", vm)?],

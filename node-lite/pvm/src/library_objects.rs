@@ -227,7 +227,7 @@ fn closure_scratch_sets(alive: &[PyObjectRef], vm: &VirtualMachine) -> Vec<PyObj
     sets
 }
 
-/// Empties the sets of [`closure_scratch_sets`] that a call left marked. Run between calls.
+/// Empties the sets of [`closure_scratch_sets`]. Run between calls.
 pub fn empty_scratch_sets(vm: &VirtualMachine) -> PyResult<()> {
     let sets = REGISTRY.with(|r| {
         r.borrow()
@@ -235,10 +235,10 @@ pub fn empty_scratch_sets(vm: &VirtualMachine) -> PyResult<()> {
             .map(|r| r.scratch_sets.clone())
             .unwrap_or_default()
     });
+    // Emptied even when empty: a set that a call added to and removed from keeps the room it
+    // grew (which a later call would not have to allocate); `clear` gives it back.
     for set in sets {
-        if set.length(vm)? > 0 {
-            vm.call_method(&set, "clear", ())?;
-        }
+        vm.call_method(&set, "clear", ())?;
     }
     Ok(())
 }

@@ -866,3 +866,31 @@ fn a_call_s_cyclic_garbage_leaves_the_free_lists_as_it_found_them() {
     assert_eq!(after[0].1, "Int(1)", "{after:?}");
     assert_eq!(after.last(), fresh.last(), "{after:?} {fresh:?}");
 }
+
+#[test]
+fn library_code_allocates_the_same_on_its_first_use_as_later() {
+    // Ways the first call on a node to use a piece of the library was counted more memory than
+    // the same call later: RustPython makes `weakref.proxy`'s class (behind
+    // `OrderedDict`'s links) on first use, and an ABC's isinstance cache sets the first time it
+    // stores in them; a library set a call added to and removed from (reprlib's guard behind
+    // `OrderedDict`'s repr) kept the room it grew, as does `repr`'s own guard; and library code
+    // specialized its instructions after enough runs, after which it allocated otherwise.
+    const SOURCE: &str = "import collections, collections.abc\nclass Actor:\n    def probe(self):\n        od = collections.OrderedDict(a=1)\n        for i in range(50):\n            od['k' + str(i)] = i\n        od.move_to_end('a')\n        text = repr(od)\n        return [len(text), od == dict(od), isinstance(od, collections.abc.Mapping), issubclass(int, collections.abc.Hashable), isinstance(3, collections.abc.Sequence)]\n";
+    let calls = calls_with_memory(SOURCE, &["probe", "probe", "probe"]);
+    assert_eq!(calls[0], calls[1], "{calls:?}");
+    assert_eq!(calls[1], calls[2], "{calls:?}");
+    // RustPython's stacks of frames and of exceptions being handled keep the room they grew:
+    // the first call on a node to recurse deep allocated it, later ones found it.
+    const DEEP: &str = "def down(n):
+    try:
+        return down(n - 1) if n else [n] * 100
+    except KeyError:
+        return None
+class Actor:
+    def probe(self):
+        return len(down(200))
+";
+    let calls = calls_with_memory(DEEP, &["probe", "probe"]);
+    assert_eq!(calls[0].1, "Int(100)", "{calls:?}");
+    assert_eq!(calls[0], calls[1], "{calls:?}");
+}
