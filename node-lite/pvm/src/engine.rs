@@ -741,12 +741,21 @@ fn collect_garbage(leftovers: Vec<PyObjectRef>, vm: &VirtualMachine) {
         } else if o
             .downcast_ref::<rustpython_vm::builtins::PyTuple>()
             .is_none()
-            && o.gc_has_clear()
         {
-            // SAFETY: between calls no code holds a borrow of these objects' insides; each is
-            // emptied once, as the collector empties unreachable objects, and stays valid.
-            let edges = unsafe { o.gc_clear() };
-            drop(edges);
+            if let Some(exception) = o.downcast_ref::<rustpython_vm::builtins::PyBaseException>() {
+                // The collector has nothing to empty in an exception: the cycle it is usually
+                // in (its traceback's frame holds it as a local) was never freed.
+                let _ = exception.set___traceback__(vm.ctx.none(), vm);
+                exception.set___cause__(None);
+                exception.set___context__(None);
+            }
+            if o.gc_has_clear() {
+                // SAFETY: between calls no code holds a borrow of these objects' insides; each
+                // is emptied once, as the collector empties unreachable objects, and stays
+                // valid.
+                let edges = unsafe { o.gc_clear() };
+                drop(edges);
+            }
         }
     }
     drop(leftovers);

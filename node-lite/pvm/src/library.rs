@@ -130,6 +130,7 @@ pub fn compile_instrumented(
     let file = SourceFileBuilder::new(path, source).finish();
     let code = compiler::codegen::compile::compile_program(&module, file, Default::default())
         .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
+    crate::string_pool::intern_code_names(&code, vm);
     let code = vm.ctx.new_code(code);
     crate::engine::freeze_code(&code);
     Ok(code)
@@ -150,6 +151,7 @@ pub fn compile_instrumented_expression(
     let code =
         compiler::codegen::compile::compile_expression(&expression, file, Default::default())
             .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
+    crate::string_pool::intern_code_names(&code, vm);
     let code = vm.ctx.new_code(code);
     crate::engine::freeze_code(&code);
     Ok(code)

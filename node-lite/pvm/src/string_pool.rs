@@ -3,8 +3,10 @@
 //!
 //! RustPython interns attribute names in a pool that lives as long as the thread and never
 //! forgets: a class's attribute names (`type(name, bases, ns)`, `setattr(C, name, v)`,
-//! `__slots__`), the keywords of a `functools.partial`, and whatever `sys.intern` is given
-//! (`namedtuple` interns its field names). Two things about that depended on history:
+//! `__slots__`), the keywords of a `functools.partial`, whatever `sys.intern` is given
+//! (`namedtuple` interns its field names), and the names and short strings of code compiled
+//! during a call (the methods `namedtuple` and `dataclasses` generate). Two things about that
+//! depended on history:
 //!
 //! - **identity**: given a string it had not seen, the pool kept *that object*, and every later
 //!   call got it back for an equal string. `namedtuple('P', [s])._fields[0] is s` was `True`
@@ -51,6 +53,54 @@ pub fn intern_for_call(s: &Py<PyStr>, vm: &VirtualMachine) {
         vm.ctx.intern_str(s.as_wtf8());
     });
     alloc::charge(INTERNED_STRING_BYTES + s.as_wtf8().len());
+}
+
+/// [`intern_for_call`] for a text.
+fn intern_text_for_call(text: &str, vm: &VirtualMachine) {
+    alloc::untracked(|| {
+        vm.ctx.intern_str(text);
+    });
+    alloc::charge(INTERNED_STRING_BYTES + text.len());
+}
+
+/// Interns, as [`intern_for_call`], what turning `code` (compiled during a call: the code
+/// `dataclasses` and `namedtuple` generate, an actor's `exec`) into a code object will: every
+/// name it uses, its own names and path, and its short string constants, in the code nested in
+/// it too.
+pub fn intern_code_names(code: &rustpython_vm::bytecode::CodeObject, vm: &VirtualMachine) {
+    use rustpython_vm::bytecode::ConstantData;
+    fn constant(c: &ConstantData, vm: &VirtualMachine) {
+        match c {
+            // `PyObjBag::make_constant` interns strings of at most 20 bytes.
+            ConstantData::Str { value } if value.len() <= 20 => {
+                if let Some(text) = value.as_str().ok() {
+                    intern_text_for_call(text, vm);
+                }
+            }
+            ConstantData::Tuple { elements } | ConstantData::Frozenset { elements } => {
+                elements.iter().for_each(|e| constant(e, vm));
+            }
+            ConstantData::Slice { elements } => elements.iter().for_each(|e| constant(e, vm)),
+            ConstantData::Code { code } => intern_code_names(code, vm),
+            _ => {}
+        }
+    }
+    if !meter::in_call() {
+        return;
+    }
+    let names = code
+        .names
+        .iter()
+        .chain(code.varnames.iter())
+        .chain(code.cellvars.iter())
+        .chain(code.freevars.iter())
+        .chain([&code.source_path, &code.obj_name, &code.qualname]);
+    for name in names {
+        intern_text_for_call(name, vm);
+    }
+    for c in code.constants.iter() {
+        constant(c, vm);
+    }
 }
 
 /// [`intern_for_call`] for `obj` if it is a `str`.

@@ -894,3 +894,37 @@ class Actor:
     assert_eq!(calls[0].1, "Int(100)", "{calls:?}");
     assert_eq!(calls[0], calls[1], "{calls:?}");
 }
+
+#[test]
+fn an_exception_caught_in_a_function_is_freed_after_its_call() {
+    // An exception raised in a function holds its traceback, whose frame holds the exception
+    // as a local: a cycle RustPython's collector cannot break (neither has anything it
+    // empties), so every such call left its exceptions, frames and their dicts alive, and the
+    // free lists shorter for every later call.
+    const RAISES: &str = "class Denied(Exception):\n    pass\ndef classify(exc):\n    try:\n        raise exc\n    except Denied:\n        return 'denied'\n    except LookupError:\n        return 'lookup'\nclass Actor:\n    def go(self):\n        return [classify(Denied({'who': i})) for i in range(20)] + [classify(KeyError(i)) for i in range(20)]\n";
+    const CALLS: &[(&str, &str)] = &[
+        (RAISES, "go"),
+        (RAISES, "go"),
+        (RAISES, "go"),
+        (RAISES, "go"),
+        (FREE_LIST_PROBE, "probe"),
+    ];
+    let after = calls_of_actors(CALLS);
+    let fresh = calls_of_actors(&[(FREE_LIST_PROBE, "probe")]);
+    assert!(after[0].1.contains("denied"), "{after:?}");
+    assert_eq!(after.last(), fresh.last(), "{after:?} {fresh:?}");
+}
+
+#[test]
+fn generated_code_costs_the_same_memory_on_every_node() {
+    // `dataclasses` and `namedtuple` compile the methods they generate during the call, and
+    // turning compiled code into a code object interns its names and short strings in the
+    // process's string pool: allocated by the first call on a node to use a name, not by
+    // later ones. Every such name is now interned beforehand and charged to the call, whether
+    // or not the pool held it.
+    const SOURCE: &str = "import collections, dataclasses\nclass Actor:\n    def probe(self):\n        names = ['generated_' + str(i) for i in range(30)]\n        P = collections.namedtuple('P', names)\n        D = dataclasses.make_dataclass('D', names, order=True)\n        return [D(*range(30)) < D(*range(1, 31)), P(*range(30))[29]]\n";
+    let calls = calls_with_memory(SOURCE, &["probe", "probe", "probe"]);
+    assert_eq!(calls[0].1, "List([Bool(true), Int(29)])", "{calls:?}");
+    assert_eq!(calls[0], calls[1], "{calls:?}");
+    assert_eq!(calls[1], calls[2], "{calls:?}");
+}
