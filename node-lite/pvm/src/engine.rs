@@ -346,6 +346,9 @@ impl Engine {
             collect_garbage(Vec::new(), vm);
             // Everything alive now is the library's: shared by all calls, read-only in them.
             library_objects::record(vm);
+            for class in library_objects::library_types() {
+                library_objects::compact_namespace(&class);
+            }
             reset.full.call((), vm).map_err(fail)?;
             // Caches the preload filled before `_cowboy_reset` watched the checks (a class it
             // registered is in its ABC's positive cache): every call starts with none.

@@ -532,7 +532,12 @@ fn guarded_type_setattro(
     let f = TYPE_SETATTRO
         .get()
         .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
-    f(zelf, name, value, vm)
+    let removes = matches!(value, PySetterValue::Delete);
+    f(zelf, name, value, vm)?;
+    if removes && let Some(ty) = zelf.downcast_ref::<PyType>() {
+        crate::library_objects::compact_namespace(ty);
+    }
+    Ok(())
 }
 
 /// Makes `type.__setattr__` and `type.__delattr__` (what a metaclass's

@@ -73,7 +73,7 @@ pub fn intern_code_names(code: &rustpython_vm::bytecode::CodeObject, vm: &Virtua
         match c {
             // `PyObjBag::make_constant` interns strings of at most 20 bytes.
             ConstantData::Str { value } if value.len() <= 20 => {
-                if let Some(text) = value.as_str().ok() {
+                if let Ok(text) = value.as_str() {
                     intern_text_for_call(text, vm);
                 }
             }

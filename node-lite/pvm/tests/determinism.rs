@@ -928,3 +928,101 @@ fn generated_code_costs_the_same_memory_on_every_node() {
     assert_eq!(calls[0], calls[1], "{calls:?}");
     assert_eq!(calls[1], calls[2], "{calls:?}");
 }
+
+/// The differential suite's programs (`differential/<area>/<name>.py`, each defining `run()`).
+fn differential_programs() -> Vec<(String, String)> {
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential");
+    let mut found = Vec::new();
+    for area in std::fs::read_dir(&suite).expect("differential/") {
+        let area = area.expect("entry").path();
+        if !area.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&area).expect("area") {
+            let file = file.expect("entry").path();
+            if file.extension().is_some_and(|e| e == "py") {
+                let source = std::fs::read_to_string(&file).expect("program");
+                found.push((file.display().to_string(), source));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The peak memory of every corpus and differential program's call, each called twice, one
+/// after the other on one engine, and of a class whose namespace loses names.
+fn peak_memories() -> BTreeMap<String, Vec<usize>> {
+    let mut programs = corpus::corpus_programs();
+    programs.extend(differential_programs());
+    programs.push((
+        "namespace with removed names".into(),
+        "def run():\n    C = type('C', (), {})\n    for round in range(4):\n        for i in range(40):\n            setattr(C, 'name_' + str(round) + '_' + str(i), i)\n        for i in range(0, 40, 2):\n            delattr(C, 'name_' + str(round) + '_' + str(i))\n    return sorted(k for k in dir(C) if k.startswith('name_'))[:3]\n".into(),
+    ));
+    cowboy_pvm::PvmThread::spawn()
+        .expect("PVM starts")
+        .run(move |engine| {
+            let limits = Limits {
+                cycles: 50_000_000,
+                cells: 1_000_000,
+            };
+            programs
+                .into_iter()
+                .filter_map(|(name, source)| {
+                    let source = format!(
+                        "{source}\n\nclass Actor:\n    def go(self):\n        return run()\n"
+                    );
+                    let code = engine.load(&source).ok()?;
+                    let mut host = MemoryHost::default();
+                    let peaks = (0..2)
+                        .map(|_| {
+                            engine
+                                .call(&code, &mut host, corpus::ctx(), "go", &[], limits)
+                                .peak_memory
+                        })
+                        .collect();
+                    Some((name, peaks))
+                })
+                .collect()
+        })
+        .expect("PVM thread")
+}
+
+/// Helper run in a child process by `two_processes_count_the_same_memory`.
+#[test]
+fn print_peak_memories() {
+    if std::env::var_os("COWBOY_PRINT_PEAKS").is_none() {
+        return;
+    }
+    println!(
+        "PEAKS {}",
+        serde_json::to_string(&peak_memories()).expect("json")
+    );
+}
+
+#[test]
+fn two_processes_count_the_same_memory() {
+    // The memory a call is counted decides whether it fails with `MemoryLimit`, on every node.
+    // RustPython seeds some of its hash tables at random in each process (a class's namespace),
+    // and where a removed entry left its mark decided when the table grew: the same call was
+    // counted 29,062 bytes in one process and 29,350 in another.
+    let run = || {
+        let out = Command::new(std::env::current_exe().expect("test binary"))
+            .args(["--exact", "print_peak_memories", "--nocapture"])
+            .env("COWBOY_PRINT_PEAKS", "1")
+            .output()
+            .expect("run the test binary");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = stdout
+            .lines()
+            .find_map(|l| l.find("PEAKS ").map(|i| l[i + "PEAKS ".len()..].to_owned()))
+            .unwrap_or_else(|| panic!("child printed no peaks: {stdout}"));
+        serde_json::from_str::<BTreeMap<String, Vec<usize>>>(&line).expect("peaks json")
+    };
+    let (a, b, c) = (run(), run(), run());
+    assert!(a.len() > 50, "{} programs", a.len());
+    for (name, peaks) in &a {
+        assert_eq!(Some(peaks), b.get(name), "{name}");
+        assert_eq!(Some(peaks), c.get(name), "{name}");
+    }
+}

@@ -322,3 +322,74 @@ fn a_thread_s_later_interpreters_charge_and_answer_as_its_first() {
         differ.join("\n")
     );
 }
+
+/// Programs whose first call on an engine is still counted other memory than its later calls:
+/// open defects of the hardening (each is a possible fork at the memory limit between a node
+/// that just started and one that did not). The list only shrinks: a listed program that now
+/// costs the same on every call fails the test.
+const HISTORY_RESIDUE: &[(&str, &str)] = &[(
+    "math/math_with_big_ints",
+    "40 bytes more on the first call: an int's digits freed later than on later calls, in \
+     `comb` after exceptions were caught (traced to which int a free list hands out; cause open)",
+)];
+
+#[test]
+fn every_program_costs_the_same_whatever_ran_before_it() {
+    // Each program is called three times, after every program before it, on one engine: its
+    // cycles and the memory it is counted at its peak must be the same each time. A call's
+    // cost must depend on the chain alone, never on what the node ran before (which calls,
+    // since when it started): every difference found this way was a fork (leaked objects
+    // draining RustPython's free lists, caches filled on first use, code specialized after
+    // enough runs, codec lookups cached).
+    let programs = programs();
+    let outcomes = PvmThread::spawn()
+        .expect("PVM starts")
+        .run(move |engine| {
+            let limits = Limits {
+                cycles: 50_000_000,
+                cells: 1_000_000,
+            };
+            programs
+                .into_iter()
+                .filter_map(|(name, source)| {
+                    let code = engine.load(&format!("{source}{WRAPPER}")).ok()?;
+                    let mut host = MemoryHost::default();
+                    let costs: Vec<(u64, usize)> = (0..3)
+                        .map(|_| {
+                            let call = engine.call(&code, &mut host, ctx(), "go", &[], limits);
+                            (call.cycles_used, call.peak_memory)
+                        })
+                        .collect();
+                    Some((name, costs))
+                })
+                .collect::<Vec<_>>()
+        })
+        .expect("PVM thread");
+    assert!(
+        outcomes.len() >= MINIMUM_PROGRAMS / 2,
+        "{} programs ran",
+        outcomes.len()
+    );
+    let mut differ = Vec::new();
+    let mut fixed = Vec::new();
+    for (name, costs) in &outcomes {
+        let same = costs.windows(2).all(|w| w[0] == w[1]);
+        let listed = HISTORY_RESIDUE.iter().any(|(n, _)| n == name);
+        if !same && !listed {
+            differ.push(format!("{name}: (cycles, peak bytes) {costs:?}"));
+        } else if same && listed {
+            fixed.push(name.clone());
+        }
+    }
+    assert!(
+        fixed.is_empty(),
+        "these programs now cost the same on every call: remove them from HISTORY_RESIDUE: \
+         {fixed:?}"
+    );
+    assert!(
+        differ.is_empty(),
+        "{} programs cost otherwise on a later call:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
