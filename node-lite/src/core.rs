@@ -4,13 +4,14 @@
 
 use crate::worker::{Worker, WorkerGone, WorkerPool};
 use cowboy_execution::{
-    BlockError, Chain, ExecError, Executed, Genesis, Outcome, TxError, VerifiedTx,
-    fees::{self, Basefees},
-    world::World,
+    BlockError, Chain, ExecError, Executed, Genesis, Outcome, TxError, VerifiedTx, fees::Basefees,
+    pipeline, world::World,
 };
 use cowboy_mempool::{Admitted, Pool, PoolConfig, PoolError};
 use cowboy_state::Overlay;
-use cowboy_types::{Address, Block, Hash, Transaction, state::Account};
+use cowboy_types::{
+    Address, Block, Hash, Transaction, block::MAX_BLOCK_TRANSACTIONS, state::Account,
+};
 use std::{
     path::Path,
     sync::{
@@ -55,15 +56,8 @@ pub enum ApplyError {
     Exec(#[from] ExecError),
     #[error(transparent)]
     Worker(#[from] WorkerGone),
-    #[error(
-        "finalized block {height} claims the post-state of block {state_height} is {claimed}, but this node computed {computed}: this node's execution diverged from the network"
-    )]
-    Diverged {
-        height: u64,
-        state_height: u64,
-        claimed: String,
-        computed: String,
-    },
+    #[error("finalized block {height}: {claim}: this node's execution diverged from the network")]
+    Diverged { height: u64, claim: BlockError },
     #[error("the node halted earlier; restart it after investigating (see `cowboy status`)")]
     Halted,
 }
@@ -328,19 +322,11 @@ impl Core {
         World::new(Overlay::new(&snap)).account(a)
     }
 
-    /// The user lane's basefees in the latest executed state.
+    /// The global and the user lane's basefees in the latest executed state.
     pub fn user_prices(&self) -> Result<(Basefees, Basefees), ExecError> {
         let snap = self.chain.store().snapshot()?;
         let world = World::new(Overlay::new(&snap));
-        let global = world.basefees()?;
-        let bps = world.params()?.lane_fee_multipliers.user_bps;
-        Ok((
-            global,
-            Basefees {
-                cycle: fees::lane_basefee(global.cycle, bps),
-                cell: fees::lane_basefee(global.cell, bps),
-            },
-        ))
+        Ok((world.basefees()?, world.user_prices()?))
     }
 
     /// The next nonce `a` should use, counting its pending transactions.
@@ -432,25 +418,19 @@ impl Core {
     pub fn select_for_block(
         &self,
         used: &std::collections::HashMap<Address, u64>,
-        prices: &Basefees,
-        room: cowboy_execution::tx::Room,
     ) -> Result<Vec<VerifiedTx>, ExecError> {
-        let snap = self.chain.store().snapshot()?;
-        let world = World::new(Overlay::new(&snap));
-        let projected = |a: &Address| -> Result<Account, ExecError> {
-            let mut acc = world.account(a)?;
-            if let Some(n) = used.get(a) {
-                acc.nonce = acc.nonce.max(n + 1);
-            }
-            Ok(acc)
-        };
         let candidates = {
+            let snap = self.chain.store().snapshot()?;
+            let world = World::new(Overlay::new(&snap));
+            let next_nonce = |a: &Address| {
+                world.account(a).map_or(u64::MAX, |acc| {
+                    used.get(a).map_or(acc.nonce, |n| acc.nonce.max(n + 1))
+                })
+            };
             let pool = self.pool.lock().map_err(|_| poisoned())?;
-            pool.candidates(room.count.saturating_mul(4), |a| {
-                projected(a).map_or(u64::MAX, |acc| acc.nonce)
-            })
+            pool.candidates(MAX_BLOCK_TRANSACTIONS.saturating_mul(4), next_nonce)
         };
-        cowboy_execution::tx::select(candidates, projected, prices, room)
+        self.chain.select(candidates, used)
     }
 
     /// Stateless checks of a block's transactions, in order: those already in the pool were
@@ -520,17 +500,8 @@ impl Core {
         // own execution; if ours differs, this node diverged and must not go on.
         let header = &block.header;
         let local = self.chain.outcome(header.state_height)?;
-        if !local.is_some_and(|l| l.matches(header)) {
-            let err = ApplyError::Diverged {
-                height,
-                state_height: header.state_height,
-                claimed: header.state_root.to_string(),
-                computed: local.map_or("nothing (not executed)".into(), |l| {
-                    l.state_root.to_string()
-                }),
-            };
-            return Err(err);
-        }
+        pipeline::check_claim(header, local.as_ref())
+            .map_err(|claim| ApplyError::Diverged { height, claim })?;
         let checked = self.check_transactions(&block.transactions)?;
         let chain = self.chain.clone();
         let job = move |engine: &mut cowboy_pvm::Engine| -> Result<Executed, BlockError> {

@@ -391,7 +391,6 @@ fn tx_rule(e: &cowboy_execution::TxError) -> &'static str {
         FeeBelowBasefee { .. } => "basefee",
         InsufficientBalance { .. } => "balance",
         LaneFull { .. } => "lane",
-        NotRecovered(_) => "signature",
     }
 }
 

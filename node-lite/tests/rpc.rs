@@ -18,7 +18,7 @@ use cowboy_node::{
 };
 use cowboy_rpc::{BlockId, BlockTag, CowboyApiClient, QueryRequest, code};
 use cowboy_types::{
-    Address, Beacon, Block, Header, Instruction, Round, SystemInstruction, Transaction,
+    Address, Beacon, Block, Instruction, Round, SystemInstruction, Transaction,
     block::BEACON_SIGNATURE_LEN,
     json::{Amount, HexBytes},
 };
@@ -84,48 +84,26 @@ fn transfer(k: &PrivateKey, nonce: u64, chain_id: u64) -> Transaction {
 /// The next block as consensus would finalize it, with the pool's transactions.
 fn next_block(core: &Core) -> Block {
     let head = core.chain().head().expect("head");
-    let outcome = core.outcome(head.height).expect("read").expect("outcome");
-    let (_, prices) = core.user_prices().expect("prices");
-    let mut txs = core
-        .select_for_block(
-            &Default::default(),
-            &prices,
-            cowboy_execution::tx::Room {
-                cycles: 80_000_000,
-                cells: 10_000_000,
-                count: 100,
-            },
-        )
+    let claim = core.outcome(head.height).expect("read").expect("outcome");
+    let chosen = core
+        .select_for_block(&Default::default())
         .expect("selection");
-    let beacon = Beacon {
+    let proposal = cowboy_execution::pipeline::Proposal {
         round: Round {
             epoch: 0,
-            view: head.height,
+            view: head.height + 1,
         },
-        signature: [3; BEACON_SIGNATURE_LEN],
-    };
-    cowboy_execution::tx::canonical_order(&mut txs, &beacon);
-    let hashes: Vec<_> = txs.iter().map(|t| t.hash).collect();
-    Block {
-        header: Header {
-            parent: head.digest(),
-            height: head.height + 1,
+        timestamp_ms: head.timestamp_ms + 1_000,
+        proposer: validator(),
+        beacon: Beacon {
             round: Round {
                 epoch: 0,
-                view: head.height + 1,
+                view: head.height,
             },
-            timestamp_ms: head.timestamp_ms + 1_000,
-            proposer: validator(),
-            beacon,
-            tx_root: cowboy_execution::roots::tx_root_of(&hashes),
-            state_height: head.height,
-            state_root: outcome.state_root,
-            receipts_root: outcome.receipts_root,
-            cycle_basefee: outcome.cycle_basefee,
-            cell_basefee: outcome.cell_basefee,
+            signature: [3; BEACON_SIGNATURE_LEN],
         },
-        transactions: txs.into_iter().map(|t| t.tx).collect(),
-    }
+    };
+    cowboy_execution::pipeline::assemble(&head, &proposal, &claim, chosen).block
 }
 
 async fn start() -> (tempfile::TempDir, Arc<Core>, SocketAddr) {

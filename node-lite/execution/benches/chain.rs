@@ -14,9 +14,10 @@
 
 use cowboy_crypto::PrivateKey;
 use cowboy_execution::{
-    Chain, Genesis, Parameters, Proposal, VerifiedTx,
+    Chain, Genesis, Outcome, Parameters, Proposal, VerifiedTx,
     genesis::{Allocation, GenesisValidator},
     params::BASE_UNITS_PER_CBY,
+    pipeline,
     world::World,
 };
 use cowboy_pvm::{Engine, Value};
@@ -113,7 +114,19 @@ fn sign(
     t
 }
 
-/// Times one block: recover senders (parallel), build, commit.
+/// The block a proposer on `chain`'s head builds from `verified`, claiming the head's
+/// post-state (the pipeline validators run).
+fn assemble(chain: &Chain, verified: Vec<VerifiedTx>, height: u64) -> pipeline::Assembled {
+    let chosen = chain.select(verified, &Default::default()).expect("select");
+    let head = chain.head().expect("head");
+    let claim = chain
+        .outcome(head.height)
+        .expect("outcome")
+        .expect("the head is executed");
+    pipeline::assemble(&head, &proposal(height), &claim, chosen)
+}
+
+/// Times one block: recover senders (parallel), select, execute, commit.
 fn timed_block(
     engine: &mut Engine,
     chain: &Chain,
@@ -127,8 +140,13 @@ fn timed_block(
         .map(|r| r.expect("valid"))
         .collect();
     let recovered = start.elapsed();
+    let assembled = assemble(chain, verified, height);
     let executed = chain
-        .propose(engine, verified, &proposal(height))
+        .execute(
+            engine,
+            &assembled.block,
+            Some(assembled.verified.into_iter().map(Ok).collect()),
+        )
         .expect("block");
     let proposed = start.elapsed();
     chain.commit(&executed).expect("commit");
@@ -242,7 +260,24 @@ fn transfers(engine: &mut Engine, quick: bool) {
             assert_eq!(included, per_block, "every transfer fits the block");
             let p = per_block as f64 / t.as_secs_f64();
             let start = Instant::now();
-            let executed = validator.verify(engine, &block, None).expect("valid block");
+            // As a validator: the proposal's checks (recovering every sender), then the
+            // finalized block's execution and commit.
+            let head = validator.head().expect("head");
+            let checked = validator
+                .check_transactions(&block.transactions)
+                .expect("checks");
+            let view = pipeline::View {
+                round: block.header.round,
+                leader: Some(self::validator()),
+                now_ms: block.header.timestamp_ms,
+                beacon_verified: &|_| true,
+            };
+            let params = validator.params().expect("params");
+            let verified = pipeline::check_proposal(&head, &block, &view, &params, checked)
+                .expect("valid proposal");
+            let executed = validator
+                .execute(engine, &block, Some(verified.into_iter().map(Ok).collect()))
+                .expect("executes");
             validator.commit(&executed).expect("commit");
             let v = per_block as f64 / start.elapsed().as_secs_f64();
             prates.push((p, p / ceiling));
@@ -431,9 +466,14 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
                 .expect("timer");
         }
     }
+    let basefees = world.basefees().expect("basefees");
     let changes = world.overlay.into_changes().expect("changes");
     let prepared = chain.store().prepare(&snapshot, changes).expect("prepare");
     drop(snapshot);
+    let claim = chain
+        .outcome(head.height)
+        .expect("outcome")
+        .expect("the head is executed");
     let block = Block {
         header: Header {
             parent: head.digest(),
@@ -443,14 +483,22 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
             proposer: validator(),
             beacon: head.beacon,
             tx_root: cowboy_execution::roots::tx_root(&[]),
-            state_height: head.height + 1,
-            state_root: prepared.root,
-            receipts_root: cowboy_execution::roots::receipts_root(&[]),
-            cycle_basefee: head.cycle_basefee,
-            cell_basefee: head.cell_basefee,
+            state_height: claim.height,
+            state_root: claim.state_root,
+            receipts_root: claim.receipts_root,
+            cycle_basefee: claim.cycle_basefee,
+            cell_basefee: claim.cell_basefee,
         },
         transactions: vec![],
     };
+    let outcome = Outcome {
+        height: head.height + 1,
+        state_root: prepared.root,
+        receipts_root: cowboy_execution::roots::receipts_root(&[]),
+        cycle_basefee: basefees.cycle,
+        cell_basefee: basefees.cell,
+    }
+    .to_bytes();
     chain
         .store()
         .commit(
@@ -459,7 +507,7 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
                 block: &block,
                 hash: block.header.digest(),
                 receipts: &[],
-                outcome: &[],
+                outcome: &outcome,
             },
         )
         .expect("commit timers");
@@ -479,8 +527,9 @@ fn timers(engine: &mut Engine, quick: bool) {
         for _ in 0..blocks {
             let height = chain.head().expect("head").height + 1;
             let start = Instant::now();
+            let assembled = assemble(&chain, vec![], height);
             let executed = chain
-                .propose(engine, vec![], &proposal(height))
+                .execute(engine, &assembled.block, Some(vec![]))
                 .expect("block");
             chain.commit(&executed).expect("commit");
             w.push(start.elapsed().as_secs_f64() * 1e3);

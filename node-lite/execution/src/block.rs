@@ -9,22 +9,22 @@
 //! 4. **Bookkeeping**: expired dedup entries pruned, block reward minted pro rata to stake, tips
 //!    paid to the proposer, basefees burned and adjusted for the next block.
 //!
-//! The same code builds a block (a proposer choosing transactions) and checks one (a validator
-//! replaying it): both end with the state root, the receipts and their roots.
+//! Blocks execute once finalized ([`crate::pipeline`]): the run ends with the state root, the
+//! receipts and their roots, which a later header claims.
 
 use crate::{
     BlockError, ExecError,
     exec::{Env, Executor, Handled, Pending, Session, status_of},
     fees::{self, Basefees},
     intrinsic,
-    tx::{self, Room, VerifiedTx},
+    tx::{self, VerifiedTx},
     world::World,
 };
 use cowboy_pvm::Engine;
 use cowboy_state::{Overlay, Prepared, Snapshot, Store};
 use cowboy_types::{
     ActorInstruction, Address, Beacon, Block, Hash, Header, Instruction, Receipt, Round,
-    SystemInstruction, TimerRecord, block::MAX_BLOCK_TRANSACTIONS, receipt::failure, state::key,
+    SystemInstruction, TimerRecord, receipt::failure, state::key,
 };
 
 /// Most dedup entries pruned per block (Cowboy decision); leftovers go next block.
@@ -140,33 +140,24 @@ pub struct Executed {
     pub outcome: Outcome,
 }
 
-pub(crate) enum Txs<'r> {
-    /// A block's transactions, already verified, to be checked.
-    Given(Vec<VerifiedTx>),
-    /// A block's transactions, verified on other threads while earlier ones execute.
-    Streamed(&'r [cowboy_types::Transaction], &'r mut tx::Recovering),
-    /// Candidates for a new block, to be selected.
-    Select(Vec<VerifiedTx>),
-    /// A finalized block (header given) with its transactions' stateless checks (in body
-    /// order). Consensus has already accepted it, so it cannot be rejected: a transaction that
-    /// failed its stateless checks, is no longer valid against the state it meets (nonce,
-    /// balance, fee) or no longer fits its lane gets a `SKIPPED` receipt and changes nothing.
-    Finalized(&'r Block, Vec<Result<VerifiedTx, crate::TxError>>),
-}
-
 pub(crate) fn supply_err(what: &str) -> ExecError {
     ExecError::Supply(format!("{what} does not fit in 64 bits"))
 }
 
-/// Executes a block on top of `snapshot` (whose last block is `parent`).
+/// Executes a finalized `block` on top of `snapshot` (whose last block is `parent`), given its
+/// transactions' stateless checks in body order. Consensus has already accepted it, so it
+/// cannot be rejected for its transactions: one that failed its stateless checks, is no longer
+/// valid against the state it meets (nonce, balance, fee) or no longer fits its lane gets a
+/// `SKIPPED` receipt and changes nothing.
 pub(crate) fn run(
     engine: &mut Engine,
     snapshot: &Snapshot,
     store: &Store,
     parent: &Header,
-    proposal: &Proposal,
-    txs: Txs,
+    block: &Block,
+    checked: Vec<Result<VerifiedTx, crate::TxError>>,
 ) -> Result<Executed, BlockError> {
+    let proposal = Proposal::of(&block.header);
     let world = World::new(Overlay::new(snapshot));
     let params = world.params()?;
     let basefees = world.basefees()?;
@@ -202,7 +193,7 @@ pub(crate) fn run(
     let reserving = std::time::Instant::now();
     let (timer_cycles, timer_cells) = crate::timers::timer_reservation(&x)?;
     stats.timer_time += reserving.elapsed();
-    let (cycles, cells) = crate::lanes::user_room(
+    let (mut cycles_left, mut cells_left) = crate::lanes::user_room(
         &lanes,
         &crate::lanes::Reserved {
             deferred_cycles,
@@ -212,141 +203,44 @@ pub(crate) fn run(
             runner_cycles: 0,
         },
     );
-    let room = Room {
-        cycles,
-        cells,
-        count: MAX_BLOCK_TRANSACTIONS,
-    };
     let user_prices = x.env.lane(x.env.params.lane_fee_multipliers.user_bps);
-    // A given block must fit its lanes (limits are known before any sender is recovered).
-    let given_limits = match &txs {
-        Txs::Given(v) => Some(
-            v.iter()
-                .map(|t| (t.tx.cycles_limit, t.tx.cells_limit))
-                .collect::<Vec<_>>(),
-        ),
-        Txs::Streamed(raw, _) => Some(
-            raw.iter()
-                .map(|t| (t.cycles_limit, t.cells_limit))
-                .collect::<Vec<_>>(),
-        ),
-        Txs::Select(_) | Txs::Finalized(..) => None,
-    };
-    if let Some(limits) = &given_limits {
-        if limits.len() > MAX_BLOCK_TRANSACTIONS {
-            return Err(BlockError::TooManyTransactions {
-                count: limits.len(),
-                max: MAX_BLOCK_TRANSACTIONS,
-            });
-        }
-        let cycles: u128 = limits.iter().map(|l| l.0 as u128).sum();
-        if cycles > room.cycles as u128 {
-            return Err(BlockError::LaneFull {
-                what: "cycles",
-                asked: cycles,
-                budget: room.cycles,
-            });
-        }
-        let cells: u128 = limits.iter().map(|l| l.1 as u128).sum();
-        if cells > room.cells as u128 {
-            return Err(BlockError::LaneFull {
-                what: "cells",
-                asked: cells,
-                budget: room.cells,
-            });
-        }
-    }
-    let mut finalized = None;
-    let mut lenient = None;
-    let (count, mut given, mut streamed, check_order) = match txs {
-        Txs::Given(v) => (v.len(), Some(v.into_iter()), None, true),
-        Txs::Streamed(raw, rec) => (raw.len(), None, Some((raw, rec)), true),
-        Txs::Select(candidates) => {
-            let world = &x.world;
-            let mut chosen = tx::select(candidates, |a| world.account(a), &user_prices, room)?;
-            tx::canonical_order(&mut chosen, &proposal.beacon);
-            (chosen.len(), Some(chosen.into_iter()), None, false)
-        }
-        Txs::Finalized(block, checked) => {
-            finalized = Some(block);
-            let count = checked.len();
-            lenient = Some(checked.into_iter());
-            (count, None, None, false)
-        }
-    };
-    let mut txs = Vec::with_capacity(count);
-    let (mut cycles_left, mut cells_left) = (room.cycles, room.cells);
-    for i in 0..count {
-        let vtx = if let Some(it) = lenient.as_mut() {
-            let hash = finalized
-                .and_then(|b| b.transactions.get(i))
-                .map(|t| t.digest())
-                .unwrap_or(Hash::ZERO);
-            let checked = it.next().ok_or(ExecError::Corrupt {
-                what: "transaction list".into(),
-                reason: "shorter than its length".into(),
-            })?;
-            let admitted = match checked {
-                Err(error) => Err(error),
-                Ok(vtx) if vtx.tx.cycles_limit > cycles_left || vtx.tx.cells_limit > cells_left => {
-                    Err(crate::TxError::LaneFull {
-                        cycles: vtx.tx.cycles_limit,
-                        cells: vtx.tx.cells_limit,
-                        cycles_left,
-                        cells_left,
-                    })
-                }
-                Ok(vtx) => {
-                    let account = x.world.account(&vtx.sender)?;
-                    tx::check_stateful(&vtx, &account, &user_prices).map(|()| vtx)
-                }
-            };
-            match admitted {
-                Ok(vtx) => {
-                    cycles_left -= vtx.tx.cycles_limit;
-                    cells_left -= vtx.tx.cells_limit;
-                    let receipt = execute_tx(&mut x, &vtx, &user_prices)?;
-                    receipts.push((receipt, Some(i as u32)));
-                    txs.push(vtx);
-                }
-                Err(error) => {
-                    receipts.push((skipped_receipt(hash, &error), Some(i as u32)));
-                    stats.skipped += 1;
-                }
+    let mut executed_txs = 0;
+    for (i, checked) in checked.into_iter().enumerate() {
+        let hash = block
+            .transactions
+            .get(i)
+            .map(|t| t.digest())
+            .unwrap_or(Hash::ZERO);
+        let admitted = match checked {
+            Err(error) => Err(error),
+            Ok(vtx) if vtx.tx.cycles_limit > cycles_left || vtx.tx.cells_limit > cells_left => {
+                Err(crate::TxError::LaneFull {
+                    cycles: vtx.tx.cycles_limit,
+                    cells: vtx.tx.cells_limit,
+                    cycles_left,
+                    cells_left,
+                })
             }
-            continue;
-        } else if let Some(it) = given.as_mut() {
-            it.next().ok_or(ExecError::Corrupt {
-                what: "transaction list".into(),
-                reason: "shorter than its length".into(),
-            })?
-        } else if let Some((raw, rec)) = streamed.as_mut() {
-            rec.get(i).map_err(|error| BlockError::InvalidTransaction {
-                index: i,
-                hash: raw[i].digest(),
-                error,
-            })?
-        } else {
-            break;
+            Ok(vtx) => {
+                let account = x.world.account(&vtx.sender)?;
+                tx::check_stateful(&vtx, &account, &user_prices).map(|()| vtx)
+            }
         };
-        let account = x.world.account(&vtx.sender)?;
-        tx::check_stateful(&vtx, &account, &user_prices).map_err(|error| {
-            BlockError::InvalidTransaction {
-                index: i,
-                hash: vtx.hash,
-                error,
+        match admitted {
+            Ok(vtx) => {
+                cycles_left -= vtx.tx.cycles_limit;
+                cells_left -= vtx.tx.cells_limit;
+                let receipt = execute_tx(&mut x, &vtx, &user_prices)?;
+                receipts.push((receipt, Some(i as u32)));
+                executed_txs += 1;
             }
-        })?;
-        let receipt = execute_tx(&mut x, &vtx, &user_prices)?;
-        receipts.push((receipt, Some(i as u32)));
-        txs.push(vtx);
+            Err(error) => {
+                receipts.push((skipped_receipt(hash, &error), Some(i as u32)));
+                stats.skipped += 1;
+            }
+        }
     }
-    // The order depends on the senders, so it is checked once all are known; a block out of
-    // order is rejected whole, so executing it first changes nothing.
-    if check_order {
-        tx::check_order(&txs, &proposal.beacon).map_err(BlockError::Order)?;
-    }
-    stats.transactions = txs.len();
+    stats.transactions = executed_txs;
 
     // 3. Timers.
     let firing = std::time::Instant::now();
@@ -399,40 +293,9 @@ pub(crate) fn run(
         cycle_basefee: basefees.cycle,
         cell_basefee: basefees.cell,
     };
-    if let Some(block) = finalized {
-        return Ok(Executed {
-            block: block.clone(),
-            hash: block.header.digest(),
-            prepared,
-            receipts,
-            stats,
-            outcome,
-        });
-    }
-    let digests: Vec<Hash> = txs.iter().map(|t| t.hash).collect();
-    let transactions: Vec<_> = txs.into_iter().map(|t| t.tx).collect();
-    let tx_root = crate::roots::tx_root_of(&digests);
-    let header = Header {
-        parent: parent.digest(),
-        height,
-        round: proposal.round,
-        timestamp_ms: proposal.timestamp_ms,
-        proposer: proposal.proposer,
-        beacon: proposal.beacon,
-        tx_root,
-        state_height: height,
-        state_root: prepared.root,
-        receipts_root,
-        cycle_basefee: basefees.cycle,
-        cell_basefee: basefees.cell,
-    };
-    let hash = header.digest();
     Ok(Executed {
-        block: Block {
-            header,
-            transactions,
-        },
-        hash,
+        block: block.clone(),
+        hash: block.header.digest(),
         prepared,
         receipts,
         stats,

@@ -1,9 +1,10 @@
 //! [`Chain`]: a store plus the state transition function — opening a chain from its genesis,
-//! building the next block, replaying a received block and committing either.
+//! choosing a proposal's transactions, executing a finalized block and committing it (the
+//! steps of [`crate::pipeline`] that need the state).
 
 use crate::{
     BlockError, ExecError,
-    block::{Executed, Outcome, Proposal, Txs, run},
+    block::{Executed, Outcome, run},
     tx::{self, VerifiedTx},
     world::World,
 };
@@ -118,108 +119,32 @@ impl Chain {
         World::new(Overlay::new(&snap)).params()
     }
 
-    /// Builds the next block from `candidates` (already verified).
-    pub fn propose(
+    /// Chooses a new block's transactions from `candidates` (§6.4 selection, not yet in beacon
+    /// order) in the room a proposal may fill ([`crate::pipeline::proposal_room`]), against the
+    /// executed state in which each sender's nonce is advanced past `used` (the nonces that
+    /// blocks finalized or proposed but not executed yet already use).
+    pub fn select(
         &self,
-        engine: &mut Engine,
         candidates: Vec<VerifiedTx>,
-        proposal: &Proposal,
-    ) -> Result<Executed, BlockError> {
+        used: &std::collections::HashMap<cowboy_types::Address, u64>,
+    ) -> Result<Vec<VerifiedTx>, ExecError> {
         let snapshot = self.store.snapshot()?;
-        let parent = self.head()?;
-        if proposal.timestamp_ms < parent.timestamp_ms {
-            return Err(BlockError::Timestamp {
-                parent: parent.timestamp_ms,
-                got: proposal.timestamp_ms,
-            });
-        }
-        run(
-            engine,
-            &snapshot,
-            &self.store,
-            &parent,
-            proposal,
-            Txs::Select(candidates),
-        )
-    }
-
-    /// Replays `block` on the last committed state and checks everything its header claims.
-    /// Senders are recovered in parallel; pass `verified` when they already were (a mempool).
-    pub fn verify(
-        &self,
-        engine: &mut Engine,
-        block: &Block,
-        verified: Option<Vec<VerifiedTx>>,
-    ) -> Result<Executed, BlockError> {
-        let snapshot = self.store.snapshot()?;
-        let parent = self.head()?;
-        let h = &block.header;
-        check_extends(&parent, h)?;
-        if h.timestamp_ms < parent.timestamp_ms {
-            return Err(BlockError::Timestamp {
-                parent: parent.timestamp_ms,
-                got: h.timestamp_ms,
-            });
-        }
         let world = World::new(Overlay::new(&snapshot));
-        let basefees = world.basefees()?;
-        if (h.cycle_basefee, h.cell_basefee) != (basefees.cycle, basefees.cell) {
-            return Err(BlockError::Basefees {
-                cycle: basefees.cycle,
-                cell: basefees.cell,
-                got_cycle: h.cycle_basefee,
-                got_cell: h.cell_basefee,
-            });
-        }
-        if block.transactions.len() > MAX_BLOCK_TRANSACTIONS {
-            return Err(BlockError::TooManyTransactions {
-                count: block.transactions.len(),
-                max: MAX_BLOCK_TRANSACTIONS,
-            });
-        }
         let params = world.params()?;
-        drop(world);
-        let proposal = Proposal::of(h);
-        let executed = match verified {
-            Some(v)
-                if v.len() == block.transactions.len()
-                    && v.iter().zip(&block.transactions).all(|(a, b)| &a.tx == b) =>
-            {
-                run(
-                    engine,
-                    &snapshot,
-                    &self.store,
-                    &parent,
-                    &proposal,
-                    Txs::Given(v),
-                )?
+        let prices = world.user_prices()?;
+        let projected = |a: &cowboy_types::Address| -> Result<cowboy_types::Account, ExecError> {
+            let mut account = world.account(a)?;
+            if let Some(n) = used.get(a) {
+                account.nonce = account.nonce.max(n + 1);
             }
-            _ => tx::verify_streaming(&block.transactions, self.chain_id, &params, |rec| {
-                run(
-                    engine,
-                    &snapshot,
-                    &self.store,
-                    &parent,
-                    &proposal,
-                    Txs::Streamed(&block.transactions, rec),
-                )
-            })?,
+            Ok(account)
         };
-        let got = &executed.block.header;
-        for (field, expected, claimed) in [
-            ("state_root", got.state_root, h.state_root),
-            ("tx_root", got.tx_root, h.tx_root),
-            ("receipts_root", got.receipts_root, h.receipts_root),
-        ] {
-            if expected != claimed {
-                return Err(BlockError::Root {
-                    field,
-                    expected,
-                    got: claimed,
-                });
-            }
-        }
-        Ok(executed)
+        tx::select(
+            candidates,
+            projected,
+            &prices,
+            crate::pipeline::proposal_room(&params),
+        )
     }
 
     /// Executes a finalized block on the last committed state. Consensus accepted it, so it is
@@ -237,7 +162,7 @@ impl Chain {
         let snapshot = self.store.snapshot()?;
         let parent = self.head()?;
         let h = &block.header;
-        check_extends(&parent, h)?;
+        crate::pipeline::check_extends(&parent, h)?;
         if block.transactions.len() > MAX_BLOCK_TRANSACTIONS {
             return Err(BlockError::TooManyTransactions {
                 count: block.transactions.len(),
@@ -246,20 +171,19 @@ impl Chain {
         }
         let checked = match checked {
             Some(c) if c.len() == block.transactions.len() => c,
-            _ => {
-                let params = self.params()?;
-                tx::verify_all(block.transactions.clone(), self.chain_id, &params)
-            }
+            _ => self.check_transactions(&block.transactions)?,
         };
-        let proposal = Proposal::of(h);
-        run(
-            engine,
-            &snapshot,
-            &self.store,
-            &parent,
-            &proposal,
-            Txs::Finalized(block, checked),
-        )
+        run(engine, &snapshot, &self.store, &parent, block, checked)
+    }
+
+    /// The stateless checks of `txs` (signature, chain, limits), in order, senders recovered in
+    /// parallel.
+    pub fn check_transactions(
+        &self,
+        txs: &[cowboy_types::Transaction],
+    ) -> Result<Vec<Result<VerifiedTx, crate::TxError>>, ExecError> {
+        let params = self.params()?;
+        Ok(tx::verify_all(txs.to_vec(), self.chain_id, &params))
     }
 
     /// The post-state commitments of the committed block at `height`.
@@ -283,21 +207,4 @@ impl Chain {
         )?;
         Ok(())
     }
-}
-
-/// Whether `h` is the header of the block right after `parent`.
-fn check_extends(parent: &Header, h: &Header) -> Result<(), BlockError> {
-    if h.height != parent.height + 1 {
-        return Err(BlockError::Height {
-            expected: parent.height + 1,
-            got: h.height,
-        });
-    }
-    if h.parent != parent.digest() {
-        return Err(BlockError::Parent {
-            expected: parent.digest(),
-            got: h.parent,
-        });
-    }
-    Ok(())
 }

@@ -58,8 +58,6 @@ pub enum TxError {
         cycles_left: u64,
         cells_left: u64,
     },
-    #[error("transaction {0} has no recovery result (asked for twice, or out of range)")]
-    NotRecovered(usize),
 }
 
 /// Why a block is rejected. A rejected block changes nothing.
@@ -77,6 +75,38 @@ pub enum BlockError {
     Parent { expected: Hash, got: Hash },
     #[error("block timestamp {got} ms is before its parent's {parent} ms")]
     Timestamp { parent: u64, got: u64 },
+    #[error(
+        "block timestamp {got} ms is ahead of this validator's clock by more than the drift \
+         allowed (latest acceptable {latest} ms)"
+    )]
+    Future { got: u64, latest: u64 },
+    #[error(
+        "block round (epoch {}, view {}) is not the round it was proposed in (epoch {}, view {})",
+        got.epoch, got.view, expected.epoch, expected.view
+    )]
+    Round {
+        expected: cowboy_types::Round,
+        got: cowboy_types::Round,
+    },
+    #[error("block proposer {0} is not the view's leader")]
+    NotLeader(Address),
+    #[error("block beacon is not the verified seed of the round before the block's")]
+    Beacon,
+    #[error(
+        "block claims the post-state of height {got}, which must be below its own height \
+         {height} and not below its parent's claim {parent}"
+    )]
+    StateHeight { got: u64, height: u64, parent: u64 },
+    #[error(
+        "block claims the post-state of height {state_height} is {claimed}, but this node \
+         computed {}",
+        computed.map_or_else(|| "nothing (not executed)".to_owned(), |c| c.to_string())
+    )]
+    Claim {
+        state_height: u64,
+        claimed: Hash,
+        computed: Option<Hash>,
+    },
     #[error("block basefees ({got_cycle}, {got_cell}) differ from the state's ({cycle}, {cell})")]
     Basefees {
         cycle: u64,
@@ -100,6 +130,12 @@ pub enum BlockError {
         "transactions are not in the block's canonical order (beacon ordering, §6.4) at position {0}"
     )]
     Order(usize),
+    #[error("transaction {hash} is in the block twice, at positions {first} and {second}")]
+    Duplicate {
+        first: usize,
+        second: usize,
+        hash: Hash,
+    },
     #[error("header {field} is {got}, execution produced {expected}")]
     Root {
         field: &'static str,

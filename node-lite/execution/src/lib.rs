@@ -7,8 +7,10 @@
 //! - [`fees`]: the fee, refund, basefee and inflation formulas.
 //! - [`exec`]: running messages (transactions, nested sends, timer firings, deferred
 //!   deliveries) on the PVM with per-handler atomicity.
+//! - [`pipeline`]: the block pipeline validators run: proposing, verifying a proposal and its
+//!   post-state claim, executing a finalized block.
 //! - [`block`]: the phases of a block (deferred deliveries, transactions, timers, bookkeeping),
-//!   and [`Chain`], which builds, verifies and commits blocks on a [`cowboy_state::Store`].
+//!   and [`Chain`], which selects, executes and commits blocks on a [`cowboy_state::Store`].
 
 pub mod audit;
 pub mod block;
@@ -21,6 +23,7 @@ pub mod genesis;
 pub use cowboy_types::intrinsic;
 pub mod lanes;
 pub mod params;
+pub mod pipeline;
 pub mod query;
 pub mod roots;
 mod timers;

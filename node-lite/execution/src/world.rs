@@ -395,6 +395,17 @@ impl<'a> World<'a> {
         self.overlay.put(key::chain("inflation"), b);
     }
 
+    /// The user lane's basefees for the next block: the global basefees scaled by the user
+    /// lane's multiplier (§6.3).
+    pub fn user_prices(&self) -> Result<Basefees, ExecError> {
+        let global = self.basefees()?;
+        let bps = self.params()?.lane_fee_multipliers.user_bps;
+        Ok(Basefees {
+            cycle: crate::fees::lane_basefee(global.cycle, bps),
+            cell: crate::fees::lane_basefee(global.cell, bps),
+        })
+    }
+
     /// The basefees the next block executes at (kept by the Dual Basefee actor, 0x06).
     pub fn basefees(&self) -> Result<Basefees, ExecError> {
         let b = self

@@ -262,14 +262,12 @@ fn a_transaction_above_max_tx_size_never_enters_a_block() {
             "{err}"
         );
 
-        // A block carrying it is rejected as a whole and nothing changes.
-        let honest = node.block(engine, vec![]);
-        let mut forged = honest.block.clone();
-        forged.header.height += 1;
-        forged.header.parent = honest.block.header.digest();
+        // A proposal carrying it is rejected as a whole and nothing changes.
+        node.block(engine, vec![]);
+        let mut forged = node.propose(vec![]);
         forged.transactions = vec![big];
         let before = node.chain.store().snapshot().expect("snapshot").root;
-        let err = node.chain.verify(engine, &forged, None).unwrap_err();
+        let err = node.check(&forged).unwrap_err();
         assert!(
             matches!(
                 err,

@@ -8,7 +8,7 @@
 mod common;
 
 use common::*;
-use cowboy_execution::{Executed, Genesis, audit, params::Parameters};
+use cowboy_execution::{Executed, Genesis, audit, params::Parameters, pipeline};
 use cowboy_pvm::{Engine, Value};
 use cowboy_types::{
     Address, Block, Hash, Instruction, Receipt, SystemInstruction, TimerSpec, Transaction,
@@ -255,15 +255,27 @@ fn replica(genesis: Genesis, blocks: mpsc::Receiver<Block>, reports: mpsc::Sende
     with_engine(move |engine: &mut Engine| {
         let node = Node::new(&genesis);
         for block in blocks {
+            // As a validator: the proposal and its claim, voted on, then executed once
+            // finalized.
+            let height = block.header.height;
+            let verified = node
+                .check(&block)
+                .unwrap_or_else(|e| panic!("replica rejects block {height}: {e}"));
+            let claimed = node
+                .chain
+                .outcome(block.header.state_height)
+                .expect("outcome");
+            pipeline::check_claim(&block.header, claimed.as_ref())
+                .unwrap_or_else(|e| panic!("replica rejects the claim of block {height}: {e}"));
             let executed = node
                 .chain
-                .verify(engine, &block, None)
-                .unwrap_or_else(|e| panic!("replica rejects block {}: {e}", block.header.height));
+                .execute(engine, &block, Some(verified.into_iter().map(Ok).collect()))
+                .unwrap_or_else(|e| panic!("replica cannot execute block {height}: {e}"));
             node.chain.commit(&executed).expect("commit");
             let audit = check_state(&node);
             let receipts = executed.receipts.into_iter().map(|(r, _)| r).collect();
             if reports
-                .send((executed.block.header.state_root, receipts, audit))
+                .send((executed.outcome.state_root, receipts, audit))
                 .is_err()
             {
                 return;
@@ -285,14 +297,9 @@ fn drive(
     let mut roots = Vec::new();
     for _ in 0..blocks {
         let (txs, senders) = random_txs(&mut rng, node, &known);
-        let verified = node.verify_all(txs);
-        let executed = node
-            .chain
-            .propose(engine, verified, &node.proposal())
-            .expect("block builds");
-        node.chain.commit(&executed).expect("commit");
+        let executed = node.block(engine, txs);
         known.learn(&executed, &senders);
-        roots.push(executed.block.header.state_root);
+        roots.push(executed.outcome.state_root);
         after_block(&executed);
     }
     roots
@@ -321,7 +328,7 @@ fn two_replicas_agree_on_every_block_of_a_random_run() {
                 .send(executed.block.clone())
                 .expect("replica alive");
             let (root, receipts, theirs) = report_rx.recv().expect("replica report");
-            assert_eq!(root, executed.block.header.state_root, "state roots differ");
+            assert_eq!(root, executed.outcome.state_root, "state roots differ");
             let ours: Vec<Receipt> = executed.receipts.iter().map(|(r, _)| r.clone()).collect();
             assert_eq!(
                 receipts.iter().map(encode_to_vec).collect::<Vec<_>>(),
@@ -433,7 +440,14 @@ fn a_killed_process_resumes_at_its_last_committed_block() {
         .expect("reopen after kill");
     let head = reopened.head().expect("head");
     let snap_root = reopened.store().snapshot().expect("snapshot").root;
-    assert_eq!(head.state_root, snap_root, "head block and state disagree");
+    let head_outcome = reopened
+        .outcome(head.height)
+        .expect("outcome")
+        .expect("the head is executed");
+    assert_eq!(
+        head_outcome.state_root, snap_root,
+        "head block and state disagree"
+    );
     assert!(head.height >= 35, "only reached {}", head.height);
     let h = head.height;
     drop(reopened);
@@ -442,19 +456,21 @@ fn a_killed_process_resumes_at_its_last_committed_block() {
         .map(|i| store.block(i).expect("read").expect("block present"))
         .collect();
     drop(store);
-    // Replaying the stored blocks on a fresh chain reproduces every header's roots (verify
-    // checks them) and ends at the reopened root.
-    let reopened_root = head.state_root;
+    // Replaying the stored blocks on a fresh chain reproduces every header's claim and ends
+    // at the reopened root.
+    let reopened_root = head_outcome.state_root;
     with_engine(move |engine| {
         let node = Node::new(&random_genesis());
         let mut last = Hash::ZERO;
         for b in &blocks {
+            let claimed = node.chain.outcome(b.header.state_height).expect("outcome");
+            pipeline::check_claim(&b.header, claimed.as_ref()).expect("the claim replays");
             let executed = node
                 .chain
-                .verify(engine, b, None)
+                .execute(engine, b, None)
                 .expect("stored block replays");
             node.chain.commit(&executed).expect("commit");
-            last = executed.block.header.state_root;
+            last = executed.outcome.state_root;
         }
         assert_eq!(last, reopened_root);
     });

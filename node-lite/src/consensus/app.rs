@@ -23,11 +23,8 @@ use commonware_cryptography::{
 };
 use commonware_runtime::Clock;
 use commonware_utils::Acknowledgement;
-use cowboy_execution::{lanes, roots, tx};
-use cowboy_types::{
-    Address, Beacon, Block, Header, Round, block::BEACON_SIGNATURE_LEN,
-    block::MAX_BLOCK_TRANSACTIONS,
-};
+use cowboy_execution::{BlockError, pipeline};
+use cowboy_types::{Address, Beacon, Block, Round, block::BEACON_SIGNATURE_LEN};
 use futures::StreamExt;
 use std::{
     collections::{BTreeMap, HashMap},
@@ -51,8 +48,6 @@ pub fn genesis_beacon(epoch: u64) -> Beacon {
     }
 }
 
-/// How far a block's timestamp may run ahead of a verifier's clock.
-const MAX_CLOCK_DRIFT_MS: u64 = 5_000;
 /// Seeds kept (by view) for proposals and verification.
 const SEEDS_KEPT: usize = 1_024;
 
@@ -231,62 +226,19 @@ impl App {
         block: &Block,
         parent: &Block,
         now_ms: u64,
-    ) -> Result<(), String> {
-        let h = &block.header;
-        let round = Round {
-            epoch: ctx.round.epoch().get(),
-            view: ctx.round.view().get(),
+    ) -> Result<(), BlockError> {
+        let view = pipeline::View {
+            round: Round {
+                epoch: ctx.round.epoch().get(),
+                view: ctx.round.view().get(),
+            },
+            leader: self.proposers.get(&ctx.leader).copied(),
+            now_ms,
+            beacon_verified: &|beacon| self.check_beacon(&ctx.round, beacon),
         };
-        if h.round != round {
-            return Err(format!(
-                "round {:?} is not the proposal round {round:?}",
-                h.round
-            ));
-        }
-        match self.proposers.get(&ctx.leader) {
-            Some(a) if *a == h.proposer => {}
-            _ => return Err(format!("proposer {} is not the view's leader", h.proposer)),
-        }
-        if !self.check_beacon(&ctx.round, &h.beacon) {
-            return Err("the beacon is not the verified seed of the previous view".into());
-        }
-        if h.timestamp_ms < parent.header.timestamp_ms {
-            return Err("timestamp before the parent's".into());
-        }
-        if h.timestamp_ms > now_ms + MAX_CLOCK_DRIFT_MS {
-            return Err("timestamp too far in the future".into());
-        }
-        if h.state_height >= h.height || h.state_height < parent.header.state_height {
-            return Err(format!(
-                "state_height {} must be below the block height and not below the parent's {}",
-                h.state_height, parent.header.state_height
-            ));
-        }
-        if block.transactions.len() > MAX_BLOCK_TRANSACTIONS {
-            return Err("too many transactions".into());
-        }
-        let params = self.core.chain().params().map_err(|e| e.to_string())?;
-        let verified = self
-            .core
-            .check_transactions(&block.transactions)
-            .map_err(|e| e.to_string())?;
-        let mut txs = Vec::with_capacity(verified.len());
-        for (i, v) in verified.into_iter().enumerate() {
-            txs.push(v.map_err(|e| format!("transaction {i}: {e}"))?);
-        }
-        let hashes: Vec<_> = txs.iter().map(|t| t.hash).collect();
-        if roots::tx_root_of(&hashes) != h.tx_root {
-            return Err("tx_root does not match the transactions".into());
-        }
-        tx::check_order(&txs, &h.beacon)
-            .map_err(|i| format!("transaction {i} is out of the beacon order"))?;
-        let (cycles, cells) = lanes::user_room(&params.lanes, &lanes::Reserved::default());
-        let used_cycles: u128 = txs.iter().map(|t| t.tx.cycles_limit as u128).sum();
-        let used_cells: u128 = txs.iter().map(|t| t.tx.cells_limit as u128).sum();
-        if used_cycles > cycles as u128 || used_cells > cells as u128 {
-            return Err("the transactions' limits exceed the user lane".into());
-        }
-        Ok(())
+        let params = self.core.chain().params()?;
+        let checked = self.core.check_transactions(&block.transactions)?;
+        pipeline::check_proposal(&parent.header, block, &view, &params, checked).map(|_| ())
     }
 }
 
@@ -317,9 +269,12 @@ impl<E: Clock + Send + 'static> Application<E> for App {
         let beacon = self.beacon_for(&ctx.round).await;
         // Claims may not go backwards: a lagging proposer first executes up to its parent's
         // claim.
-        let floor = parent.header.state_height;
         let mut executed = self.core.subscribe();
-        if executed.wait_for(|h| *h >= floor).await.is_err() {
+        if executed
+            .wait_for(|h| *h >= parent.header.state_height)
+            .await
+            .is_err()
+        {
             return None;
         }
         if self.core.disk_paused() || self.core.halted() {
@@ -327,12 +282,9 @@ impl<E: Clock + Send + 'static> Application<E> for App {
             return None;
         }
         let used = self.unexecuted_nonces(ancestry.clone()).await;
-        let state_height = self.core.height().min(parent.header.height).max(floor);
-        let outcome = self.core.outcome(state_height).ok()??;
-        let params = self.core.chain().params().ok()?;
-        let (_, prices) = self.core.user_prices().ok()?;
-        let (cycles, cells) = lanes::user_room(&params.lanes, &lanes::Reserved::default());
-        let mut chosen = if self.core.catching_up() {
+        let claim = pipeline::claim_height(&parent.header, self.core.height())?;
+        let claim = self.core.outcome(claim).ok()??;
+        let chosen = if self.core.catching_up() {
             // Execution trails finalization: add no work until it catches up.
             tracing::debug!(
                 lag = self.core.execution_lag(),
@@ -340,41 +292,18 @@ impl<E: Clock + Send + 'static> Application<E> for App {
             );
             Vec::new()
         } else {
-            self.core
-                .select_for_block(
-                    &used,
-                    &prices,
-                    tx::Room {
-                        cycles,
-                        cells,
-                        count: MAX_BLOCK_TRANSACTIONS,
-                    },
-                )
-                .ok()?
+            self.core.select_for_block(&used).ok()?
         };
-        tx::canonical_order(&mut chosen, &beacon);
-        let hashes: Vec<_> = chosen.iter().map(|t| t.hash).collect();
-        let proposer = *self.proposers.get(&ctx.leader)?;
-        let block = Block {
-            header: Header {
-                parent: parent.header.digest(),
-                height: parent.header.height + 1,
-                round: Round {
-                    epoch: ctx.round.epoch().get(),
-                    view: ctx.round.view().get(),
-                },
-                timestamp_ms: Self::now_ms(&clock).max(earliest),
-                proposer,
-                beacon,
-                tx_root: roots::tx_root_of(&hashes),
-                state_height,
-                state_root: outcome.state_root,
-                receipts_root: outcome.receipts_root,
-                cycle_basefee: outcome.cycle_basefee,
-                cell_basefee: outcome.cell_basefee,
+        let proposal = pipeline::Proposal {
+            round: Round {
+                epoch: ctx.round.epoch().get(),
+                view: ctx.round.view().get(),
             },
-            transactions: chosen.into_iter().map(|t| t.tx).collect(),
+            timestamp_ms: Self::now_ms(&clock).max(earliest),
+            proposer: *self.proposers.get(&ctx.leader)?,
+            beacon,
         };
+        let block = pipeline::assemble(&parent.header, &proposal, &claim, chosen).block;
         let digest = to_digest(&block.header.digest());
         tracing::debug!(
             height = block.header.height,
@@ -417,19 +346,16 @@ impl<E: Clock + Send + 'static> Application<E> for App {
         if rx.wait_for(|h| *h >= want).await.is_err() {
             return false;
         }
-        match self.core.outcome(want) {
-            Ok(Some(o)) if o.matches(&block.header) => true,
-            Ok(Some(o)) => {
-                tracing::warn!(
-                    height = block.header.height,
-                    state_height = want,
-                    claimed = %block.header.state_root,
-                    computed = %o.state_root,
-                    "rejecting block: its post-state claim differs from this node's execution"
-                );
+        let executed = match self.core.outcome(want) {
+            Ok(o) => o,
+            Err(_) => return false,
+        };
+        match pipeline::check_claim(&block.header, executed.as_ref()) {
+            Ok(()) => true,
+            Err(why) => {
+                tracing::warn!(height = block.header.height, reason = %why, "rejecting block");
                 false
             }
-            _ => false,
         }
     }
 }

@@ -196,13 +196,50 @@ impl Node {
             .collect()
     }
 
-    /// Proposes a block from `txs`, commits it, and returns it.
+    /// The block a proposer on this node's head builds from `txs` (selected as a validator
+    /// selects from its pool), claiming the head's post-state.
+    pub fn propose(&self, txs: Vec<Transaction>) -> cowboy_types::Block {
+        let chosen = self
+            .chain
+            .select(self.verify_all(txs), &Default::default())
+            .expect("selection");
+        let head = self.chain.head().expect("head");
+        let claim = self
+            .chain
+            .outcome(head.height)
+            .expect("outcome")
+            .expect("the head is executed");
+        cowboy_execution::pipeline::assemble(&head, &self.proposal(), &claim, chosen).block
+    }
+
+    /// A validator's checks of a proposed `block` on this node's head (the view's leader is
+    /// the genesis validator; every beacon counts as verified, the clock is the block's time).
+    pub fn check(
+        &self,
+        block: &cowboy_types::Block,
+    ) -> Result<Vec<VerifiedTx>, cowboy_execution::BlockError> {
+        let head = self.chain.head().expect("head");
+        let view = cowboy_execution::pipeline::View {
+            round: block.header.round,
+            leader: Some(validator_address()),
+            now_ms: block.header.timestamp_ms,
+            beacon_verified: &|_| true,
+        };
+        let params = self.chain.params().expect("params");
+        let checked = self
+            .chain
+            .check_transactions(&block.transactions)
+            .expect("checks");
+        cowboy_execution::pipeline::check_proposal(&head, block, &view, &params, checked)
+    }
+
+    /// Proposes a block from `txs`, executes it as finalized, commits it, and returns it.
     pub fn block(&self, engine: &mut Engine, txs: Vec<Transaction>) -> Executed {
-        let verified = self.verify_all(txs);
+        let block = self.propose(txs);
         let executed = self
             .chain
-            .propose(engine, verified, &self.proposal())
-            .expect("block builds");
+            .execute(engine, &block, None)
+            .expect("block executes");
         self.chain.commit(&executed).expect("commit");
         executed
     }
