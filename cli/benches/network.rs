@@ -284,7 +284,7 @@ fn latency(rt: &tokio::runtime::Runtime, quick: bool) {
                     .await
                     .expect("call")
                     .expect("finalized");
-                assert_eq!(r.status, "success");
+                assert_eq!(r.status, cowboy_rpc::ReceiptStatus::Success);
                 latencies.push(start.elapsed());
             }
         });

@@ -312,7 +312,7 @@ pub fn report(json: bool, hash: Hash, receipt: Option<ReceiptView>) -> Result<()
 
 /// Fails (after printing) when a receipt says the transaction failed.
 pub fn check_success(r: &ReceiptView) -> Result<()> {
-    if r.status != "success" {
+    if r.status != cowboy_rpc::ReceiptStatus::Success {
         bail!(crate::output::Reported);
     }
     Ok(())

@@ -550,8 +550,14 @@ fn accepted_transactions_survive_kill_9() {
     net.start(0);
     net.wait_height(0, 1);
     let first = net.send(0, &transfer(0)).expect("accepted");
-    assert_eq!(net.wait_receipt(0, first).status, "success");
-    assert_eq!(net.wait_receipt(0, gapped).status, "success");
+    assert_eq!(
+        net.wait_receipt(0, first).status,
+        cowboy_rpc::ReceiptStatus::Success
+    );
+    assert_eq!(
+        net.wait_receipt(0, gapped).status,
+        cowboy_rpc::ReceiptStatus::Success
+    );
 }
 
 /// A small tmpfs, unmounted when dropped.
@@ -590,7 +596,10 @@ fn a_log_that_cannot_be_written_never_stops_the_node() {
     net.start_logging_to(0, full, "debug");
     net.wait_height(0, from + 3);
     let sent = net.send(0, &transfer(0)).expect("accepted");
-    assert_eq!(net.wait_receipt(0, sent).status, "success");
+    assert_eq!(
+        net.wait_receipt(0, sent).status,
+        cowboy_rpc::ReceiptStatus::Success
+    );
     net.stop(0);
 }
 
@@ -666,8 +675,14 @@ fn a_nearly_full_or_suddenly_full_disk_pauses_the_node_keeps_its_transactions_an
     std::fs::remove_file(&filler).expect("free the space");
     net.wait_health(0, "resumed", |h| !h.disk_paused && h.height > paused_at);
     let first = net.send(0, &transfer(0)).expect("accepted");
-    assert_eq!(net.wait_receipt(0, first).status, "success");
-    assert_eq!(net.wait_receipt(0, gapped).status, "success");
+    assert_eq!(
+        net.wait_receipt(0, first).status,
+        cowboy_rpc::ReceiptStatus::Success
+    );
+    assert_eq!(
+        net.wait_receipt(0, gapped).status,
+        cowboy_rpc::ReceiptStatus::Success
+    );
 
     // A runaway writer fills the disk to the last byte at once, faster than the node's
     // once-a-second check. The first store write that finds no space releases the node's
@@ -707,8 +722,14 @@ fn a_nearly_full_or_suddenly_full_disk_pauses_the_node_keeps_its_transactions_an
     });
     assert!(reserve.exists(), "the reserve is taken again on resuming");
     let next = net.send(0, &transfer(2)).expect("accepted");
-    assert_eq!(net.wait_receipt(0, next).status, "success");
-    assert_eq!(net.wait_receipt(0, gapped).status, "success");
+    assert_eq!(
+        net.wait_receipt(0, next).status,
+        cowboy_rpc::ReceiptStatus::Success
+    );
+    assert_eq!(
+        net.wait_receipt(0, gapped).status,
+        cowboy_rpc::ReceiptStatus::Success
+    );
     let log = net.log(0);
     assert!(!log.contains("panicked"), "{log}");
     net.kill(0);

@@ -345,7 +345,7 @@ async fn transfer(shared: &Shared, to: Address, amount: u64) -> Result<Drip, Fai
         .await
         .map_err(|e| node_failed(&e))?;
     match receipt {
-        Some(r) if r.status == "success" => Ok(Drip {
+        Some(r) if r.status == cowboy_rpc::ReceiptStatus::Success => Ok(Drip {
             address: to,
             amount,
             tx_hash: hash,
@@ -355,7 +355,7 @@ async fn transfer(shared: &Shared, to: Address, amount: u64) -> Result<Drip, Fai
             StatusCode::BAD_GATEWAY,
             format!(
                 "transfer {hash} failed: {}",
-                r.error.or(r.failure).unwrap_or(r.status)
+                r.error.or(r.failure).unwrap_or(r.status.to_string())
             ),
         )),
         None => Err(Failure::new(

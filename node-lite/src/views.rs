@@ -2,7 +2,9 @@
 
 use cowboy_execution::{Outcome, QueryResult};
 use cowboy_pvm::Value;
-use cowboy_rpc::{BlockView, DeliveryView, EventView, QueryView, ReceiptView};
+use cowboy_rpc::{
+    BlockView, DeliveryOutcome, DeliveryView, EventView, QueryView, ReceiptStatus, ReceiptView,
+};
 use cowboy_types::{
     Block, Event, Hash, Receipt, Status,
     json::{Amount, HexBytes, TransactionJson},
@@ -35,9 +37,9 @@ fn events(events: &[Event]) -> Vec<EventView> {
 
 pub fn receipt(r: &Receipt, block_height: u64, block_hash: Hash) -> ReceiptView {
     let (status, failure, failure_code, error) = match &r.status {
-        Status::Success => ("success", None, None, None),
+        Status::Success => (ReceiptStatus::Success, None, None, None),
         Status::Failed { kind, message } => (
-            "failed",
+            ReceiptStatus::Failed,
             Some(failure_name(*kind).to_string()),
             Some(*kind),
             Some(message.clone()),
@@ -47,7 +49,7 @@ pub fn receipt(r: &Receipt, block_height: u64, block_hash: Hash) -> ReceiptView 
         tx_hash: r.tx_hash,
         block_height,
         block_hash,
-        status: status.into(),
+        status,
         failure,
         failure_code,
         error,
@@ -63,17 +65,17 @@ pub fn receipt(r: &Receipt, block_height: u64, block_hash: Hash) -> ReceiptView 
             .iter()
             .map(|d| {
                 let (outcome, error) = match &d.outcome {
-                    Delivered::Delivered => ("delivered", None),
-                    Delivered::Deferred => ("deferred", None),
+                    Delivered::Delivered => (DeliveryOutcome::Delivered, None),
+                    Delivered::Deferred => (DeliveryOutcome::Deferred, None),
                     Delivered::Failed { kind, message } => (
-                        "failed",
+                        DeliveryOutcome::Failed,
                         Some(format!("{}: {message}", failure_name(*kind))),
                     ),
                 };
                 DeliveryView {
                     id: d.id,
                     to: d.to,
-                    outcome: outcome.into(),
+                    outcome,
                     error,
                 }
             })
@@ -113,9 +115,9 @@ pub fn block(b: &Block, outcome: &Outcome, full: bool) -> BlockView {
 
 pub fn query(q: &QueryResult) -> QueryView {
     let (status, error) = match &q.status {
-        Status::Success => ("success".to_string(), None),
+        Status::Success => (ReceiptStatus::Success, None),
         Status::Failed { kind, message } => (
-            "failed".to_string(),
+            ReceiptStatus::Failed,
             Some(format!("{}: {message}", failure_name(*kind))),
         ),
     };

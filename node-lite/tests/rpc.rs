@@ -261,7 +261,7 @@ async fn a_transaction_reaches_its_receipt_through_a_finalized_block() {
     assert_eq!(block.transactions.len(), 1);
     core.apply_finalized(block).await.expect("applied");
     let receipt = waiter.await.expect("join").expect("call").expect("receipt");
-    assert_eq!(receipt.status, "success");
+    assert_eq!(receipt.status, cowboy_rpc::ReceiptStatus::Success);
     assert_eq!(receipt.block_height, 1);
     assert!(receipt.fee.0 > 0);
 
@@ -306,7 +306,7 @@ async fn a_transaction_reaches_its_receipt_through_a_finalized_block() {
         })
         .await
         .expect("query");
-    assert_eq!(q.status, "failed");
+    assert_eq!(q.status, cowboy_rpc::ReceiptStatus::Failed);
     assert!(q.error.unwrap_or_default().contains("no actor"));
 }
 

@@ -433,11 +433,14 @@ fn deploy_example(state: &DevnetState, name: &str, project: &Project) -> Result<
         )
         .with_context(|| format!("cannot deploy example actor {}", entry.name))?;
         let receipt = receipt.context("no receipt")?;
-        let Some(address) = receipt.created.filter(|_| receipt.status == "success") else {
+        let Some(address) = receipt
+            .created
+            .filter(|_| receipt.status == cowboy_rpc::ReceiptStatus::Success)
+        else {
             bail!(
                 "deploying example actor {} failed: {}",
                 entry.name,
-                receipt.error.unwrap_or(receipt.status)
+                receipt.error.unwrap_or_else(|| receipt.status.to_string())
             );
         };
         actors.insert(entry.name.clone(), address);
@@ -461,12 +464,12 @@ fn deploy_example(state: &DevnetState, name: &str, project: &Project) -> Result<
             crate::cmd::call::CALL_LIMITS,
         )?;
         let receipt = receipt.context("no receipt")?;
-        if receipt.status != "success" {
+        if receipt.status != cowboy_rpc::ReceiptStatus::Success {
             bail!(
                 "example call {}.{} failed: {}",
                 demo.actor,
                 demo.call,
-                receipt.error.unwrap_or(receipt.status)
+                receipt.error.unwrap_or_else(|| receipt.status.to_string())
             );
         }
         calls.push(serde_json::json!({

@@ -59,7 +59,7 @@ impl QueryArgs {
                 view.height, view.cycles_used, view.cells_used
             );
         }
-        if view.status != "success" {
+        if view.status != cowboy_rpc::ReceiptStatus::Success {
             anyhow::bail!(crate::output::Reported);
         }
         Ok(())

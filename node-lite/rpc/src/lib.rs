@@ -184,13 +184,67 @@ pub struct EventView {
     pub data: HexBytes,
 }
 
+/// How a transaction or read-only call ended (`success` or `failed` in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReceiptStatus {
+    /// Every effect committed.
+    Success,
+    /// Execution failed; every effect but the fee was reverted.
+    Failed,
+}
+
+impl ReceiptStatus {
+    /// The JSON name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Success => "success",
+            Self::Failed => "failed",
+        }
+    }
+}
+
+impl std::fmt::Display for ReceiptStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What became of one message (`delivered`, `failed` or `deferred` in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeliveryOutcome {
+    /// The handler ran and its effects committed.
+    Delivered,
+    /// The handler failed; its effects reverted and the value went back.
+    Failed,
+    /// Waiting in the recipient's mailbox for a later block.
+    Deferred,
+}
+
+impl DeliveryOutcome {
+    /// The JSON name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Delivered => "delivered",
+            Self::Failed => "failed",
+            Self::Deferred => "deferred",
+        }
+    }
+}
+
+impl std::fmt::Display for DeliveryOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What became of one message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeliveryView {
     pub id: Hash,
     pub to: Address,
-    /// `delivered`, `failed` or `deferred`.
-    pub outcome: String,
+    pub outcome: DeliveryOutcome,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -201,8 +255,7 @@ pub struct ReceiptView {
     pub tx_hash: Hash,
     pub block_height: u64,
     pub block_hash: Hash,
-    /// `success` or `failed`.
-    pub status: String,
+    pub status: ReceiptStatus,
     /// The failure's kind name (`OutOfCycles`, `Exception`, `Skipped`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
@@ -285,7 +338,7 @@ pub struct QueryRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QueryView {
     pub height: u64,
-    pub status: String,
+    pub status: ReceiptStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub return_data: HexBytes,
