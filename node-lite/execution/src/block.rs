@@ -16,7 +16,6 @@ use crate::{
     BlockError, ExecError,
     exec::{Env, Executor, Handled, Pending, Session, status_of},
     fees::{self, Basefees},
-    intrinsic,
     tx::{self, VerifiedTx},
     world::World,
 };
@@ -481,11 +480,20 @@ fn schedule(
         ));
     }
     let invalid = |m: String| Ok(Handled::failed(failure::INVALID_TIMER, m));
-    if height <= x.env.height {
-        return invalid(format!(
-            "timer height {height} is not after the current block {} (a timer cannot fire in the block that creates it)",
-            x.env.height
-        ));
+    let timer = cowboy_types::timer::NewTimer {
+        height,
+        handler: &spec.handler,
+        cycles_per_fire: spec.cycles_per_fire,
+        cells_per_fire: spec.cells_per_fire,
+        expires_at: spec.expires_at,
+    };
+    if let Err(e) = cowboy_types::timer::validate(&timer, x.env.height, &x.env.fire_bounds()) {
+        return invalid(e.to_string());
+    }
+    match cowboy_pvm::Value::decode(&spec.args) {
+        Ok(cowboy_pvm::Value::List(_)) => {}
+        Ok(_) => return invalid("timer args must encode a list of positional arguments".into()),
+        Err(e) => return invalid(format!("timer args are not a canonical value: {e}")),
     }
     if x.world.account(&spec.actor)?.actor.is_none() {
         return Ok(Handled::failed(
@@ -493,59 +501,11 @@ fn schedule(
             format!("no actor at {}: timers call actor handlers", spec.actor),
         ));
     }
-    let valid_name = !spec.handler.is_empty()
-        && !spec.handler.starts_with('_')
-        && spec
-            .handler
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !spec.handler.as_bytes()[0].is_ascii_digit();
-    if !valid_name {
-        return invalid(format!(
-            "handler {:?} is not a public handler name (letters, digits and '_', not starting with '_' or a digit)",
-            spec.handler
-        ));
-    }
-    match cowboy_pvm::Value::decode(&spec.args) {
-        Ok(cowboy_pvm::Value::List(_)) => {}
-        Ok(_) => return invalid("timer args must encode a list of positional arguments".into()),
-        Err(e) => return invalid(format!("timer args are not a canonical value: {e}")),
-    }
-    if spec.cycles_per_fire < intrinsic::TIMER_FIRE_CYCLES
-        || spec.cycles_per_fire > cfg.max_cycles_per_fire
-    {
-        return invalid(format!(
-            "cycles_per_fire must be between {} and {} (max_cycles_per_fire), got {}",
-            intrinsic::TIMER_FIRE_CYCLES,
-            cfg.max_cycles_per_fire,
-            spec.cycles_per_fire
-        ));
-    }
-    if spec.cells_per_fire < intrinsic::TIMER_FIRE_CELLS
-        || spec.cells_per_fire > cfg.max_cells_per_fire
-    {
-        return invalid(format!(
-            "cells_per_fire must be between {} and {} (max_cells_per_fire), got {}",
-            intrinsic::TIMER_FIRE_CELLS,
-            cfg.max_cells_per_fire,
-            spec.cells_per_fire
-        ));
-    }
-    if let Some(e) = spec.expires_at
-        && e < height
-    {
-        return invalid(format!(
-            "expires_at {e} is before the first firing at {height}"
-        ));
-    }
-    if x.world.timer_count(&vtx.sender)? >= cfg.max_timers_per_actor {
-        return Ok(Handled::failed(
-            failure::TIMER_LIMIT,
-            format!(
-                "timer limit reached: {} already has {} pending timers",
-                vtx.sender, cfg.max_timers_per_actor
-            ),
-        ));
+    if let Err(e) = cowboy_types::timer::check_count(
+        x.world.timer_count(&vtx.sender)?,
+        cfg.max_timers_per_actor,
+    ) {
+        return Ok(Handled::failed(failure::TIMER_LIMIT, e.to_string()));
     }
     let id = cowboy_types::message_id(&vtx.sender, vtx.tx.nonce, &vtx.tx.instruction);
     x.world.insert_timer(

@@ -41,6 +41,18 @@ pub(crate) struct Env {
 }
 
 impl Env {
+    /// The bounds of a new timer's per-firing budgets: the firing's intrinsic cost up to the
+    /// chain's `max_cycles_per_fire` and `max_cells_per_fire`.
+    pub fn fire_bounds(&self) -> cowboy_types::timer::FireBounds {
+        let t = &self.params.timer;
+        cowboy_types::timer::FireBounds {
+            min_cycles: crate::intrinsic::TIMER_FIRE_CYCLES,
+            max_cycles: t.max_cycles_per_fire,
+            min_cells: crate::intrinsic::TIMER_FIRE_CELLS,
+            max_cells: t.max_cells_per_fire,
+        }
+    }
+
     /// Basefees of a lane: `global × multiplier` (§6.3).
     pub fn lane(&self, multiplier_bps: u64) -> Basefees {
         Basefees {
@@ -265,10 +277,10 @@ impl<'e, 'a> Executor<'e, 'a> {
             fanout_left: fanout_left.min(u32::MAX as u64) as u32,
             max_timers: t.max_timers_per_actor.min(u32::MAX as u64) as u32,
             mailbox_capacity: e.mailbox_capacity_bytes,
-            max_cycles_per_fire: t.max_cycles_per_fire,
-            max_cells_per_fire: t.max_cells_per_fire,
-            min_cycles_per_fire: crate::intrinsic::TIMER_FIRE_CYCLES,
-            min_cells_per_fire: crate::intrinsic::TIMER_FIRE_CELLS,
+            max_cycles_per_fire: self.env.fire_bounds().max_cycles,
+            max_cells_per_fire: self.env.fire_bounds().max_cells,
+            min_cycles_per_fire: self.env.fire_bounds().min_cycles,
+            min_cells_per_fire: self.env.fire_bounds().min_cells,
         }
     }
 
@@ -470,13 +482,10 @@ impl<'e, 'a> Executor<'e, 'a> {
         }
         let max_timers = self.env.params.timer.max_timers_per_actor;
         for t in &effects.timers_set {
-            if self.world.timer_count(&actor)? >= max_timers {
-                return Ok(Err((
-                    failure::TIMER_LIMIT,
-                    format!(
-                        "timer limit reached: an actor may have at most {max_timers} pending timers"
-                    ),
-                )));
+            if let Err(e) =
+                cowboy_types::timer::check_count(self.world.timer_count(&actor)?, max_timers)
+            {
+                return Ok(Err((failure::TIMER_LIMIT, e.to_string())));
             }
             self.world.insert_timer(
                 &Hash(t.id),

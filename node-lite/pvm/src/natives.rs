@@ -250,16 +250,12 @@ fn check_fanout(s: &CallState, vm: &VirtualMachine) -> PyResult<()> {
 }
 
 fn check_name(name: &str, what: &str, vm: &VirtualMachine) -> PyResult<()> {
-    let valid = !name.is_empty()
-        && name.len() <= 128
-        && !name.starts_with('_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !name.as_bytes()[0].is_ascii_digit();
-    if valid {
+    if cowboy_types::is_handler_name(name) {
         Ok(())
     } else {
         Err(vm.new_value_error(format!(
-            "{what} {name:?} is not a public handler name (letters, digits and '_', not starting with '_' or a digit, at most 128 bytes)"
+            "{what} {name:?} is not a public handler name (letters, digits and '_', not starting with '_' or a digit, at most {} bytes)",
+            cowboy_types::actor::MAX_HANDLER_NAME
         )))
     }
 }
@@ -357,46 +353,32 @@ fn h_set_timer(
             ));
         }
     };
-    check_name(handler.as_str(), "handler", vm)?;
-    crate::value::Value::decode(args.as_bytes()).map_err(|e| pyconv::value_error_to_py(e, vm))?;
     state(vm, |s| {
-        if height <= s.ctx.block.height {
-            return Err(vm.new_value_error(format!(
-                "timer height {height} is not after the current block {} (a timer cannot fire in the block that creates it)",
-                s.ctx.block.height
-            )));
-        }
         let l = &s.ctx.limits;
-        if cycles_per_fire < l.min_cycles_per_fire || cycles_per_fire > l.max_cycles_per_fire {
-            return Err(vm.new_value_error(format!(
-                "cycles per firing must be between {} (the firing's intrinsic cost) and {} (max_cycles_per_fire), got {cycles_per_fire}",
-                l.min_cycles_per_fire, l.max_cycles_per_fire
-            )));
-        }
-        if cells_per_fire < l.min_cells_per_fire || cells_per_fire > l.max_cells_per_fire {
-            return Err(vm.new_value_error(format!(
-                "cells per firing must be between {} (the firing's intrinsic cost) and {} (max_cells_per_fire), got {cells_per_fire}",
-                l.min_cells_per_fire, l.max_cells_per_fire
-            )));
-        }
-        if let Some(e) = expires_at
-            && e < height
-        {
-            return Err(vm.new_value_error(format!(
-                "expires_at {e} is before the first firing at {height}"
-            )));
-        }
+        let timer = cowboy_types::timer::NewTimer {
+            height,
+            handler: handler.as_str(),
+            cycles_per_fire,
+            cells_per_fire,
+            expires_at,
+        };
+        let bounds = cowboy_types::timer::FireBounds {
+            min_cycles: l.min_cycles_per_fire,
+            max_cycles: l.max_cycles_per_fire,
+            min_cells: l.min_cells_per_fire,
+            max_cells: l.max_cells_per_fire,
+        };
+        cowboy_types::timer::validate(&timer, s.ctx.block.height, &bounds)
+            .map_err(|e| vm.new_value_error(e.to_string()))?;
+        crate::value::Value::decode(args.as_bytes())
+            .map_err(|e| pyconv::value_error_to_py(e, vm))?;
         check_fanout(s, vm)?;
         let actor = s.ctx.actor;
         let pending = s.host().timer_count(&actor).map_err(|e| host_err(e, vm))?;
         let live =
             pending + s.effects.timers_set.len() - s.effects.timers_cancelled.len().min(pending);
-        let max = s.ctx.limits.max_timers as usize;
-        if live >= max {
-            return Err(vm.new_runtime_error(format!(
-                "timer limit reached: an actor may have at most {max} pending timers"
-            )));
-        }
+        cowboy_types::timer::check_count(live as u64, u64::from(s.ctx.limits.max_timers))
+            .map_err(|e| vm.new_runtime_error(e.to_string()))?;
         let spec = cowboy_types::TimerSpec {
             actor: cowboy_types::Address(actor),
             handler: handler.as_str().to_owned(),

@@ -52,6 +52,20 @@ pub fn message_id(sender: &Address, nonce: u64, instruction: &crate::Instruction
     keccak256(&preimage)
 }
 
+/// Longest handler (method) name a message or timer may name (Cowboy decision).
+pub const MAX_HANDLER_NAME: usize = 128;
+
+/// Whether `name` can name a public handler: ASCII letters, digits and `_`, not starting with
+/// `_` (private) or a digit, at most [`MAX_HANDLER_NAME`] bytes. Messages and timers call only
+/// such names.
+pub fn is_handler_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_HANDLER_NAME
+        && !name.starts_with('_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.as_bytes()[0].is_ascii_digit()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,9 +16,12 @@ pub mod json;
 pub mod primitives;
 pub mod receipt;
 pub mod state;
+pub mod timer;
 pub mod transaction;
 
-pub use actor::{actor_address, canonicalize_source, code_hash, is_canonical_source, message_id};
+pub use actor::{
+    actor_address, canonicalize_source, code_hash, is_canonical_source, is_handler_name, message_id,
+};
 pub use block::{Beacon, Block, Header, Round};
 pub use codec::{DecodeError, Rule};
 pub use instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec};
