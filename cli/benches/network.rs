@@ -14,6 +14,8 @@
 //!
 //! `cargo bench -p cowboy-cli --bench network -- [startup|latency|throughput|devnet] [--quick]`
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 #[path = "../tests/support/mod.rs"]
 mod support;
 

@@ -2,6 +2,8 @@
 //! against the real `cowboy` binary, so the book cannot drift from the behaviour. Each chapter
 //! runs with its own empty `COWBOY_HOME`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod support;
 
 /// Chapters start devnets: one chapter at a time.

@@ -2,6 +2,8 @@
 //! against the real `cowboy` binary and its output compared, so the documented behaviour and
 //! the error messages cannot drift.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 #[test]
 fn transcripts() {
     let home = tempfile::tempdir().expect("temporary COWBOY_HOME");

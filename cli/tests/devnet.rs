@@ -5,6 +5,8 @@
 //! poll or a process exit, never a sleep. The tests share the machine's two cores, so they
 //! run one at a time.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod support;
 
 use cowboy_rpc::CowboyApiClient;

@@ -2,6 +2,8 @@
 //! `eth-keyfile`, as used by web3.py / eth-account) to the same key. The reverse direction is
 //! covered by the checked-in `eth-account` fixtures in `cmd/keys.trycmd`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use assert_cmd::Command;
 use std::{io::Write as _, process::Command as StdCommand};
 

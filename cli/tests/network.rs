@@ -11,6 +11,8 @@
 //! last byte at once, pauses the node, keeping every accepted transaction, and it resumes once
 //! space returns.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_rpc::CowboyApiClient;
 use std::{
     path::{Path, PathBuf},

@@ -3,6 +3,8 @@
 //! single-validator chain this test starts and waits for (a long poll, not a sleep); the node
 //! survives SIGPIPE; a closed stdout ends a command quietly; a taken p2p port is one clear error.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod support;
 
 use cowboy_rpc::CowboyApiClient;

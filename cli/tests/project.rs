@@ -2,6 +2,8 @@
 //! from every template, `cowboy test` and `cowboy build` on the result, `build` errors with
 //! file:line:col, rule and fix (and nothing written), and the examples' own tests.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod support;
 
 use snapbox::{cmd::Command, str};

@@ -138,6 +138,8 @@ pub enum HomeError {
     Genesis(#[from] cowboy_execution::GenesisError),
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    Consensus(#[from] consensus::StartError),
 }
 
 /// A node home directory.
@@ -689,7 +691,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             oracle.clone(),
             oracle,
         )
-        .await;
+        .await?;
 
         // Free space on the data directory, measured every second (the node pauses below the
         // floor and resumes on its own).

@@ -9,6 +9,8 @@
 //! capped and its calls run concurrently; `GET /health` says `503` until the node is ready and
 //! after it halts, with the halt's kind.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_crypto::PrivateKey;
 use cowboy_execution::{Genesis, GenesisValidator, genesis::Allocation};
 

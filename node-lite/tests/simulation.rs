@@ -3,6 +3,8 @@
 //! everyone converges; a restarted validator catches up; every node has the same state root at
 //! every height; the same seed run twice gives the same result.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use commonware_cryptography::{Signer, ed25519};
 use commonware_p2p::simulated::{self, Link, Network};
 use commonware_runtime::{Clock, Handle, Quota, Runner, Spawner, Supervisor, deterministic};
@@ -149,7 +151,8 @@ async fn start_validator(
                 oracle.manager(),
                 control,
             )
-            .await;
+            .await
+            .expect("consensus starts");
             futures::future::pending::<()>().await;
         });
     (handle, core)

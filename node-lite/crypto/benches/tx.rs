@@ -5,6 +5,8 @@
 //! Run: `cargo bench -p cowboy-crypto --bench tx`. Compare `verify_transaction` with
 //! `k256_recover_baseline`: their ratio is the overhead Cowboy adds on top of the curve math.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_crypto::{PrivateKey, recover, sign_transaction, verify_transaction};
 use cowboy_types::{Transaction, TransactionJson, keccak256};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

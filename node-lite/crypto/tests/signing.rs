@@ -1,6 +1,8 @@
 //! Signing and recovery: Appendix A Vector 2, Ethereum-equal addresses, canonical (low-S, v∈{0,1})
 //! signatures only, and multi-signer rules.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_crypto::*;
 use cowboy_types::*;
 use k256::elliptic_curve::{PrimeField as _, ops::Reduce as _};

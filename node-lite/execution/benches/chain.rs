@@ -12,6 +12,8 @@
 //!
 //! Run: `cargo bench -p cowboy-execution --bench chain` (add `-- --quick` for fewer blocks).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_crypto::PrivateKey;
 use cowboy_execution::{
     Chain, Genesis, Outcome, Parameters, Proposal, VerifiedTx,

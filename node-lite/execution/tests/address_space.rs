@@ -7,6 +7,8 @@
 //! shifted and its engine warmed up by unrelated calls first. Every state root, and every
 //! receipt, must be identical: each leak is either deterministic or refused by a named rule.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

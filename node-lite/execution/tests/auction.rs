@@ -2,6 +2,8 @@
 //! firing order by tip × fairness weight, tips to the proposer, the timer lane's own
 //! EIP-1559 basefee, and the fairness weight favouring actors that fired less.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

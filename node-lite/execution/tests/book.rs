@@ -1,6 +1,8 @@
 //! The execution reference chapter (`book/src/reference/execution.md`) shows a complete genesis
 //! file whose `parameters` are meant to be exactly the genesis defaults: keep it true.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_execution::{Genesis, Parameters};
 
 fn chapter() -> String {

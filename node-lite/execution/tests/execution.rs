@@ -1,6 +1,8 @@
 //! Blocks end to end: transfers, deploys, calls, nested sends, failures that still pay, fees and
 //! refunds to the base unit, timers, rewards and supply.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

@@ -3,6 +3,8 @@
 //! receipt and changes nothing — and every replica computes the same outcome, which a later
 //! header can claim.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

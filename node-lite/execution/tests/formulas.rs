@@ -2,6 +2,8 @@
 //! the §6.4 ordering fee, the §4 basefee update (up, down, capped, floor, minimum step), lane
 //! spill (§17.9), the §5.1a timer pre-charge and refund, and the §8.2 block reward.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_execution::{
     fees::{self, Basefees, Bid},
     lanes::{Reserved, user_room},

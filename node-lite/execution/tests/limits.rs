@@ -3,6 +3,8 @@
 //! actor, transaction size. Every byte of a transaction is paid for in cells before it runs, a
 //! tip above its fee cap is refused, and a free read-only query stops at the user lane.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

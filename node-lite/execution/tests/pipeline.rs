@@ -2,6 +2,8 @@
 //! its own error, an honest proposal passes, and a post-state claim is checked against the
 //! verifier's own execution.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

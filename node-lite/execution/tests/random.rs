@@ -5,6 +5,8 @@
 //! block. A second test kills a process between (and during) block commits and checks the store
 //! reopens at the last committed block with the same root a fresh replay computes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

@@ -3,6 +3,8 @@
 //! insufficient-funds self-destruct, cancellation rights; and per-actor block budgets deferring
 //! messages to later blocks with their budget in escrow.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::*;

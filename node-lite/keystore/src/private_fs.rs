@@ -58,6 +58,7 @@ pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
 }
 
 #[cfg(all(test, unix))]
+#[allow(clippy::unwrap_used)] // Tests (clippy's test allowance reads only a plain `cfg(test)`).
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;

@@ -17,6 +17,8 @@
 //! Run: `cargo bench -p cowboy-pvm --bench cycle_price` (`COWBOY_PRICE_FILTER=json,re.` runs only
 //! workloads whose name contains `json` or `re.`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_pvm::{CallContext, Engine, Limits, MemoryHost, Value};
 use std::time::{Duration, Instant};
 

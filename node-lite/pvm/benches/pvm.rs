@@ -8,6 +8,8 @@
 //!
 //! Run: `cargo bench -p cowboy-pvm --bench pvm`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_pvm::{BlockInfo, CallContext, Engine, Limits, MemoryHost, Value};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

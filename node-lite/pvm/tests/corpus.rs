@@ -2,6 +2,8 @@
 //! CPython (`oracle.py`, the reference) and by the PVM, and the canonical encodings of their
 //! results must be identical, byte for byte.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 #[path = "support/context.rs"]
 mod context;
 

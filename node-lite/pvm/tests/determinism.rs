@@ -6,6 +6,8 @@
 //! `COWBOY_UPDATE_GOLDEN=1 cargo test -p cowboy-pvm --test determinism` and bump
 //! `COST_TABLE_VERSION`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 #[path = "support/interpreters.rs"]
 mod interpreters;
 

@@ -12,6 +12,8 @@
 //! `recorded_results_are_cpython_s` checks the recorded file against a live CPython 3.11 when
 //! one is installed (`.ci/run` installs it).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 #[path = "support/context.rs"]
 mod context;
 #[path = "support/interpreters.rs"]

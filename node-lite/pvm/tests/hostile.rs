@@ -1,6 +1,8 @@
 //! Hostile actors: each ends with its specific error, within 1 s of wall time, having been
 //! charged cycles, and leaves the engine healthy (a normal call right after works).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_pvm::{ErrorKind, Limits, MemoryHost, PvmThread, Value};
 use std::time::{Duration, Instant};
 

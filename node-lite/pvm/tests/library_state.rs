@@ -1,6 +1,8 @@
 //! Diagnostic: which library module globals does running the corpus change? (Run with
 //! `--nocapture`; the assertion guards against new history-dependent state.)
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 #[path = "corpus.rs"]
 #[allow(dead_code)]
 mod corpus;

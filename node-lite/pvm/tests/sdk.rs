@@ -2,6 +2,8 @@
 //! verification, context, persistence of attributes, atomic revert, and the programs the PVM
 //! refuses on purpose (each with its expected error).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_pvm::{
     BlockInfo, CallContext, CallOutcome, Engine, ErrorKind, Limits, MemoryHost, PvmThread, Value,
 };

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 use cowboy_pvm::*;
 
 fn ctx(height: u64) -> CallContext {

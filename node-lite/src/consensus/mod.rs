@@ -100,6 +100,21 @@ pub struct Channels<S, R> {
     pub backfill: Channel<S, R>,
 }
 
+/// Why a validator's consensus could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(
+        "cannot open the consensus archive of {what} (under data/consensus): {source}; if the disk \
+         is damaged, restore the data directory from a backup or start from an empty one and \
+         let the node catch up from its peers"
+    )]
+    Archive {
+        what: &'static str,
+        #[source]
+        source: commonware_storage::archive::Error,
+    },
+}
+
 /// What [`start`] leaves running.
 pub struct Running {
     pub consensus: Handle<()>,
@@ -115,7 +130,7 @@ pub async fn start<E, S, R, P, B>(
     channels: Channels<S, R>,
     peers: P,
     blocker: B,
-) -> Running
+) -> Result<Running, StartError>
 where
     E: Spawner
         + Supervisor
@@ -196,10 +211,16 @@ where
         archive("finalizations", certificate_cfg),
     )
     .await
-    .expect("finalizations archive");
+    .map_err(|source| StartError::Archive {
+        what: "finalizations",
+        source,
+    })?;
     let blocks = immutable::Archive::init(context.child("finalized_blocks"), archive("blocks", ()))
         .await
-        .expect("blocks archive");
+        .map_err(|source| StartError::Archive {
+            what: "finalized blocks",
+            source,
+        })?;
 
     let epocher = FixedEpocher::new(EPOCH_LENGTH);
     let (marshal_actor, marshal_mailbox, _floor) =
@@ -295,8 +316,8 @@ where
         },
     );
     let consensus = engine.start(channels.votes, channels.certificates, channels.resolver);
-    Running {
+    Ok(Running {
         consensus,
         marshal: marshal_handle,
-    }
+    })
 }

@@ -2,6 +2,8 @@
 //! range scans, per-block commits, roots that depend only on the state (not on its history),
 //! reopening, and proofs checked against the root.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 use cowboy_state::{ChangeSet, MemoryState, Overlay, StateRead, Store};
 use cowboy_types::{
     Beacon, Block, Hash, Header, Receipt, Round, Status, block::BEACON_SIGNATURE_LEN,

@@ -1,6 +1,8 @@
 //! Whitepaper Appendix A (normative): the canonical encoding and signing hash of the reference
 //! transfer, byte for byte.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::{appendix_a_transfer, vector_1_hex};

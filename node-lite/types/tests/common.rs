@@ -1,5 +1,6 @@
 //! Shared test helpers: the whitepaper Appendix A transfer.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 #![allow(dead_code)]
 
 use cowboy_types::*;

@@ -1,6 +1,8 @@
 //! Property tests: `decode(encode(tx)) == tx` for generated transactions, and
 //! `encode(decode(b)) == b` for every byte string the decoder accepts.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use cowboy_types::{transaction::*, *};

@@ -1,6 +1,8 @@
 //! Each strictness rule of the canonical codec (§2.5), with a hand-made bad encoding: the decoder
 //! must reject it and say which field broke which rule.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
 mod common;
 
 use common::vector_1_hex;
