@@ -9,8 +9,9 @@
 //! 4. **Bookkeeping**: expired dedup entries pruned, block reward minted pro rata to stake, tips
 //!    paid to the proposer, basefees burned and adjusted for the next block.
 //!
-//! Blocks execute once finalized ([`crate::pipeline`]): the run ends with the state root, the
-//! receipts and their roots, which a later header claims.
+//! The phases are [`PHASES`], run in that order; blocks execute once finalized
+//! ([`crate::pipeline`]), and the run ends with the state root, the receipts and their roots,
+//! which a later header claims.
 
 use crate::{
     BlockError, ExecError,
@@ -144,10 +145,11 @@ pub(crate) fn supply_err(what: &str) -> ExecError {
 }
 
 /// Executes a finalized `block` on top of `snapshot` (whose last block is `parent`), given its
-/// transactions' stateless checks in body order. Consensus has already accepted it, so it
-/// cannot be rejected for its transactions: one that failed its stateless checks, is no longer
-/// valid against the state it meets (nonce, balance, fee) or no longer fits its lane gets a
-/// `SKIPPED` receipt and changes nothing.
+/// transactions' stateless checks in body order: each of [`PHASES`] in turn, then the state
+/// root and the receipts root. Consensus has already accepted the block, so it cannot be
+/// rejected for its transactions: one that failed its stateless checks, is no longer valid
+/// against the state it meets (nonce, balance, fee) or no longer fits its lane gets a `SKIPPED`
+/// receipt and changes nothing.
 pub(crate) fn run(
     engine: &mut Engine,
     snapshot: &Snapshot,
@@ -175,37 +177,101 @@ pub(crate) fn run(
         params,
         basefees,
     };
-    let mut x = Executor::new(env, world, engine);
-    let mut receipts = Vec::new();
-    let mut stats = BlockStats::default();
-
-    if x.world.validator(&proposal.proposer)?.is_none() {
+    let mut run = BlockRun {
+        x: Executor::new(env, world, engine),
+        block,
+        checked,
+        receipts: Vec::new(),
+        stats: BlockStats::default(),
+        reserved: crate::lanes::Reserved::default(),
+    };
+    if run.x.world.validator(&proposal.proposer)?.is_none() {
         return Err(BlockError::Proposer(proposal.proposer));
     }
+    for (_, phase) in PHASES {
+        phase(&mut run)?;
+    }
+    let BlockRun {
+        x, receipts, stats, ..
+    } = run;
+    let changes = x.world.overlay.into_changes()?;
+    let plain: Vec<Receipt> = receipts.iter().map(|(r, _)| r.clone()).collect();
+    let prepared = store.prepare(snapshot, changes)?;
+    let receipts_root = crate::roots::receipts_root(&plain);
+    let outcome = Outcome {
+        height,
+        state_root: prepared.root,
+        receipts_root,
+        cycle_basefee: basefees.cycle,
+        cell_basefee: basefees.cell,
+    };
+    Ok(Executed {
+        block: block.clone(),
+        hash: block.header.digest(),
+        prepared,
+        receipts,
+        stats,
+        outcome,
+    })
+}
 
-    // 1. Deferred deliveries.
-    let (deferred_cycles, deferred_cells) =
-        crate::deferred::run_deferred(&mut x, &mut receipts, &mut stats)?;
+/// One block being executed: what its phases share.
+pub(crate) struct BlockRun<'b, 'e, 'w> {
+    pub x: Executor<'e, 'w>,
+    pub block: &'b Block,
+    /// The transactions' stateless checks, in body order (the transactions phase takes them).
+    pub checked: Vec<Result<VerifiedTx, crate::TxError>>,
+    /// Receipts in execution order, with the body index of their transaction.
+    pub receipts: Vec<(Receipt, Option<u32>)>,
+    pub stats: BlockStats,
+    /// What the reserved lanes use or reserve, known before the transactions run.
+    pub reserved: crate::lanes::Reserved,
+}
 
-    // 2. User transactions, in the room the other lanes leave.
-    let lanes = x.env.params.lanes.clone();
+/// A phase of a block: a step of the state transition over the block's run.
+pub(crate) type Phase = fn(&mut BlockRun<'_, '_, '_>) -> Result<(), BlockError>;
+
+/// The phases of every block, in the order they run (see the module documentation). A new
+/// kind of per-block work (the runner market's job timeouts, selection and settlement) is a
+/// new entry here.
+pub(crate) const PHASES: &[(&str, Phase)] = &[
+    ("deferred deliveries", deferred_deliveries),
+    ("timer reservation", timer_reservation),
+    ("user transactions", user_transactions),
+    ("timers", timers),
+    ("bookkeeping", bookkeeping),
+];
+
+/// Phase 1: messages waiting in mailboxes, oldest first, in the system lane.
+fn deferred_deliveries(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
+    let (cycles, cells) =
+        crate::deferred::run_deferred(&mut run.x, &mut run.receipts, &mut run.stats)?;
+    run.reserved.deferred_cycles = cycles;
+    run.reserved.deferred_cells = cells;
+    Ok(())
+}
+
+/// The timer lane's reservation for the due timers that will fire (after the transactions,
+/// which cannot add due timers: a timer never fires in the block that creates it).
+fn timer_reservation(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
     let reserving = std::time::Instant::now();
-    let (timer_cycles, timer_cells) = crate::timers::timer_reservation(&x)?;
-    stats.timer_time += reserving.elapsed();
-    let (mut cycles_left, mut cells_left) = crate::lanes::user_room(
-        &lanes,
-        &crate::lanes::Reserved {
-            deferred_cycles,
-            deferred_cells,
-            timer_cycles,
-            timer_cells,
-            runner_cycles: 0,
-        },
-    );
+    let (cycles, cells) = crate::timers::timer_reservation(&run.x)?;
+    run.reserved.timer_cycles = cycles;
+    run.reserved.timer_cells = cells;
+    run.stats.timer_time += reserving.elapsed();
+    Ok(())
+}
+
+/// Phase 2: the block's transactions, in body order, in the room the other lanes leave.
+fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
+    let x = &mut run.x;
+    let (mut cycles_left, mut cells_left) =
+        crate::lanes::user_room(&x.env.params.lanes, &run.reserved);
     let user_prices = x.env.lane(x.env.params.lane_fee_multipliers.user_bps);
     let mut executed_txs = 0;
-    for (i, checked) in checked.into_iter().enumerate() {
-        let hash = block
+    for (i, checked) in std::mem::take(&mut run.checked).into_iter().enumerate() {
+        let hash = run
+            .block
             .transactions
             .get(i)
             .map(|t| t.digest())
@@ -229,37 +295,47 @@ pub(crate) fn run(
             Ok(vtx) => {
                 cycles_left -= vtx.tx.cycles_limit;
                 cells_left -= vtx.tx.cells_limit;
-                let receipt = execute_tx(&mut x, &vtx, &user_prices)?;
-                receipts.push((receipt, Some(i as u32)));
+                let receipt = execute_tx(x, &vtx, &user_prices)?;
+                run.receipts.push((receipt, Some(i as u32)));
                 executed_txs += 1;
             }
             Err(error) => {
-                receipts.push((skipped_receipt(hash, &error), Some(i as u32)));
-                stats.skipped += 1;
+                run.receipts
+                    .push((skipped_receipt(hash, &error), Some(i as u32)));
+                run.stats.skipped += 1;
             }
         }
     }
-    stats.transactions = executed_txs;
+    run.stats.transactions = executed_txs;
+    Ok(())
+}
 
-    // 3. Timers.
+/// Phase 3: TTL expiries, then due timers within the reservation.
+fn timers(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
     let firing = std::time::Instant::now();
-    let gc_left = crate::timers::run_timer_gc(&mut x, &mut stats)?;
+    let gc_left = crate::timers::run_timer_gc(&mut run.x, &mut run.stats)?;
     crate::timers::run_timers(
-        &mut x,
-        timer_cycles,
-        timer_cells,
+        &mut run.x,
+        run.reserved.timer_cycles,
+        run.reserved.timer_cells,
         gc_left,
-        &mut receipts,
-        &mut stats,
+        &mut run.receipts,
+        &mut run.stats,
     )?;
-    stats.timer_time += firing.elapsed();
+    run.stats.timer_time += firing.elapsed();
+    Ok(())
+}
 
-    // 4. Bookkeeping.
-    prune_dedup(&mut x)?;
-    let minted = mint_rewards(&mut x)?;
+/// Phase 4: expired dedup entries pruned, the block reward minted, tips paid to the proposer,
+/// the supply counters updated and the basefees adjusted for the next block.
+fn bookkeeping(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
+    let x = &mut run.x;
+    let basefees = x.env.basefees;
+    prune_dedup(x)?;
+    let minted = mint_rewards(x)?;
     let tips = u64::try_from(x.tips).map_err(|_| supply_err("tips"))?;
     let burned = u64::try_from(x.burned).map_err(|_| supply_err("burn"))?;
-    x.world.credit(&proposal.proposer, tips)?;
+    x.world.credit(&run.block.header.proposer, tips)?;
     let mut supply = x.world.supply()?;
     supply.minted = supply
         .minted
@@ -275,31 +351,13 @@ pub(crate) fn run(
         cycle: fees::next_basefee(basefees.cycle, x.cycles_used, cfg.cycles_target, &cfg),
         cell: fees::next_basefee(basefees.cell, x.cells_used, cfg.cells_target, &cfg),
     });
+    let stats = &mut run.stats;
     stats.cycles_used = x.cycles_used;
     stats.cells_used = x.cells_used;
     stats.burned = burned;
     stats.minted = minted;
     stats.tips = tips;
-
-    let changes = x.world.overlay.into_changes()?;
-    let plain: Vec<Receipt> = receipts.iter().map(|(r, _)| r.clone()).collect();
-    let prepared = store.prepare(snapshot, changes)?;
-    let receipts_root = crate::roots::receipts_root(&plain);
-    let outcome = Outcome {
-        height,
-        state_root: prepared.root,
-        receipts_root,
-        cycle_basefee: basefees.cycle,
-        cell_basefee: basefees.cell,
-    };
-    Ok(Executed {
-        block: block.clone(),
-        hash: block.header.digest(),
-        prepared,
-        receipts,
-        stats,
-        outcome,
-    })
+    Ok(())
 }
 
 /// The receipt of a finalized block's transaction that could not execute: nothing changed and
