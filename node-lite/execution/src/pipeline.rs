@@ -51,6 +51,19 @@ pub struct Assembled {
     pub verified: Vec<tx::VerifiedTx>,
 }
 
+/// The highest nonce each sender uses in `blocks` (blocks a proposer builds on that are not
+/// executed yet): [`crate::Chain::select`] advances each sender past it.
+pub fn nonces_used<'b>(
+    blocks: impl IntoIterator<Item = &'b Block>,
+) -> std::collections::HashMap<Address, u64> {
+    let mut used = std::collections::HashMap::new();
+    for t in blocks.into_iter().flat_map(|b| &b.transactions) {
+        let e = used.entry(t.from).or_insert(t.nonce);
+        *e = (*e).max(t.nonce);
+    }
+    used
+}
+
 /// The block a proposer builds on `parent`: `chosen` in the beacon's canonical order, claiming
 /// `claim` (the outcome of [`claim_height`]).
 pub fn assemble(

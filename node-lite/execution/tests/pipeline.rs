@@ -216,3 +216,29 @@ fn a_claim_height_never_goes_back_and_never_passes_the_parent() {
         "below the parent's claim: wait"
     );
 }
+
+#[test]
+fn a_proposer_skips_the_nonces_of_blocks_not_executed_yet() {
+    let (node, block) = proposal_with_transfers();
+    // `block` is not executed: a proposer building on it must not reuse its nonces.
+    let used = pipeline::nonces_used([&block]);
+    assert_eq!(used.get(&key(1).address()), Some(&1));
+    assert_eq!(used.get(&key(2).address()), Some(&0));
+    let next = node
+        .chain
+        .select(
+            node.verify_all(vec![
+                tx(&key(1), 1, transfer(key(3).address(), 1)),
+                tx(&key(1), 2, transfer(key(3).address(), 1)),
+                tx(&key(2), 1, transfer(key(3).address(), 1)),
+            ]),
+            &used,
+        )
+        .expect("selection");
+    let mut picked: Vec<(cowboy_types::Address, u64)> =
+        next.iter().map(|t| (t.sender, t.tx.nonce)).collect();
+    picked.sort();
+    let mut want = vec![(key(1).address(), 2), (key(2).address(), 1)];
+    want.sort();
+    assert_eq!(picked, want);
+}

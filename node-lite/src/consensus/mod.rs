@@ -6,11 +6,15 @@
 //! node`, Commonware's simulated network in deterministic tests).
 
 pub mod app;
+pub mod beacon;
 pub mod block;
+pub mod finalized;
 pub mod keys;
+pub mod peers;
 
 use crate::core::Core;
-use app::{App, Finalized, LivePeers, SeedTap, Seeds};
+use app::App;
+use beacon::{SeedTap, Seeds};
 use block::{ChainBlock, to_digest};
 use commonware_broadcast::buffered;
 use commonware_consensus::{
@@ -36,6 +40,8 @@ use commonware_runtime::{
 use commonware_storage::archive::immutable;
 use commonware_utils::{NZDuration, NZU16, NZU64, NZUsize};
 use cowboy_types::Address;
+use finalized::Finalized;
+use peers::LivePeers;
 use std::{collections::HashMap, num::NonZeroU64, sync::Arc, time::Duration};
 
 /// The namespace every consensus signature is domain-separated with.
@@ -257,7 +263,7 @@ where
     let exec_core = core.clone();
     context
         .child("execution")
-        .spawn(move |_| app::apply_loop(exec_core, queue_rx));
+        .spawn(move |_| finalized::apply_loop(exec_core, queue_rx));
     let marshal_handle = marshal_actor.start(finalized, buffer, resolver);
 
     let seeds = Arc::new(Seeds::default());

@@ -1,0 +1,63 @@
+//! Finalized blocks to execution: marshal reports them in height order, the execution loop
+//! applies them one by one and acknowledges each once committed.
+
+use super::block::{ChainBlock, to_hash};
+use crate::core::Core;
+use commonware_actor::Feedback;
+use commonware_consensus::{Reporter, marshal::Update};
+use commonware_utils::Acknowledgement;
+use cowboy_types::Block;
+use std::{sync::Arc, time::Duration};
+
+/// Receives finalized blocks from marshal (in height order) and queues them for execution.
+#[derive(Clone)]
+pub struct Finalized {
+    pub core: Arc<Core>,
+    pub queue:
+        tokio::sync::mpsc::UnboundedSender<(Block, commonware_utils::acknowledgement::Exact)>,
+}
+
+impl Reporter for Finalized {
+    type Activity = Update<ChainBlock>;
+
+    fn report(&mut self, activity: Self::Activity) -> Feedback {
+        match activity {
+            Update::Block(block, ack) => {
+                let b = block.inner().0.clone();
+                if self.queue.send((b, ack)).is_err() {
+                    tracing::warn!("execution queue closed");
+                }
+            }
+            Update::Tip(_, height, digest) => {
+                self.core.set_finalized_height(height.get());
+                tracing::debug!(height = height.get(), digest = %to_hash(&digest), "finalized tip");
+            }
+        }
+        Feedback::Ok
+    }
+}
+
+/// Applies queued finalized blocks in order, acknowledging each once it is committed. While
+/// the disk is nearly full it waits (checking again every second) instead of committing.
+pub async fn apply_loop(
+    core: Arc<Core>,
+    mut queue: tokio::sync::mpsc::UnboundedReceiver<(
+        Block,
+        commonware_utils::acknowledgement::Exact,
+    )>,
+) {
+    while let Some((block, ack)) = queue.recv().await {
+        while core.disk().paused {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        match core.apply_finalized(block).await {
+            Ok(_) => ack.acknowledge(),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot apply a finalized block; execution stopped");
+                // Keep the acknowledgement alive so marshal does not move past this block.
+                std::mem::forget(ack);
+                return;
+            }
+        }
+    }
+}
