@@ -122,7 +122,7 @@ pub struct Core {
     started_at: u64,
     /// Execute on the calling thread's schedule (deterministic simulations).
     blocking: bool,
-    gossip: Mutex<Option<tokio::sync::mpsc::UnboundedSender<Vec<u8>>>>,
+    gossip: Mutex<Option<futures::channel::mpsc::UnboundedSender<Vec<u8>>>>,
     /// Every admitted transaction, on disk (`pool_journal`).
     journal: Mutex<crate::pool_journal::PoolJournal>,
 }
@@ -299,7 +299,7 @@ impl Core {
     }
 
     /// Where admitted transactions are sent for gossip.
-    pub fn set_gossip(&self, tx: tokio::sync::mpsc::UnboundedSender<Vec<u8>>) {
+    pub fn set_gossip(&self, tx: futures::channel::mpsc::UnboundedSender<Vec<u8>>) {
         if let Ok(mut g) = self.gossip.lock() {
             *g = Some(tx);
         }
@@ -407,7 +407,7 @@ impl Core {
             && let Ok(g) = self.gossip.lock()
             && let Some(g) = g.as_ref()
         {
-            let _ = g.send(raw.to_vec());
+            let _ = g.unbounded_send(raw.to_vec());
         }
         Ok((hash, admitted))
     }

@@ -15,7 +15,7 @@ use crate::{
     core::Core,
 };
 use commonware_cryptography::{Signer, ed25519};
-use commonware_p2p::{Receiver as _, Recipients, Sender as _, authenticated::lookup};
+use commonware_p2p::{Receiver as _, Recipients, authenticated::lookup};
 use commonware_runtime::{Quota, Runner as _, Spawner as _, Supervisor as _};
 use commonware_utils::{NZU32, NZUsize, ordered::Map};
 use cowboy_execution::Genesis;
@@ -634,8 +634,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             blocks: network.register(channel::BLOCKS, consensus),
             backfill: network.register(channel::BACKFILL, consensus),
         };
-        let (mut tx_sender, mut tx_receiver) =
-            network.register(channel::TRANSACTIONS, transactions);
+        let (tx_sender, tx_receiver) = network.register(channel::TRANSACTIONS, transactions);
         let (hello_sender, mut hello_receiver) = network.register(
             channel::HELLO,
             Quota::per_second(NZU32!(100)).allow_burst(NZU32!(16)),
@@ -648,24 +647,12 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
         let quorum_peers = quorum_peers(loaded.proposers.len());
         wait_for_peers(&context, hello_sender, quorum_peers).await;
 
-        // Transaction gossip: what this node admits goes to every peer; what peers send is
-        // admitted here (and not re-gossiped: every validator is connected to every other).
-        let (gossip_tx, mut gossip_rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
-        core.set_gossip(gossip_tx);
-        context.child("gossip_out").spawn(move |_| async move {
-            while let Some(raw) = gossip_rx.recv().await {
-                let _ =
-                    tx_sender.send(Recipients::All, commonware_runtime::IoBuf::from(raw), false);
-            }
-        });
-        let gossip_core = core.clone();
-        context.child("gossip_in").spawn(move |_| async move {
-            while let Ok((peer, msg)) = tx_receiver.recv().await {
-                if let Err(e) = gossip_core.admit(msg.as_ref(), false) {
-                    tracing::debug!(%peer, error = %e, "gossiped transaction not admitted");
-                }
-            }
-        });
+        let _gossip = crate::gossip::start(
+            context.child("gossip"),
+            core.clone(),
+            tx_sender,
+            tx_receiver,
+        );
 
         let validator = Validator {
             identity: loaded.identity.clone(),

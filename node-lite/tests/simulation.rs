@@ -1,7 +1,9 @@
 //! Deterministic simulations of validators on Commonware's simulated network: 1 and 4
 //! validators finalize; with one of 4 crashed the rest keep finalizing; a partition heals and
-//! everyone converges; a restarted validator catches up; every node has the same state root at
-//! every height; the same seed run twice gives the same result.
+//! everyone converges; a restarted validator catches up; transfers and actor calls sent to
+//! different validators are gossiped, included and executed with the same receipts
+//! everywhere; every node has the same state root at every height; the same seed run twice
+//! gives the same result.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 
@@ -11,12 +13,13 @@ use commonware_runtime::{Clock, Handle, Quota, Runner, Spawner, Supervisor, dete
 use commonware_utils::{NZU32, NZUsize};
 use cowboy_execution::{Genesis, GenesisValidator};
 
+use cowboy_node::crypto::PrivateKey;
 use cowboy_node::{
     consensus::{self, Channels, Timing, Validator, channel, keys},
     core::{Core, CoreOptions},
 };
 use cowboy_types::{
-    Address, Hash,
+    ActorInstruction, Address, Hash, Instruction, SystemInstruction, Transaction,
     json::{Amount, HexBytes},
 };
 use rand_core_010::SeedableRng;
@@ -27,6 +30,14 @@ const LINK: Link = Link {
     jitter: Duration::from_millis(5),
     success_rate: commonware_utils::probability!(1.0),
 };
+
+const CHAIN_ID: u64 = 77;
+/// Funded accounts of the transaction workload.
+const SENDERS: u8 = 4;
+
+fn sender(i: u8) -> PrivateKey {
+    PrivateKey::from_bytes(&[i + 1; 32]).expect("key")
+}
 
 struct Net {
     identities: Vec<ed25519::PrivateKey>,
@@ -43,9 +54,14 @@ fn net(n: usize, seed: u64) -> Net {
     let rng = rand_chacha_010::ChaCha20Rng::seed_from_u64(seed);
     let (polynomial, dealt) = keys::deal_with(rng, &publics).expect("deal");
     let genesis = Genesis {
-        chain_id: 77,
+        chain_id: CHAIN_ID,
         genesis_time_ms: 0,
-        allocations: vec![],
+        allocations: (0..SENDERS)
+            .map(|i| cowboy_execution::Allocation {
+                address: sender(i).address(),
+                balance: Amount(1_000_000_000_000_000_000),
+            })
+            .collect(),
         validators: publics
             .iter()
             .enumerate()
@@ -121,6 +137,13 @@ async fn start_validator(
                 let control = control.clone();
                 async move { control.register(c, quota).await.expect("register") }
             };
+            let (tx_sender, tx_receiver) = reg(channel::TRANSACTIONS).await;
+            let _gossip = cowboy_node::gossip::start(
+                context.child("gossip"),
+                task_core.clone(),
+                tx_sender,
+                tx_receiver,
+            );
             let channels = Channels {
                 votes: reg(channel::VOTES).await,
                 certificates: reg(channel::CERTIFICATES).await,
@@ -326,4 +349,170 @@ fn three_of_four_keep_finalizing_a_partition_heals_and_a_restarted_node_catches_
         }
         drop(net);
     });
+}
+
+// ---- transactions between validators ----
+
+const COUNTER: &str = "class Actor:\n    def __init__(self):\n        self.n = 0\n    def add(self, k):\n        self.n += k\n        return self.n\n";
+
+fn signed(key: &PrivateKey, nonce: u64, instruction: Instruction, cycles: u64) -> Transaction {
+    let mut t = Transaction {
+        chain_id: CHAIN_ID,
+        nonce,
+        instruction,
+        cycles_limit: cycles,
+        cells_limit: 20_000,
+        max_fee_per_cycle: 1_000_000,
+        max_fee_per_cell: 1_000_000,
+        max_priority_fee_per_cycle: 1,
+        max_priority_fee_per_cell: 0,
+        from: key.address(),
+        access_list: None,
+        metadata: vec![],
+        origin: None,
+        signature: Default::default(),
+        additional_signers: vec![],
+    };
+    cowboy_node::crypto::sign_transaction(&mut t, key).expect("sign");
+    t
+}
+
+fn args(values: Vec<cowboy_pvm::Value>) -> Vec<u8> {
+    cowboy_pvm::Value::List(values).encode().expect("args")
+}
+
+/// The workload: a counter deployed by sender 0, then transfers between the senders and calls
+/// of the counter, each sent to a different validator.
+fn workload() -> Vec<Transaction> {
+    let deploy = signed(
+        &sender(0),
+        0,
+        Instruction::Actor(ActorInstruction::Deploy {
+            code: COUNTER.into(),
+            salt: Hash::ZERO,
+            init_args: args(vec![]),
+            value: 0,
+        }),
+        1_000_000,
+    );
+    let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(COUNTER));
+    let counter = cowboy_types::actor_address(&sender(0).address(), &Hash::ZERO, &code_hash);
+    let mut txs = vec![deploy];
+    let mut nonces = [1u64, 0, 0, 0];
+    for round in 0..3u64 {
+        for i in 0..SENDERS {
+            let nonce = nonces[i as usize];
+            nonces[i as usize] += 1;
+            let instruction = if (round + u64::from(i)) % 2 == 0 {
+                Instruction::System(SystemInstruction::Transfer {
+                    to: sender((i + 1) % SENDERS).address(),
+                    amount: 1_000 + round,
+                })
+            } else {
+                Instruction::Actor(ActorInstruction::Message {
+                    to: counter,
+                    method: "add".into(),
+                    args: args(vec![cowboy_pvm::Value::Int((round + 1).into())]),
+                    value: 0,
+                })
+            };
+            txs.push(signed(&sender(i), nonce, instruction, 500_000));
+        }
+    }
+    txs
+}
+
+/// What a node ended with: the roots of every height, and every workload transaction's receipt
+/// (canonically encoded).
+type Ledger = (Vec<Hash>, Vec<Vec<u8>>);
+
+/// Runs 4 validators, sends the workload (each transaction to another validator, the deploy
+/// first and alone), waits until every node has executed every transaction, and returns every
+/// node's ledger.
+fn run_workload(seed: u64) -> Vec<Ledger> {
+    let runner = deterministic::Runner::new(
+        deterministic::Config::new()
+            .with_seed(seed)
+            .with_timeout(Some(Duration::from_secs(900))),
+    );
+    runner.start(|context| async move {
+        let net = net(4, seed);
+        let oracle = network(&context, 4).await;
+        let keys: Vec<_> = net.identities.iter().map(|k| k.public_key()).collect();
+        track(&oracle, &keys).await;
+        link_all(&oracle, &keys).await;
+        let mut cores = Vec::new();
+        let mut tasks = Vec::new();
+        for i in 0..4 {
+            let (task, core) = start_validator(&context, &oracle, &net, i, 0).await;
+            tasks.push(task);
+            cores.push(core);
+        }
+        let refs: Vec<_> = cores.iter().collect();
+        wait_height(&context, &refs, 2).await;
+        let txs = workload();
+        let hashes: Vec<Hash> = txs.iter().map(|t| t.digest()).collect();
+        let receipt = |core: &Core, h: &Hash| core.chain().store().receipt(h).expect("read");
+        for (k, t) in txs.iter().enumerate() {
+            let raw = commonware_codec::Encode::encode(t).to_vec();
+            cores[k % 4].admit(&raw, true).expect("admitted");
+            if k == 0 {
+                // The calls need the counter: wait until it is deployed everywhere.
+                while cores.iter().any(|c| receipt(c, &hashes[0]).is_none()) {
+                    context.sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+        while cores
+            .iter()
+            .any(|c| hashes.iter().any(|h| receipt(c, h).is_none()))
+        {
+            context.sleep(Duration::from_millis(50)).await;
+        }
+        // Gossip: each transaction went to one validator, and at least some were included by
+        // blocks other validators proposed (without gossip, only its own validator could).
+        let proposers: Vec<Address> = net.genesis.validators.iter().map(|v| v.address).collect();
+        let store = cores[0].chain().store();
+        let by_others = hashes
+            .iter()
+            .enumerate()
+            .filter(|(k, h)| {
+                let at = store.locate(h).expect("read").expect("included");
+                let block = store.block(at.height).expect("read").expect("block");
+                block.header.proposer != proposers[k % 4]
+            })
+            .count();
+        assert!(by_others > 0, "no transaction reached another validator");
+        let height = cores.iter().map(|c| c.height()).min().expect("nodes");
+        let ledgers = cores
+            .iter()
+            .map(|c| {
+                let receipts = hashes
+                    .iter()
+                    .map(|h| {
+                        let r = receipt(c, h).expect("executed");
+                        assert_eq!(r.status, cowboy_types::Status::Success, "{r:?}");
+                        commonware_codec::Encode::encode(&r).to_vec()
+                    })
+                    .collect();
+                (roots(c, height), receipts)
+            })
+            .collect();
+        drop(net);
+        ledgers
+    })
+}
+
+#[test]
+fn transactions_sent_to_different_validators_execute_identically_everywhere() {
+    let first = run_workload(5);
+    for ledger in &first[1..] {
+        assert_eq!(
+            ledger, &first[0],
+            "every node has the same roots and receipts"
+        );
+    }
+    assert_eq!(first[0].1.len(), workload().len());
+    let second = run_workload(5);
+    assert_eq!(first, second, "the same seed gives the same result");
 }
