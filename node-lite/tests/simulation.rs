@@ -100,6 +100,18 @@ async fn start_validator(
     i: usize,
     generation: u32,
 ) -> (Handle<()>, Arc<Core>) {
+    start_validator_with(context, oracle, net, i, generation, None).await
+}
+
+/// [`start_validator`], proposing with `fault` if given.
+async fn start_validator_with(
+    context: &deterministic::Context,
+    oracle: &simulated::Oracle<ed25519::PublicKey, deterministic::Context>,
+    net: &Net,
+    i: usize,
+    generation: u32,
+    fault: Option<Fault>,
+) -> (Handle<()>, Arc<Core>) {
     let identity = net.identities[i].clone();
     let core = Core::open(
         net.dirs[i].path(),
@@ -157,7 +169,7 @@ async fn start_validator(
                 .block(0)
                 .expect("read")
                 .expect("genesis");
-            let _running = consensus::start(
+            let _running = consensus::start_with(
                 context.child("consensus"),
                 task_core,
                 Validator {
@@ -173,6 +185,7 @@ async fn start_validator(
                 channels,
                 oracle.manager(),
                 control,
+                move |app| Byzantine { inner: app, fault },
             )
             .await
             .expect("consensus starts");
@@ -429,7 +442,7 @@ type Ledger = (Vec<Hash>, Vec<Vec<u8>>);
 /// Runs 4 validators, sends the workload (each transaction to another validator, the deploy
 /// first and alone), waits until every node has executed every transaction, and returns every
 /// node's ledger.
-fn run_workload(seed: u64) -> Vec<Ledger> {
+fn run_workload(seed: u64, crash: bool) -> Vec<Ledger> {
     let runner = deterministic::Runner::new(
         deterministic::Config::new()
             .with_seed(seed)
@@ -445,7 +458,7 @@ fn run_workload(seed: u64) -> Vec<Ledger> {
         let mut tasks = Vec::new();
         for i in 0..4 {
             let (task, core) = start_validator(&context, &oracle, &net, i, 0).await;
-            tasks.push(task);
+            tasks.push(Some(task));
             cores.push(core);
         }
         let refs: Vec<_> = cores.iter().collect();
@@ -454,6 +467,19 @@ fn run_workload(seed: u64) -> Vec<Ledger> {
         let hashes: Vec<Hash> = txs.iter().map(|t| t.digest()).collect();
         let receipt = |core: &Core, h: &Hash| core.chain().store().receipt(h).expect("read");
         for (k, t) in txs.iter().enumerate() {
+            if crash && k == txs.len() / 2 {
+                // Validator 2 crashes under load (every task it started stops) and restarts
+                // from its store while the others go on.
+                if let Some(task) = tasks[2].take() {
+                    task.abort();
+                }
+                drop(cores.remove(2));
+                // The aborted tasks release the store once the runtime drops them.
+                context.sleep(Duration::from_millis(600)).await;
+                let (task, restarted) = start_validator(&context, &oracle, &net, 2, 1).await;
+                tasks[2] = Some(task);
+                cores.insert(2, restarted);
+            }
             let raw = commonware_codec::Encode::encode(t).to_vec();
             cores[k % 4].admit(&raw, true).expect("admitted");
             if k == 0 {
@@ -505,7 +531,7 @@ fn run_workload(seed: u64) -> Vec<Ledger> {
 
 #[test]
 fn transactions_sent_to_different_validators_execute_identically_everywhere() {
-    let first = run_workload(5);
+    let first = run_workload(5, false);
     for ledger in &first[1..] {
         assert_eq!(
             ledger, &first[0],
@@ -513,6 +539,181 @@ fn transactions_sent_to_different_validators_execute_identically_everywhere() {
         );
     }
     assert_eq!(first[0].1.len(), workload().len());
-    let second = run_workload(5);
+    let second = run_workload(5, false);
     assert_eq!(first, second, "the same seed gives the same result");
+}
+
+#[test]
+fn a_validator_that_crashes_under_load_restarts_and_ends_with_the_same_ledger() {
+    let ledgers = run_workload(8, true);
+    for ledger in &ledgers[1..] {
+        assert_eq!(
+            ledger, &ledgers[0],
+            "the restarted node has the same roots and receipts"
+        );
+    }
+    assert_eq!(ledgers, run_workload(8, true), "the seed replays");
+}
+
+// ---- misbehaving proposers ----
+
+/// How a misbehaving validator corrupts every block it proposes (everything else it does
+/// honestly: it votes, executes and gossips as the others do).
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    /// A beacon that is not the verified seed of the previous view.
+    WrongBeacon,
+    /// A post-state claim no validator computed.
+    WrongClaim,
+    /// Transactions whose limits sum beyond the user room.
+    LaneOverflow,
+    /// A transaction with a broken signature.
+    InvalidTransaction,
+    /// The same transaction twice.
+    DuplicateTransaction,
+}
+
+/// The application of a validator that proposes with `fault` (honest when `None`).
+#[derive(Clone)]
+struct Byzantine {
+    inner: consensus::app::App,
+    fault: Option<Fault>,
+}
+
+impl Byzantine {
+    fn corrupt(fault: Fault, block: &mut cowboy_types::Block) {
+        let transfer = |nonce: u64, cycles: u64| {
+            signed(
+                &sender(1),
+                nonce,
+                Instruction::System(SystemInstruction::Transfer {
+                    to: sender(2).address(),
+                    amount: 1,
+                }),
+                cycles,
+            )
+        };
+        match fault {
+            Fault::WrongBeacon => block.header.beacon.signature[0] ^= 0xff,
+            Fault::WrongClaim => block.header.state_root = Hash([0xee; 32]),
+            Fault::LaneOverflow => {
+                // Valid transactions, each within the per-transaction maximum, together far
+                // beyond the block's room.
+                block.transactions = (0..400).map(|n| transfer(n, 1_000_000)).collect();
+            }
+            Fault::InvalidTransaction => {
+                let mut t = transfer(0, 30_000);
+                t.signature = Default::default();
+                block.transactions.push(t);
+            }
+            Fault::DuplicateTransaction => {
+                let t = transfer(0, 30_000);
+                block.transactions = vec![t.clone(), t];
+            }
+        }
+        let hashes: Vec<Hash> = block.transactions.iter().map(|t| t.digest()).collect();
+        if !matches!(fault, Fault::WrongBeacon | Fault::WrongClaim) {
+            block.header.tx_root = cowboy_execution::roots::tx_root_of(&hashes);
+        }
+    }
+}
+
+impl<E: Clock + Send + 'static> commonware_consensus::Application<E> for Byzantine {
+    type SigningScheme = consensus::app::Scheme;
+    type Context = consensus::app::Ctx;
+    type Block = consensus::block::ChainBlock;
+    type Input = ();
+
+    async fn propose(
+        &mut self,
+        context: (E, Self::Context),
+        ancestry: impl commonware_consensus::marshal::ancestry::Ancestry<Self::Block>,
+        input: (),
+    ) -> Option<commonware_cryptography::Digested<Self::Block>> {
+        let proposed = self.inner.propose(context, ancestry, input).await?;
+        let Some(fault) = self.fault else {
+            return Some(proposed);
+        };
+        let mut block = proposed.inner().0.clone();
+        Self::corrupt(fault, &mut block);
+        let digest = consensus::block::to_digest(&block.header.digest());
+        Some(commonware_cryptography::Digested::precomputed(
+            consensus::block::ChainBlock(block),
+            digest,
+        ))
+    }
+
+    async fn verify(
+        &mut self,
+        context: (E, Self::Context),
+        ancestry: impl commonware_consensus::marshal::ancestry::Ancestry<Self::Block>,
+    ) -> bool {
+        self.inner.verify(context, ancestry).await
+    }
+}
+
+/// Runs 4 validators, validator 3 proposing with `fault`, until the honest ones reach
+/// `height`; returns the honest nodes' roots and how many finalized blocks validator 3
+/// proposed.
+fn run_with_fault(seed: u64, fault: Option<Fault>, height: u64) -> (Vec<Vec<Hash>>, usize) {
+    let runner = deterministic::Runner::new(
+        deterministic::Config::new()
+            .with_seed(seed)
+            .with_timeout(Some(Duration::from_secs(900))),
+    );
+    runner.start(|context| async move {
+        let net = net(4, seed);
+        let oracle = network(&context, 4).await;
+        let keys: Vec<_> = net.identities.iter().map(|k| k.public_key()).collect();
+        track(&oracle, &keys).await;
+        link_all(&oracle, &keys).await;
+        let mut cores = Vec::new();
+        let mut tasks = Vec::new();
+        for i in 0..4 {
+            let fault = if i == 3 { fault } else { None };
+            let (task, core) = start_validator_with(&context, &oracle, &net, i, 0, fault).await;
+            tasks.push(task);
+            cores.push(core);
+        }
+        let honest: Vec<_> = cores[..3].iter().collect();
+        wait_height(&context, &honest, height).await;
+        let roots: Vec<_> = honest.iter().map(|c| roots(c, height)).collect();
+        let byzantine = net.genesis.validators[3].address;
+        let store = cores[0].chain().store();
+        let by_byzantine = (1..=height)
+            .filter(|h| {
+                store
+                    .block(*h)
+                    .expect("read")
+                    .expect("block")
+                    .header
+                    .proposer
+                    == byzantine
+            })
+            .count();
+        drop(net);
+        (roots, by_byzantine)
+    })
+}
+
+#[test]
+fn blocks_from_a_misbehaving_proposer_are_never_finalized_and_the_chain_goes_on() {
+    // The control: honest, validator 3 leads some of these views and its blocks are finalized.
+    let (_, honest) = run_with_fault(6, None, 12);
+    assert!(honest > 0, "validator 3 never proposed a finalized block");
+    for fault in [
+        Fault::WrongBeacon,
+        Fault::WrongClaim,
+        Fault::LaneOverflow,
+        Fault::InvalidTransaction,
+        Fault::DuplicateTransaction,
+    ] {
+        let (roots, by_byzantine) = run_with_fault(6, Some(fault), 12);
+        for r in &roots[1..] {
+            assert_eq!(r, &roots[0], "{fault:?}: honest nodes agree");
+        }
+        assert_eq!(by_byzantine, 0, "{fault:?}: a corrupt block was finalized");
+        let again = run_with_fault(6, Some(fault), 12);
+        assert_eq!((roots, by_byzantine), again, "{fault:?}: the seed replays");
+    }
 }

@@ -152,6 +152,45 @@ where
     P: Provider<PublicKey = ed25519::PublicKey> + Clone,
     B: Blocker<PublicKey = ed25519::PublicKey> + Clone,
 {
+    start_with(context, core, validator, channels, peers, blocker, |app| {
+        app
+    })
+    .await
+}
+
+/// [`start`], with the application consensus runs made from this node's by `application`
+/// (the deterministic simulations make misbehaving proposers this way).
+pub async fn start_with<E, S, R, P, B, A>(
+    context: E,
+    core: Arc<Core>,
+    validator: Validator,
+    channels: Channels<S, R>,
+    peers: P,
+    blocker: B,
+    application: impl FnOnce(App) -> A,
+) -> Result<Running, StartError>
+where
+    A: commonware_consensus::Application<
+            E,
+            SigningScheme = app::Scheme,
+            Context = app::Ctx,
+            Block = ChainBlock,
+            Input = (),
+        >,
+    E: Spawner
+        + Supervisor
+        + Clock
+        + Metrics
+        + Storage
+        + rand_core_010::CryptoRng
+        + Network
+        + Send
+        + 'static,
+    S: Sender<PublicKey = ed25519::PublicKey>,
+    R: Receiver<PublicKey = ed25519::PublicKey>,
+    P: Provider<PublicKey = ed25519::PublicKey> + Clone,
+    B: Blocker<PublicKey = ed25519::PublicKey> + Clone,
+{
     use commonware_cryptography::Signer;
     let me = validator.identity.public_key();
     let page_cache = CacheRef::new(NZU16!(4_096), NZUsize!(1_024));
@@ -271,7 +310,7 @@ where
         core.clone(),
         commonware_cryptography::certificate::Scheme::me(&validator.scheme).map(|m| m.index()),
     ));
-    let application = App::new(
+    let app = App::new(
         core,
         seeds.clone(),
         validator.scheme.clone(),
@@ -281,7 +320,7 @@ where
     );
     let inline = Inline::new(
         context.child("application"),
-        application,
+        application(app),
         marshal_mailbox,
         epocher,
     );
