@@ -34,6 +34,8 @@ use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 const CHAIN_ID: u64 = 42;
+/// A transfer's cell limit: its encoded bytes (every byte is paid for in cells) with room.
+const TRANSFER_CELLS: u64 = 200;
 const CBY: u64 = BASE_UNITS_PER_CBY;
 
 fn key(i: u32) -> PrivateKey {
@@ -226,7 +228,7 @@ fn transfers(engine: &mut Engine, quick: bool) {
         parallel_recovery_rate()
     );
     println!(
-        "transfers executed and committed, senders recovered once (validator: while executing; proposer: before building)"
+        "transfers executed and committed, senders recovered once (validator: when it checks the proposal; proposer: before selecting)"
     );
     println!(
         "{:>10} {:>14} {:>8} {:>14} {:>8}",
@@ -252,7 +254,7 @@ fn transfers(engine: &mut Engine, quick: bool) {
                         n,
                         Instruction::System(SystemInstruction::Transfer { to, amount: 1 }),
                         21_000,
-                        0,
+                        TRANSFER_CELLS,
                     )
                 })
                 .collect();
@@ -424,7 +426,7 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
                 amount: 100_000 * CBY,
             }),
             21_000,
-            0,
+            TRANSFER_CELLS,
         )
     };
     let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(TICK));
