@@ -11,6 +11,7 @@
 use super::{
     beacon::Seeds,
     block::{ChainBlock, to_digest},
+    finalized::BelowFinalized,
 };
 use crate::core::Core;
 use commonware_consensus::{
@@ -97,16 +98,14 @@ impl App {
     /// anyone. Consensus asks for one only when its vote journal has forgotten votes this node
     /// cast — a damaged vote journal — or, briefly, while it catches up. Proposing
     /// or voting then would sign a block conflicting with one this node already finalized.
-    fn extends_finalized(&self, height: u64) -> Result<(), String> {
+    fn extends_finalized(&self, height: u64) -> Result<(), BelowFinalized> {
         let finalized = self.core.finalized_height();
         if height <= finalized {
-            return Err(format!(
-                "consensus asked about height {height}, at or below the finalized height \
-                 {finalized}; if this persists, the vote journal (data/consensus/{}) has lost \
-                 votes this node cast: restore the data directory from a backup, or let the \
-                 node follow its peers",
-                self.vote_journal
-            ));
+            return Err(BelowFinalized {
+                height,
+                finalized,
+                vote_journal: self.vote_journal.clone(),
+            });
         }
         Ok(())
     }
@@ -120,10 +119,7 @@ impl App {
         now_ms: u64,
     ) -> Result<(), BlockError> {
         let view = pipeline::View {
-            round: Round {
-                epoch: ctx.round.epoch().get(),
-                view: ctx.round.view().get(),
-            },
+            round: round(ctx),
             leader: self.proposers.get(&ctx.leader).copied(),
             now_ms,
             beacon_verified: &|beacon| self.seeds.verified(&ctx.round, beacon, &self.scheme),
@@ -187,10 +183,7 @@ impl<E: Clock + Send + 'static> Application<E> for App {
             self.core.select_for_block(&used).ok()?
         };
         let proposal = pipeline::Proposal {
-            round: Round {
-                epoch: ctx.round.epoch().get(),
-                view: ctx.round.view().get(),
-            },
+            round: round(&ctx),
             timestamp_ms: Self::now_ms(&clock).max(earliest),
             proposer: *self.proposers.get(&ctx.leader)?,
             beacon,
@@ -249,5 +242,13 @@ impl<E: Clock + Send + 'static> Application<E> for App {
                 false
             }
         }
+    }
+}
+
+/// The chain's round of a consensus context.
+fn round(ctx: &Ctx) -> Round {
+    Round {
+        epoch: ctx.round.epoch().get(),
+        view: ctx.round.view().get(),
     }
 }

@@ -61,3 +61,16 @@ pub async fn apply_loop(
         }
     }
 }
+
+/// Consensus asked this node to propose or vote at a height finalization has passed.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "consensus asked about height {height}, at or below the finalized height {finalized}; if \
+     this persists, the vote journal (data/consensus/{vote_journal}) has lost votes this node \
+     cast: restore the data directory from a backup, or let the node follow its peers"
+)]
+pub struct BelowFinalized {
+    pub(super) height: u64,
+    pub(super) finalized: u64,
+    pub(super) vote_journal: String,
+}
