@@ -109,7 +109,7 @@ fn every_template_passes_its_own_tests() {
         (
             "interval",
             str![[r#"
-ok    tests/job.toml (5 steps)
+ok    tests/job.toml (7 steps)
 
 1 passed, 0 failed
 

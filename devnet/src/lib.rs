@@ -33,10 +33,12 @@ pub const DEFAULT_RPC_PORT: u16 = 8545;
 pub const DEFAULT_P2P_PORT: u16 = 30_300;
 /// The faucet's port when none is given.
 pub const DEFAULT_FAUCET_PORT: u16 = 8645;
-/// Devnet block time: half a second keeps deploy/call round trips short on a laptop.
-pub const DEFAULT_BLOCK_TIME_MS: u64 = 500;
-/// Chain id of devnets (anvil's, so wallets configured for local chains recognise it).
-pub const DEFAULT_CHAIN_ID: u64 = 31_337;
+/// Devnet block time: half a second keeps deploy/call round trips short on a laptop. The same
+/// as local chains' (`cowboy run`, `cowboy test`), so both size their budgets alike.
+pub const DEFAULT_BLOCK_TIME_MS: u64 = cowboy_execution::local::BLOCK_TIME_MS;
+/// Chain id of devnets and local chains (anvil's, so wallets configured for local chains
+/// recognise it).
+pub const DEFAULT_CHAIN_ID: u64 = cowboy_execution::local::CHAIN_ID;
 /// Prefunded dev accounts when not told otherwise.
 pub const DEFAULT_ACCOUNTS: u32 = 10;
 /// Each dev account's genesis balance: 10,000 CBY.

@@ -2,13 +2,10 @@
 
 use cowboy_execution::{Outcome, QueryResult};
 use cowboy_pvm::Value;
-use cowboy_rpc::{
-    BlockView, DeliveryOutcome, DeliveryView, EventView, QueryView, ReceiptStatus, ReceiptView,
-};
+use cowboy_rpc::{BlockView, EventView, QueryView, ReceiptStatus, ReceiptView};
 use cowboy_types::{
     Block, Event, Hash, Receipt, Status,
-    json::{Amount, HexBytes, TransactionJson},
-    receipt::Outcome as Delivered,
+    json::{HexBytes, TransactionJson},
 };
 
 /// The name of a receipt failure kind (`Unknown` for a code this version does not know).
@@ -36,51 +33,7 @@ fn events(events: &[Event]) -> Vec<EventView> {
 }
 
 pub fn receipt(r: &Receipt, block_height: u64, block_hash: Hash) -> ReceiptView {
-    let (status, failure, failure_code, error) = match &r.status {
-        Status::Success => (ReceiptStatus::Success, None, None, None),
-        Status::Failed { kind, message } => (
-            ReceiptStatus::Failed,
-            Some(failure_name(*kind).to_string()),
-            Some(*kind),
-            Some(message.clone()),
-        ),
-    };
-    ReceiptView {
-        tx_hash: r.tx_hash,
-        block_height,
-        block_hash,
-        status,
-        failure,
-        failure_code,
-        error,
-        cycles_used: r.cycles_used,
-        cells_used: r.cells_used,
-        fee: Amount(r.fee),
-        return_data: HexBytes(r.return_data.clone()),
-        return_value: value_json(&r.return_data),
-        events: events(&r.events),
-        created: r.created,
-        deliveries: r
-            .deliveries
-            .iter()
-            .map(|d| {
-                let (outcome, error) = match &d.outcome {
-                    Delivered::Delivered => (DeliveryOutcome::Delivered, None),
-                    Delivered::Deferred => (DeliveryOutcome::Deferred, None),
-                    Delivered::Failed { kind, message } => (
-                        DeliveryOutcome::Failed,
-                        Some(format!("{}: {message}", failure_name(*kind))),
-                    ),
-                };
-                DeliveryView {
-                    id: d.id,
-                    to: d.to,
-                    outcome,
-                    error,
-                }
-            })
-            .collect(),
-    }
+    ReceiptView::of(r, block_height, block_hash, value_json(&r.return_data))
 }
 
 pub fn block(b: &Block, outcome: &Outcome, full: bool) -> BlockView {

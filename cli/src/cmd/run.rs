@@ -1,13 +1,17 @@
-//! `cowboy run`: run an actor locally on the PVM with an in-memory host — deploy (`__init__`),
-//! then one handler — and report its result, effects and metering. No node needed.
+//! `cowboy run`: deploy an actor on a fresh local chain and call one handler, through the
+//! chain's own state transition (`cowboy_project::local_run`), and report its result, effects
+//! and metering. No node needed.
 
 use crate::{cmd::read_input, opts::GlobalArgs, output};
 use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
+use cowboy_execution::CallTrace;
+use cowboy_project::local_run::{self, Ran, RunOutcome};
 use cowboy_pvm::{
-    CallContext, CallOutcome, Limits, MemoryHost, PvmThread, Value,
+    Value,
     host::{EmittedEvent, OutgoingMessage, TimerRequest},
 };
+use cowboy_types::{FailureKind, Status, receipt::Outcome as DeliveryOutcome};
 use serde_json::{Value as Json, json};
 
 #[derive(Args)]
@@ -29,19 +33,20 @@ pub struct RunArgs {
     /// An argument for `__init__` (repeat for several).
     #[arg(long = "init-arg", value_name = "VALUE", allow_negative_numbers = true)]
     init_args: Vec<String>,
-    /// Cycle budget for each of the deploy and the call.
+    /// Cycle budget of each of `__init__` and the handler (the transaction's own cost comes on
+    /// top).
     #[arg(long, default_value_t = 10_000_000)]
     cycles_limit: u64,
-    /// Cell budget for each of the deploy and the call.
+    /// Cell budget of each of `__init__` and the handler.
     #[arg(long, default_value_t = 1_000_000)]
     cells_limit: u64,
-    /// Address of the caller.
+    /// Address of the deployer and caller (funded by the local chain's genesis; no key needed).
     #[arg(long, default_value = "0x1111111111111111111111111111111111111111")]
     caller: String,
     /// Base units sent with the call.
     #[arg(long, default_value_t = 0)]
     value: u64,
-    /// Height of the (simulated) block.
+    /// Height of the block the deploy and the call run in (the blocks below it are empty).
     #[arg(long, default_value_t = 1)]
     height: u64,
 }
@@ -85,14 +90,34 @@ fn event_json(e: &EmittedEvent) -> Json {
     })
 }
 
-fn message_json(m: &OutgoingMessage) -> Json {
-    json!({
+/// A message the call sent, with how its delivery ended when the chain delivered it (in the
+/// same transaction, or deferred to a later block).
+fn message_json(m: &OutgoingMessage, receipt: &cowboy_types::Receipt) -> Json {
+    let mut j = json!({
         "id": hex0x(&m.id),
         "to": hex0x(&m.to),
         "method": m.method,
         "args": decoded(&m.args),
         "value": m.value.to_string(),
-    })
+    });
+    if let Some(d) = receipt.deliveries.iter().find(|d| d.id.0 == m.id) {
+        let (outcome, error) = match &d.outcome {
+            DeliveryOutcome::Delivered => ("delivered", None),
+            DeliveryOutcome::Deferred => ("deferred", None),
+            DeliveryOutcome::Failed { kind, message } => (
+                "failed",
+                Some(format!(
+                    "{}: {message}",
+                    FailureKind::from_code(*kind).map_or("Unknown", |k| k.name())
+                )),
+            ),
+        };
+        j["outcome"] = json!(outcome);
+        if let Some(e) = error {
+            j["error"] = json!(e);
+        }
+    }
+    j
 }
 
 fn timer_json(t: &TimerRequest) -> Json {
@@ -112,63 +137,89 @@ impl RunArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         let source = read_input(&self.file, "the actor source")?;
         let shown_source = cowboy_types::canonicalize_source(&source);
-        let init_args = encode_args(&self.init_args)?;
-        let call_args = encode_args(&self.args)?;
         let caller = address(&self.caller, "caller")?;
-        let limits = Limits {
-            cycles: self.cycles_limit,
-            cells: self.cells_limit,
+        let call = match &self.method {
+            Some(m) => Some((m.clone(), encode_args(&self.args)?)),
+            None => None,
         };
-        let pvm = PvmThread::spawn()?;
-        let method = self.method.clone();
-        let (height, value) = (self.height, self.value);
-        let outcome = pvm
-            .run(
-                move |engine| -> Result<Outcome, Vec<cowboy_pvm::validate::Diagnostic>> {
-                    let code = engine.load(&source)?;
-                    let actor = code.address_deployed_by(caller);
-                    let ctx = |value: u64| CallContext::local(actor, caller, value, height);
-                    let mut host = MemoryHost::default();
-                    let deploy = engine.deploy(&code, &mut host, ctx(0), &init_args, limits);
-                    let call = match (&deploy.result, method) {
-                        (Ok(_), Some(m)) => {
-                            host.apply(&actor, &deploy.effects);
-                            Some(engine.call(&code, &mut host, ctx(value), &m, &call_args, limits))
-                        }
-                        _ => None,
-                    };
-                    Ok(Outcome {
-                        actor,
-                        deploy,
-                        call,
-                    })
-                },
-            )
-            .map_err(|e| anyhow!("{e}"))?;
-        let outcome = match outcome {
-            Ok(o) => o,
-            Err(diagnostics) => return report_diagnostics(&self.file, &diagnostics, global.json),
+        let outcome = local_run::run(local_run::Run {
+            source,
+            caller: cowboy_types::Address(caller),
+            init_args: encode_args(&self.init_args)?,
+            call,
+            value: self.value,
+            height: self.height,
+            budget: (self.cycles_limit, self.cells_limit),
+        })?;
+        let (actor, deploy, call) = match outcome {
+            RunOutcome::Refused(diagnostics) => {
+                return report_diagnostics(&self.file, &diagnostics, global.json);
+            }
+            RunOutcome::Ran {
+                actor,
+                deploy,
+                call,
+            } => (actor, deploy, call),
         };
         let file = if self.file == "-" {
             "<stdin>"
         } else {
             &self.file
         };
-        let main = outcome.call.as_ref().unwrap_or(&outcome.deploy);
+        let main = call.as_ref().unwrap_or(&deploy);
         let traceback = main
-            .result
-            .as_ref()
-            .err()
-            .and_then(|e| e.traceback.as_deref())
+            .main_call()
+            .and_then(|c| c.result.as_ref().err())
+            .and_then(|f| f.traceback.as_deref())
             .map(|tb| cowboy_pvm::engine::traceback_in_file(tb, file, &shown_source));
-        report(&outcome, traceback.as_deref(), global.json)
+        report(
+            &Outcome {
+                actor: actor.0,
+                deploy,
+                call,
+            },
+            traceback.as_deref(),
+            global.json,
+        )
     }
 }
 
 struct Outcome {
     actor: [u8; 20],
-    deploy: CallOutcome,
-    call: Option<CallOutcome>,
+    deploy: Box<Ran>,
+    call: Option<Box<Ran>>,
+}
+
+/// What the output says of one transaction's own call (its `__init__` or handler).
+struct Shown<'a> {
+    /// The return value, or the failure's kind name and message.
+    result: Result<Value, (&'static str, String)>,
+    cycles_used: u64,
+    cells_used: u64,
+    call: Option<&'a CallTrace>,
+}
+
+fn shown(ran: &Ran) -> Shown<'_> {
+    let call = ran.main_call();
+    let failure = |kind: u8, message: &str| {
+        (
+            FailureKind::from_code(kind).map_or("Unknown", |k| k.name()),
+            message.to_owned(),
+        )
+    };
+    let result = match (call.map(|c| &c.result), &ran.receipt.receipt.status) {
+        (Some(Ok(bytes)), _) => Ok(Value::decode(bytes).unwrap_or(Value::None)),
+        (Some(Err(f)), _) => Err(failure(f.kind, &f.message)),
+        // The transaction failed before its call ran (its value, say).
+        (None, Status::Failed { kind, message }) => Err(failure(*kind, message)),
+        (None, Status::Success) => Ok(Value::None),
+    };
+    Shown {
+        result,
+        cycles_used: call.map_or(0, |c| c.cycles_used),
+        cells_used: call.map_or(0, |c| c.cells_used),
+        call,
+    }
 }
 
 fn report_diagnostics(
@@ -196,13 +247,21 @@ fn report_diagnostics(
 /// Prints the outcome; `traceback` is the failed call's, as the developer reads it.
 fn report(o: &Outcome, traceback: Option<&str>, json_mode: bool) -> Result<()> {
     // The call's outcome is the headline; a failed deploy stands in for it.
-    let main = o.call.as_ref().unwrap_or(&o.deploy);
-    let failed_in_deploy = o.deploy.result.is_err();
+    let main_ran = o.call.as_ref().unwrap_or(&o.deploy);
+    let main = shown(main_ran);
+    let deploy = shown(&o.deploy);
+    let failed_in_deploy = deploy.result.is_err();
+    let receipt = &main_ran.receipt;
+    let no_call = Vec::new();
+    let (events, messages, timers, logs) = match main.call {
+        Some(c) => (&c.events, &c.messages, &c.timers, &c.logs),
+        None => (&Vec::new(), &Vec::new(), &Vec::new(), &no_call),
+    };
     if json_mode {
-        let error = main.result.as_ref().err().map(|e| {
+        let error = main.result.as_ref().err().map(|(kind, message)| {
             json!({
-                "kind": e.kind.name(),
-                "message": e.message,
+                "kind": kind,
+                "message": message,
                 "phase": if failed_in_deploy { "deploy" } else { "call" },
                 "traceback": traceback,
             })
@@ -211,49 +270,66 @@ fn report(o: &Outcome, traceback: Option<&str>, json_mode: bool) -> Result<()> {
             "result": main.result.as_ref().ok().map(Value::to_json).unwrap_or(Json::Null),
             "cycles_used": main.cycles_used,
             "cells_used": main.cells_used,
-            "events": main.effects.events.iter().map(event_json).collect::<Vec<_>>(),
-            "messages": main.effects.messages.iter().map(message_json).collect::<Vec<_>>(),
-            "timers": main.effects.timers_set.iter().map(timer_json).collect::<Vec<_>>(),
-            "logs": main.logs,
+            "events": events.iter().map(event_json).collect::<Vec<_>>(),
+            "messages": messages
+                .iter()
+                .map(|m| message_json(m, &receipt.receipt))
+                .collect::<Vec<_>>(),
+            "timers": timers.iter().map(timer_json).collect::<Vec<_>>(),
+            "logs": logs,
             "actor": hex0x(&o.actor),
             "deploy": {
-                "cycles_used": o.deploy.cycles_used,
-                "cells_used": o.deploy.cells_used,
+                "cycles_used": deploy.cycles_used,
+                "cells_used": deploy.cells_used,
             },
             "error": error,
+            "transaction": {
+                "hash": main_ran.hash,
+                "block_height": receipt.height,
+                "cycles_used": receipt.receipt.cycles_used,
+                "cells_used": receipt.receipt.cells_used,
+                "fee": receipt.receipt.fee.to_string(),
+            },
         }));
     } else {
         for line in o
             .deploy
-            .logs
-            .iter()
-            .chain(o.call.iter().flat_map(|c| c.logs.iter()))
+            .main_call()
+            .into_iter()
+            .chain(o.call.as_ref().and_then(|c| c.main_call()))
+            .flat_map(|c| c.logs.iter())
         {
             outln!("print: {line}");
         }
         match &main.result {
             Ok(v) => outln!("result: {v}"),
-            Err(e) => {
+            Err((kind, message)) => {
                 if let Some(tb) = traceback {
                     eprint!("{tb}");
                 }
                 eprintln!(
-                    "error{}: {}",
+                    "error{}: {kind}: {message}",
                     if failed_in_deploy { " in __init__" } else { "" },
-                    e
                 );
             }
         }
         outln!("cycles: {}  cells: {}", main.cycles_used, main.cells_used);
-        for e in &main.effects.events {
+        for e in events {
             outln!("event: {}", event_json(e));
         }
-        for m in &main.effects.messages {
-            outln!("message: {}", message_json(m));
+        for m in messages {
+            outln!("message: {}", message_json(m, &receipt.receipt));
         }
-        for t in &main.effects.timers_set {
+        for t in timers {
             outln!("timer: {}", timer_json(t));
         }
+        outln!(
+            "transaction: {} cycles, {} cells, fee {} (block {})",
+            receipt.receipt.cycles_used,
+            receipt.receipt.cells_used,
+            receipt.receipt.fee,
+            receipt.height
+        );
     }
     if main.result.is_err() {
         return Err(crate::output::Reported.into());

@@ -1,4 +1,4 @@
-//! `cowboy test`: run a project's `tests/*.toml` scenarios on a local PVM (no node needed).
+//! `cowboy test`: run a project's `tests/*.toml` scenarios on a local chain (no node needed).
 
 use crate::{cmd::build::project, opts::GlobalArgs, output};
 use anyhow::Result;
@@ -7,17 +7,23 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 #[command(
-    after_help = "Each tests/*.toml deploys one actor on a fresh local PVM and runs its \
-steps in order:\n\n  \
+    after_help = "Each tests/*.toml runs on a fresh local chain (the chain's own state \
+transition, no node): its actor is deployed in block 1, then each step makes blocks.\n\n  \
 actor = \"counter\"          # which manifest actor (default: the only one)\n  \
 init_args = [0]            # __init__ arguments; init_timers = N checks timers it set\n\n  \
 [[steps]]\n  \
-call = \"increment\"         # the handler\n  \
-args = [5]                 # its arguments\n  \
-caller = \"0x22…22\"         # default the deployer 0x11…11; \"self\" is the actor itself\n  \
+deploy = \"ponger\"         # deploy another manifest actor (args: its __init__ arguments)\n\n  \
+[[steps]]\n  \
+call = \"increment\"         # the handler (to = \"ponger\" calls another deployed actor)\n  \
+args = [5, \"$ponger\"]      # its arguments; \"$NAME\" is deployed actor NAME's address\n  \
+caller = \"0x22…22\"         # default the deployer 0x11…11; \"self\" or an actor name sends as it\n  \
 returns = 5                # or returns_none = true, or fails = \"part of the message\"\n  \
-events = [\"Incremented\"]   # event names emitted; messages = [\"method\"]; timers = 1\n\n\
-Messages and timers are checked, not delivered: deploy to a devnet to see them run."
+events = [\"Incremented\"]   # events of the transaction; messages = [\"method\"]; timers = 1\n\n  \
+[[steps]]\n  \
+advance = 10               # make 10 blocks: timers fire, deferred messages are delivered\n  \
+ran = [\"timeout\"]          # the handlers that ran in them; events = [...] too\n\n\
+Messages are delivered in the transaction that sends them; value moves and fees are paid as \
+on a devnet. `--json` lists every receipt with the step that made it."
 )]
 pub struct TestArgs {
     /// Only run test files whose path contains this.

@@ -138,6 +138,9 @@ pub struct Executed {
     pub stats: BlockStats,
     /// The post-state commitments of this execution.
     pub outcome: Outcome,
+    /// When traced ([`crate::Chain::execute_traced`]): for each receipt, in order, the calls
+    /// its session ran. Empty otherwise.
+    pub traces: Vec<Vec<crate::exec::CallTrace>>,
 }
 
 pub(crate) fn supply_err(what: &str) -> ExecError {
@@ -157,6 +160,7 @@ pub(crate) fn run(
     parent: &Header,
     block: &Block,
     checked: Vec<Result<VerifiedTx, crate::TxError>>,
+    trace: bool,
 ) -> Result<Executed, BlockError> {
     let proposal = Proposal::of(&block.header);
     let world = World::new(Overlay::new(snapshot));
@@ -178,7 +182,7 @@ pub(crate) fn run(
         basefees,
     };
     let mut run = BlockRun {
-        x: Executor::new(env, world, engine),
+        x: Executor::new(env, world, engine, trace),
         block,
         checked,
         receipts: Vec::new(),
@@ -194,6 +198,7 @@ pub(crate) fn run(
     let BlockRun {
         x, receipts, stats, ..
     } = run;
+    let traces = x.traces.unwrap_or_default();
     let changes = x.world.overlay.into_changes()?;
     let plain: Vec<Receipt> = receipts.iter().map(|(r, _)| r.clone()).collect();
     let prepared = store.prepare(snapshot, changes)?;
@@ -212,6 +217,7 @@ pub(crate) fn run(
         receipts,
         stats,
         outcome,
+        traces,
     })
 }
 
@@ -300,6 +306,7 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
                 executed_txs += 1;
             }
             Err(error) => {
+                x.file_traces(Vec::new());
                 run.receipts
                     .push((skipped_receipt(hash, &error), Some(i as u32)));
                 run.stats.skipped += 1;
@@ -492,18 +499,20 @@ fn execute_tx(
         }
     };
     let fee = x.settle(&s, held, None)?;
-    session_receipt(vtx.hash, &handled, s, fee, created)
+    session_receipt(x, vtx.hash, &handled, s, fee, created)
 }
 
 /// The receipt of a session that handled one message (a transaction, a timer firing, a
 /// deferred delivery): its status, meters, fee, return value and what it emitted.
 pub(crate) fn session_receipt(
+    x: &mut Executor<'_, '_>,
     tx_hash: Hash,
     handled: &Handled,
-    s: Session,
+    mut s: Session,
     fee: u128,
     created: Option<Address>,
 ) -> Result<Receipt, ExecError> {
+    x.file_traces(std::mem::take(&mut s.traces));
     Ok(Receipt {
         tx_hash,
         status: status_of(handled),

@@ -42,6 +42,12 @@ impl Chain {
         )
     }
 
+    /// A chain from `genesis` on a store in memory (see [`Store::in_memory`]): the same rules
+    /// as a node's chain, for local runs.
+    pub fn in_memory(genesis: &crate::Genesis) -> Result<Self, crate::GenesisError> {
+        Self::on_store(Store::in_memory().map_err(ExecError::from)?, genesis)
+    }
+
     fn on_store(store: Store, genesis: &crate::Genesis) -> Result<Self, crate::GenesisError> {
         let changes = genesis.state()?;
         let block = genesis.block(cowboy_state::tree::root_of(&changes).map_err(ExecError::from)?);
@@ -159,6 +165,27 @@ impl Chain {
         block: &Block,
         checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
     ) -> Result<Executed, BlockError> {
+        self.execute_inner(engine, block, checked, false)
+    }
+
+    /// [`Chain::execute`], recording what each call of the block did
+    /// ([`Executed::traces`]): the same execution, with the developer's view of it.
+    pub fn execute_traced(
+        &self,
+        engine: &mut Engine,
+        block: &Block,
+        checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
+    ) -> Result<Executed, BlockError> {
+        self.execute_inner(engine, block, checked, true)
+    }
+
+    fn execute_inner(
+        &self,
+        engine: &mut Engine,
+        block: &Block,
+        checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
+        trace: bool,
+    ) -> Result<Executed, BlockError> {
         let snapshot = self.store.snapshot()?;
         let parent = self.head()?;
         let h = &block.header;
@@ -173,7 +200,15 @@ impl Chain {
             Some(c) if c.len() == block.transactions.len() => c,
             _ => self.check_transactions(&block.transactions)?,
         };
-        run(engine, &snapshot, &self.store, &parent, block, checked)
+        run(
+            engine,
+            &snapshot,
+            &self.store,
+            &parent,
+            block,
+            checked,
+            trace,
+        )
     }
 
     /// The stateless checks of `txs` (signature, chain, limits), in order, senders recovered in

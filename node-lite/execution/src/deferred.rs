@@ -106,7 +106,7 @@ pub(crate) fn run_deferred(
             cycles = cycles.saturating_add(s.cycles_used);
             cells = cells.saturating_add(s.cells_used);
             stats.deferred_delivered += 1;
-            receipts.push((session_receipt(id, &handled, s, fee, None)?, None));
+            receipts.push((session_receipt(x, id, &handled, s, fee, None)?, None));
         }
     }
     Ok((cycles, cells))

@@ -137,6 +137,41 @@ fn truncate(mut s: String) -> String {
     s
 }
 
+/// What one run of an actor's code did (a deploy's `__init__` or a handler), for developers:
+/// `cowboy run` and `cowboy test` print it. Not consensus data: executions record it only when
+/// asked ([`crate::Chain::execute_traced`]), and nothing on chain depends on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallTrace {
+    pub actor: Address,
+    pub caller: Address,
+    /// The handler, or `None` for a deploy's `__init__`.
+    pub method: Option<String>,
+    /// 0 for the message a transaction (or timer, or mailbox) delivers, +1 per nested send.
+    pub depth: u32,
+    pub value: u64,
+    /// What the call's own code used (the receipt adds the intrinsic cost and nested calls).
+    pub cycles_used: u64,
+    pub cells_used: u64,
+    /// `print` output.
+    pub logs: Vec<String>,
+    /// What the code emitted, sent and scheduled (reverted if the call failed).
+    pub events: Vec<cowboy_pvm::host::EmittedEvent>,
+    pub messages: Vec<cowboy_pvm::host::OutgoingMessage>,
+    pub timers: Vec<cowboy_pvm::host::TimerRequest>,
+    /// The canonical return value, or why the call failed.
+    pub result: Result<Vec<u8>, CallFailure>,
+}
+
+/// Why a traced call failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallFailure {
+    /// The receipt code ([`cowboy_types::FailureKind`]).
+    pub kind: u8,
+    pub message: String,
+    /// The Python traceback of an uncaught exception, in the PVM's `<actor>` file.
+    pub traceback: Option<String>,
+}
+
 /// A budget and the messages it pays for.
 pub(crate) struct Session {
     pub payer: Address,
@@ -155,6 +190,8 @@ pub(crate) struct Session {
     pending_bytes: HashMap<Address, u64>,
     pub events: Vec<Event>,
     pub deliveries: Vec<Delivery>,
+    /// The calls this session ran, when the block is traced.
+    pub traces: Vec<CallTrace>,
 }
 
 impl Session {
@@ -183,6 +220,7 @@ impl Session {
             pending_bytes: HashMap::new(),
             events: Vec::new(),
             deliveries: Vec::new(),
+            traces: Vec::new(),
         }
     }
 
@@ -248,6 +286,8 @@ pub(crate) struct Executor<'e, 'a> {
     /// Cycles and cells used by everything executed in this block (the basefee's `U`).
     pub cycles_used: u64,
     pub cells_used: u64,
+    /// Per receipt, in order, the calls its session ran — when tracing (else `None`).
+    pub traces: Option<Vec<Vec<CallTrace>>>,
 }
 
 /// The result of running an actor's `__init__` or handler under a checkpoint.
@@ -256,7 +296,7 @@ struct CallResult {
 }
 
 impl<'e, 'a> Executor<'e, 'a> {
-    pub fn new(env: Env, world: World<'a>, engine: &'e mut Engine) -> Self {
+    pub fn new(env: Env, world: World<'a>, engine: &'e mut Engine, trace: bool) -> Self {
         Self {
             env,
             world,
@@ -266,6 +306,14 @@ impl<'e, 'a> Executor<'e, 'a> {
             tips: 0,
             cycles_used: 0,
             cells_used: 0,
+            traces: trace.then(Vec::new),
+        }
+    }
+
+    /// Files the calls of the session whose receipt is built next (see [`Self::traces`]).
+    pub fn file_traces(&mut self, calls: Vec<CallTrace>) {
+        if let Some(t) = self.traces.as_mut() {
+            t.push(calls);
         }
     }
 
@@ -361,29 +409,48 @@ impl<'e, 'a> Executor<'e, 'a> {
         };
         s.spend(outcome.cycles_used, outcome.cells_used);
         *self.actor_cycles.entry(actor).or_insert(0) += outcome.cycles_used;
-        let value_out = match outcome.result {
-            Ok(v) => v,
-            Err(e) => {
-                return Ok(CallResult {
-                    handled: Handled::failed(e.kind.code(), e.message),
-                });
-            }
-        };
-        let returned = match value_out.encode() {
-            Ok(b) => b,
-            Err(e) => {
-                return Ok(CallResult {
-                    handled: Handled::failed(
+        let mut trace = self.traces.is_some().then(|| CallTrace {
+            actor,
+            caller,
+            method: method.map(str::to_owned),
+            depth,
+            value,
+            cycles_used: outcome.cycles_used,
+            cells_used: outcome.cells_used,
+            logs: outcome.logs.clone(),
+            events: outcome.effects.events.clone(),
+            messages: outcome.effects.messages.clone(),
+            timers: outcome.effects.timers_set.clone(),
+            result: Ok(Vec::new()),
+        });
+        let (handled, traceback) = match outcome.result {
+            Err(e) => (Handled::failed(e.kind.code(), e.message), e.traceback),
+            Ok(value_out) => match value_out.encode() {
+                Err(e) => (
+                    Handled::failed(
                         cowboy_pvm::ErrorKind::InvalidValue.code(),
                         format!("the return value cannot be encoded: {e}"),
                     ),
-                });
-            }
+                    None,
+                ),
+                Ok(returned) => match self.apply_effects(s, actor, outcome.effects, depth)? {
+                    Ok(()) => (Handled::Delivered(returned), None),
+                    Err((kind, message)) => (Handled::failed(kind, message), None),
+                },
+            },
         };
-        let handled = match self.apply_effects(s, actor, outcome.effects, depth)? {
-            Ok(()) => Handled::Delivered(returned),
-            Err((kind, message)) => Handled::failed(kind, message),
-        };
+        if let Some(mut t) = trace.take() {
+            t.result = match &handled {
+                Handled::Delivered(returned) => Ok(returned.clone()),
+                Handled::Failed { kind, message } => Err(CallFailure {
+                    kind: *kind,
+                    message: message.clone(),
+                    traceback,
+                }),
+                Handled::Deferred => Ok(Vec::new()),
+            };
+            s.traces.push(t);
+        }
         Ok(CallResult { handled })
     }
 

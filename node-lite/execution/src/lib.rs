@@ -9,6 +9,7 @@
 //!   deliveries) on the PVM with per-handler atomicity.
 //! - [`pipeline`]: the block pipeline validators run: proposing, verifying a proposal and its
 //!   post-state claim, executing a finalized block.
+//! - [`local`]: a chain in one process for `cowboy run` and `cowboy test`, on the same path.
 //! - [`block`]: the phases of a block (deferred deliveries, transactions, timers, bookkeeping),
 //!   and [`Chain`], which selects, executes and commits blocks on a [`cowboy_state::Store`].
 
@@ -22,6 +23,7 @@ pub mod fees;
 pub mod genesis;
 pub use cowboy_types::intrinsic;
 pub mod lanes;
+pub mod local;
 pub mod params;
 pub mod pipeline;
 pub mod query;
@@ -33,6 +35,7 @@ pub mod world;
 pub use block::{BlockStats, Executed, Outcome, Proposal};
 pub use chain::Chain;
 pub use error::{BlockError, ExecError, GenesisError, TxError};
+pub use exec::{CallFailure, CallTrace};
 pub use genesis::{Allocation, Genesis, GenesisValidator};
 pub use params::Parameters;
 pub use query::{Query, QueryResult};

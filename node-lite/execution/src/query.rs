@@ -67,7 +67,7 @@ impl Chain {
             basefees,
         };
         let fanout = env.params.execution.fanout_per_tx;
-        let mut x = Executor::new(env, world, engine);
+        let mut x = Executor::new(env, world, engine, false);
         if x.world.account(&q.to)?.actor.is_none() {
             return Ok(QueryResult {
                 height: head.height,

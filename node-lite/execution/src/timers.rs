@@ -352,7 +352,7 @@ pub(crate) fn run_timers(
             x.world.record_fire(&t.actor, height)?;
             tips.push(priority);
         }
-        receipts.push((session_receipt(fire_id, &handled, s, fee, None)?, None));
+        receipts.push((session_receipt(x, fire_id, &handled, s, fee, None)?, None));
     }
     if let TimerMode::Auction { .. } = mode {
         let cfg = x.env.params.timer.clone();

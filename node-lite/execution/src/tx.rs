@@ -83,6 +83,31 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
     })
 }
 
+/// [`verify`] for a transaction whose sender is taken from its `from` field instead of being
+/// recovered from its signature: local runs (`cowboy run`, `cowboy test`) act as any address,
+/// as Foundry's `prank` does. Every other rule is [`verify`]'s. Nodes never call this: the
+/// senders of their blocks' transactions are always recovered.
+pub fn impersonate(
+    tx: Transaction,
+    chain_id: u64,
+    params: &Parameters,
+) -> Result<VerifiedTx, TxError> {
+    let size = tx.encode_size();
+    check_envelope(&tx, size, chain_id, params)?;
+    let hash = tx.digest();
+    let sender = tx.from;
+    let intrinsic = intrinsic::cost(&tx.instruction, size);
+    check_fees(&tx)?;
+    check_limits(&tx, intrinsic, params)?;
+    Ok(VerifiedTx {
+        tx,
+        hash,
+        sender,
+        size,
+        intrinsic,
+    })
+}
+
 /// [`verify`]'s rules again for a transaction whose sender was already recovered (e.g. on
 /// admission to a pool), against `params` that may have changed since: the same verdict as
 /// [`verify`] without recovering the sender a second time.

@@ -1,9 +1,10 @@
 //! Cowboy actor projects: a directory with a `cowboy.toml` manifest naming its actors (source,
 //! handlers, entitlements). [`manifest`] reads it, [`build`] checks every actor against the
-//! PVM rules and writes deployable artifacts, [`scenario`] runs `tests/*.toml` on a local PVM,
-//! and [`templates`] holds the embedded `cowboy new` templates and the examples.
+//! PVM rules and writes deployable artifacts, [`local_run`] (`cowboy run`) and [`scenario`]
+//! (`cowboy test`, `tests/*.toml`) run actors on a local chain, and [`templates`] holds the embedded `cowboy new` templates and the examples.
 
 pub mod build;
+pub mod local_run;
 pub mod manifest;
 pub mod scenario;
 pub mod templates;

@@ -1,43 +1,69 @@
-//! `cowboy test`: runs a project's `tests/*.toml` scenarios on a local PVM. Each file deploys
-//! one actor (fresh state) and runs its steps in order; state carries over between steps.
-//! Messages and timers are recorded and checked, not delivered (that needs a chain: deploy to
-//! a devnet).
+//! `cowboy test`: runs a project's `tests/*.toml` scenarios, each on a fresh local chain
+//! ([`cowboy_execution::local::LocalChain`]) through the chain's own state transition. A file
+//! deploys its actor in block 1, then each step makes blocks: a call or a deploy is one block
+//! with one transaction, `advance = N` makes N blocks (timers fire, deferred messages are
+//! delivered). Messages between actors are delivered in the transaction that sends them, value
+//! moves, quotas and fees apply, as on a devnet.
 //!
 //! ```toml
-//! actor = "counter"        # which manifest actor (default: the only one)
+//! actor = "counter"        # the actor under test (default: the only one), deployed first
 //! init_args = [0]          # __init__ arguments
+//! init_value = 0           # base units sent with the deploy
 //! init_timers = 0          # timers __init__ must set (optional)
+//! deployer = "0x…"         # who deploys and calls by default (default 0x11…11)
 //!
 //! [[steps]]
-//! call = "increment"       # handler
-//! args = [5]               # arguments
-//! caller = "0x22…22"       # default: the deployer 0x11…11; "self" for the actor itself
+//! deploy = "ponger"        # deploy another actor of the manifest (args: its __init__ arguments)
+//!
+//! [[steps]]
+//! call = "increment"       # handler of the actor under test (or of `to`)
+//! to = "ponger"            # call another deployed actor instead
+//! args = [5, "$ponger"]    # arguments; "$NAME" is the address of deployed actor NAME
+//! caller = "0x22…22"       # default: the deployer 0x11…11; "self" or an actor's name sends as
+//!                          # that actor (as its timers do)
 //! value = 0                # base units sent with the call
 //! returns = 5              # expected return value (a table for a dict)
 //! returns_none = true      # expect None (TOML has no null)
 //! fails = "text"           # expect failure whose message contains this
-//! events = ["Incremented"] # names of the events emitted, in order
-//! messages = ["handle"]    # methods of the messages sent, in order
-//! timers = 1               # timers set
+//! events = ["Incremented"] # names of the events the transaction emitted, in order
+//! messages = ["handle"]    # methods of the messages the handler sent, in order
+//! timers = 1               # timers the handler set
+//!
+//! [[steps]]
+//! advance = 10             # make 10 empty blocks: due timers fire, mailboxes drain
+//! ran = ["timeout"]        # the handlers that ran in them, in order
+//! events = ["TimedOut"]    # the events they emitted; a handler that fails fails the step
+//!                          # unless `fails` matches it
 //! ```
 
 use crate::manifest::Project;
-use cowboy_pvm::{CallContext, CallOutcome, Limits, MemoryHost, PvmThread, Value};
+use cowboy_execution::{
+    CallTrace,
+    local::{LocalChain, LocalError, LocalReceipt},
+};
+use cowboy_pvm::Value;
+use cowboy_rpc::ReceiptView;
+use cowboy_types::{ActorInstruction, Address, FailureKind, Hash, Instruction, Status};
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    path::{Path, PathBuf},
+};
 
 /// The deployer and default caller: `0x1111…1111`.
-pub const DEPLOYER: [u8; 20] = [0x11; 20];
-/// Cycle and cell budget of each deploy and call.
-const LIMITS: Limits = Limits {
-    cycles: 10_000_000,
-    cells: 1_000_000,
-};
+pub const DEPLOYER: Address = Address([0x11; 20]);
+/// The `(cycles, cells)` each deploy's `__init__` and each handler call may use, beyond the
+/// transaction's own cost.
+pub const BUDGET: (u64, u64) = (10_000_000, 1_000_000);
+/// Most blocks one `advance` step makes.
+pub const MAX_ADVANCE: u64 = 100_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Scenario {
     actor: Option<String>,
+    /// Who deploys and, by default, calls (default [`DEPLOYER`]).
+    deployer: Option<Address>,
     #[serde(default)]
     init_args: Vec<toml::Value>,
     #[serde(default)]
@@ -47,10 +73,13 @@ struct Scenario {
     steps: Vec<Step>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Step {
-    call: String,
+    call: Option<String>,
+    to: Option<String>,
+    deploy: Option<String>,
+    advance: Option<u64>,
     #[serde(default)]
     args: Vec<toml::Value>,
     caller: Option<String>,
@@ -63,6 +92,82 @@ struct Step {
     events: Option<Vec<String>>,
     messages: Option<Vec<String>>,
     timers: Option<usize>,
+    ran: Option<Vec<String>>,
+}
+
+/// What a step does.
+enum Action<'s> {
+    Call {
+        method: &'s str,
+        to: Option<&'s str>,
+    },
+    Deploy(&'s str),
+    Advance(u64),
+}
+
+impl Step {
+    fn action(&self) -> Result<Action<'_>, String> {
+        let action = match (&self.call, &self.deploy, self.advance) {
+            (Some(method), None, None) => Action::Call {
+                method,
+                to: self.to.as_deref(),
+            },
+            (None, Some(actor), None) => Action::Deploy(actor),
+            (None, None, Some(n)) if (1..=MAX_ADVANCE).contains(&n) => Action::Advance(n),
+            (None, None, Some(n)) => {
+                return Err(format!(
+                    "advance must be 1 to {MAX_ADVANCE} blocks, got {n}"
+                ));
+            }
+            _ => return Err("give exactly one of `call`, `deploy` and `advance`".into()),
+        };
+        let misplaced =
+            |field: &str, allowed: &str| Err(format!("`{field}` applies only to {allowed} steps"));
+        match action {
+            Action::Call { .. } => {
+                if self.ran.is_some() {
+                    return misplaced("ran", "`advance`");
+                }
+            }
+            Action::Deploy(_) => {
+                if self.to.is_some() {
+                    return misplaced("to", "`call`");
+                }
+                if self.ran.is_some() {
+                    return misplaced("ran", "`advance`");
+                }
+            }
+            Action::Advance(_) => {
+                for (field, set) in [
+                    ("to", self.to.is_some()),
+                    ("args", !self.args.is_empty()),
+                    ("caller", self.caller.is_some()),
+                    ("value", self.value != 0),
+                    ("returns", self.returns.is_some()),
+                    ("returns_none", self.returns_none),
+                    ("messages", self.messages.is_some()),
+                    ("timers", self.timers.is_some()),
+                ] {
+                    if set {
+                        return misplaced(field, "`call` and `deploy`");
+                    }
+                }
+            }
+        }
+        Ok(action)
+    }
+
+    fn label(&self) -> String {
+        match (&self.call, &self.deploy, self.advance) {
+            (Some(m), _, _) => match &self.to {
+                Some(to) => format!("{to}.{m}"),
+                None => m.clone(),
+            },
+            (_, Some(a), _) => format!("deploy {a}"),
+            (_, _, Some(n)) => format!("advance {n}"),
+            _ => "?".into(),
+        }
+    }
 }
 
 /// The outcome of one scenario file.
@@ -75,6 +180,20 @@ pub struct Report {
     pub passed: usize,
     /// The first failure: which step (0 for the deploy) and why.
     pub failure: Option<Failure>,
+    /// Every receipt of the run, in order, with the step that produced it (0: the deploy):
+    /// the same JSON as a node's `cowboy_getReceipt` (block hashes are those of the local
+    /// chain).
+    pub receipts: Vec<StepReceipt>,
+}
+
+/// A receipt of a scenario run.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StepReceipt {
+    pub step: usize,
+    #[serde(flatten)]
+    pub receipt: ReceiptView,
+    /// `print` output of its calls, in order.
+    pub logs: Vec<String>,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -94,8 +213,8 @@ pub enum ScenarioError {
     NoTests(PathBuf),
     #[error("{path}: {message}")]
     Invalid { path: PathBuf, message: String },
-    #[error("cannot start the PVM: {0}")]
-    Pvm(String),
+    #[error("the local chain failed: {0}")]
+    Local(#[from] LocalError),
 }
 
 /// The scenario files of a project, sorted.
@@ -117,10 +236,8 @@ pub fn files(project: &Project) -> Result<Vec<PathBuf>, ScenarioError> {
 
 /// Runs every scenario of `project` whose file name contains `filter`.
 pub fn run(project: &Project, filter: Option<&str>) -> Result<Vec<Report>, ScenarioError> {
-    let files = files(project)?;
-    let pvm = PvmThread::spawn().map_err(|e| ScenarioError::Pvm(e.to_string()))?;
     let mut reports = Vec::new();
-    for path in files {
+    for path in files(project)? {
         let rel = path
             .strip_prefix(&project.dir)
             .unwrap_or(&path)
@@ -129,7 +246,7 @@ pub fn run(project: &Project, filter: Option<&str>) -> Result<Vec<Report>, Scena
         if filter.is_some_and(|f| !rel.contains(f)) {
             continue;
         }
-        reports.push(run_file(project, &pvm, &path, rel)?);
+        reports.push(run_file(project, &path, rel)?);
     }
     Ok(reports)
 }
@@ -141,270 +258,504 @@ fn invalid(path: &Path, message: String) -> ScenarioError {
     }
 }
 
-fn to_value(v: &toml::Value, path: &Path) -> Result<Value, ScenarioError> {
-    let json = serde_json::to_value(v).map_err(|e| invalid(path, e.to_string()))?;
-    Value::from_json(&json).map_err(|e| invalid(path, format!("{json}: {e}")))
+/// An actor of the manifest, read.
+struct Actor {
+    name: String,
+    /// Its source file as the project names it (for tracebacks).
+    file: String,
+    source: String,
+    address: Address,
 }
 
-fn encode(args: &[toml::Value], path: &Path) -> Result<Vec<u8>, ScenarioError> {
-    let values = args
-        .iter()
-        .map(|a| to_value(a, path))
-        .collect::<Result<Vec<_>, _>>()?;
-    Value::List(values)
-        .encode()
-        .map_err(|e| invalid(path, e.to_string()))
+/// Who sends a transaction.
+enum Sender {
+    Account(Address),
+    /// An actor of the scenario, by name (`self`: the called actor).
+    Actor(String),
 }
 
-/// Who sends a call: an account, or the actor itself (as a timer firing does).
-#[derive(Clone, Copy)]
-enum Caller {
-    Account([u8; 20]),
-    Actor,
+/// One scenario file being run.
+struct Run<'p> {
+    path: &'p Path,
+    deployer: Address,
+    chain: LocalChain,
+    /// Actors by name, once deployed (or about to be).
+    actors: BTreeMap<String, Actor>,
+    main: String,
+    report: Report,
 }
 
-fn caller(text: &str, path: &Path) -> Result<Caller, ScenarioError> {
-    if text == "self" {
-        return Ok(Caller::Actor);
-    }
-    let a: cowboy_types::Address = text
-        .parse()
-        .map_err(|e| invalid(path, format!("caller {text:?}: {e}")))?;
-    Ok(Caller::Account(a.0))
-}
-
-/// A step's inputs, prepared before entering the PVM thread.
-struct Call {
-    method: String,
-    args: Vec<u8>,
-    caller: Caller,
-    value: u64,
-}
-
-fn run_file(
-    project: &Project,
-    pvm: &PvmThread,
-    path: &Path,
-    rel: String,
-) -> Result<Report, ScenarioError> {
+fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, ScenarioError> {
     let text = std::fs::read_to_string(path).map_err(|e| invalid(path, e.to_string()))?;
     let scenario: Scenario =
         toml::from_str(&text).map_err(|e| invalid(path, e.to_string().trim_end().to_string()))?;
-    let entry = project
-        .actor(scenario.actor.as_deref())
-        .map_err(|e| invalid(path, e.to_string()))?
-        .clone();
-    let source_path = project.dir.join(&entry.source);
-    let source =
-        std::fs::read_to_string(&source_path).map_err(|e| invalid(&source_path, e.to_string()))?;
-    let shown_file = entry.source.display().to_string();
-    let shown_source = cowboy_types::canonicalize_source(&source);
-    let traceback_of = |outcome: &CallOutcome| {
-        outcome
-            .result
-            .as_ref()
-            .err()
-            .and_then(|e| e.traceback.as_deref())
-            .map(|tb| cowboy_pvm::engine::traceback_in_file(tb, &shown_file, &shown_source))
-    };
-    let init_args = encode(&scenario.init_args, path)?;
-    let deployer = DEPLOYER;
-    let calls = scenario
-        .steps
-        .iter()
-        .map(|s| {
-            Ok(Call {
-                method: s.call.clone(),
-                args: encode(&s.args, path)?,
-                caller: match &s.caller {
-                    Some(text) => caller(text, path)?,
-                    None => Caller::Account(deployer),
-                },
-                value: s.value,
-            })
+    let read = |name: Option<&str>, deployer: Address| -> Result<Actor, ScenarioError> {
+        let entry = project
+            .actor(name)
+            .map_err(|e| invalid(path, e.to_string()))?;
+        let source_path = project.dir.join(&entry.source);
+        let source = std::fs::read_to_string(&source_path)
+            .map_err(|e| invalid(&source_path, e.to_string()))?;
+        let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(&source));
+        Ok(Actor {
+            name: entry.name.clone(),
+            file: entry.source.display().to_string(),
+            source,
+            address: cowboy_types::actor_address(&deployer, &Hash::ZERO, &code_hash),
         })
-        .collect::<Result<Vec<_>, ScenarioError>>()?;
-    let init_value = scenario.init_value;
-    let outcomes = pvm
-        .run(move |engine| {
-            let code = engine.load(&source).map_err(|diagnostics| {
-                diagnostics
-                    .iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })?;
-            let actor = code.address_deployed_by(deployer);
-            let ctx = |caller: [u8; 20], value: u64| CallContext::local(actor, caller, value, 1);
-            let mut host = MemoryHost::default();
-            host.balances.insert(actor, u64::MAX / 4);
-            let deploy = engine.deploy(
-                &code,
-                &mut host,
-                ctx(deployer, init_value),
-                &init_args,
-                LIMITS,
-            );
-            if deploy.result.is_ok() {
-                host.apply(&actor, &deploy.effects);
+    };
+    // Every actor and sender is known before the chain starts: its genesis funds the senders.
+    let deployer = scenario.deployer.unwrap_or(DEPLOYER);
+    let main = read(scenario.actor.as_deref(), deployer)?;
+    let main_name = main.name.clone();
+    let mut actors = BTreeMap::new();
+    let mut funded = BTreeSet::from([deployer]);
+    let mut actor_senders = BTreeSet::new();
+    actors.insert(main.name.clone(), main);
+    for (i, step) in scenario.steps.iter().enumerate() {
+        let at = |m: String| invalid(path, format!("step {} ({}): {m}", i + 1, step.label()));
+        let action = step.action().map_err(at)?;
+        let sender = sender(step, &action, &main_name, deployer).map_err(at)?;
+        let step_deployer = match &sender {
+            Sender::Account(a) => {
+                funded.insert(*a);
+                *a
             }
-            let mut outcomes = vec![deploy];
-            for c in calls {
-                if outcomes[0].result.is_err() {
-                    break; // nothing to call
-                }
-                let caller = match c.caller {
-                    Caller::Account(a) => a,
-                    Caller::Actor => actor,
-                };
-                let o = engine.call(
-                    &code,
-                    &mut host,
-                    ctx(caller, c.value),
-                    &c.method,
-                    &c.args,
-                    LIMITS,
-                );
-                if o.result.is_ok() {
-                    host.apply(&actor, &o.effects);
-                }
-                outcomes.push(o);
+            Sender::Actor(name) => {
+                actor_senders.insert(name.clone());
+                deployer
             }
-            Ok::<_, String>(outcomes)
-        })
-        .map_err(|e| ScenarioError::Pvm(e.to_string()))?;
-    let mut report = Report {
-        file: rel,
-        actor: entry.name.clone(),
-        steps: scenario.steps.len(),
-        passed: 0,
-        failure: None,
-    };
-    let outcomes = match outcomes {
-        Ok(o) => o,
-        Err(diagnostics) => {
-            report.failure = Some(Failure {
-                step: 0,
-                call: "deploy".into(),
-                message: format!(
-                    "{} does not validate:\n{diagnostics}",
-                    entry.source.display()
-                ),
-                traceback: None,
-            });
-            return Ok(report);
-        }
-    };
-    let deploy = &outcomes[0];
-    let deploy_check = match &deploy.result {
-        Err(e) => Err(format!("__init__ failed: {e}")),
-        Ok(_) => match scenario.init_timers {
-            Some(n) if deploy.effects.timers_set.len() != n => Err(format!(
-                "__init__ set {} timers, expected {n}",
-                deploy.effects.timers_set.len()
-            )),
-            _ => Ok(()),
-        },
-    };
-    if let Err(message) = deploy_check {
-        report.failure = Some(Failure {
-            step: 0,
-            call: "deploy".into(),
-            message,
-            traceback: traceback_of(deploy),
-        });
-        return Ok(report);
-    }
-    for (i, (step, outcome)) in scenario.steps.iter().zip(&outcomes[1..]).enumerate() {
-        if let Err(message) = check_step(step, outcome, path) {
-            report.failure = Some(Failure {
-                step: i + 1,
-                call: step.call.clone(),
-                message,
-                // An expected failure that failed differently still shows where it came from.
-                traceback: traceback_of(outcome),
-            });
-            return Ok(report);
-        }
-        report.passed += 1;
-    }
-    Ok(report)
-}
-
-fn check_step(step: &Step, outcome: &CallOutcome, path: &Path) -> Result<(), String> {
-    match (&outcome.result, &step.fails) {
-        (Ok(v), Some(text)) => {
-            return Err(format!(
-                "expected a failure containing {text:?}, but it returned {v}"
-            ));
-        }
-        (Err(e), Some(text)) => {
-            let message = e.to_string();
-            if !message.contains(text.as_str()) {
-                return Err(format!(
-                    "failed with {message:?}, expected a message containing {text:?}"
+        };
+        if let Action::Deploy(name) = action {
+            if actors.contains_key(name) {
+                return Err(at(format!("{name} is already deployed in this scenario")));
+            }
+            if matches!(sender, Sender::Actor(_)) {
+                return Err(at(
+                    "an actor cannot send a deploy here; leave `caller` out".into()
                 ));
             }
-            return Ok(());
+            actors.insert(name.to_string(), read(Some(name), step_deployer)?);
         }
-        (Err(e), None) => return Err(format!("failed: {e}")),
-        (Ok(_), None) => {}
     }
-    let Ok(value) = &outcome.result else {
-        return Ok(());
+    for name in &actor_senders {
+        match actors.get(name) {
+            // An actor sending a transaction pays its fee: the genesis funds it (the balance
+            // it starts with, before any deploy value).
+            Some(a) => funded.insert(a.address),
+            None => {
+                return Err(invalid(
+                    path,
+                    format!("caller {name:?} is not an actor this scenario deploys"),
+                ));
+            }
+        };
+    }
+    let funded: Vec<Address> = funded.into_iter().collect();
+    let mut run = Run {
+        path,
+        deployer,
+        chain: LocalChain::new(&funded)?,
+        actors,
+        main: main_name.clone(),
+        report: Report {
+            file: rel,
+            actor: main_name.clone(),
+            steps: scenario.steps.len(),
+            passed: 0,
+            failure: None,
+            receipts: Vec::new(),
+        },
     };
-    if let Some(expected) = &step.returns {
-        let expected = to_value(expected, path).map_err(|e| e.to_string())?;
-        if expected.to_json() != value.to_json() {
-            return Err(format!("returned {value}, expected {expected}"));
+    let init = Step {
+        args: scenario.init_args.clone(),
+        value: scenario.init_value,
+        timers: scenario.init_timers,
+        ..Step::default()
+    };
+    if let Err(failure) = run.deploy(0, &main_name, deployer, &init)? {
+        run.report.failure = Some(failure);
+        return Ok(run.report);
+    }
+    for (i, step) in scenario.steps.iter().enumerate() {
+        let number = i + 1;
+        let action = step
+            .action()
+            .map_err(|m| invalid(path, format!("step {number}: {m}")))?;
+        let outcome = match action {
+            Action::Call { method, to } => run.call(number, step, method, to)?,
+            Action::Deploy(name) => {
+                let step_deployer = match sender(step, &action, &main_name, deployer) {
+                    Ok(Sender::Account(a)) => a,
+                    _ => deployer,
+                };
+                run.deploy(number, name, step_deployer, step)?
+            }
+            Action::Advance(blocks) => run.advance(number, step, blocks)?,
+        };
+        if let Err(failure) = outcome {
+            run.report.failure = Some(failure);
+            return Ok(run.report);
         }
+        run.report.passed += 1;
     }
-    if step.returns_none && !matches!(value, Value::None) {
-        return Err(format!("returned {value}, expected None"));
-    }
-    if let Some(names) = &step.events {
-        let want: Vec<[u8; 32]> = names
-            .iter()
-            .map(|n| cowboy_types::keccak256(n.as_bytes()).0)
-            .collect();
-        let got: Vec<[u8; 32]> = outcome
-            .effects
-            .events
-            .iter()
-            .filter_map(|e| e.topics.first().copied())
-            .collect();
-        if want != got {
-            return Err(format!(
-                "emitted {} event(s) {}, expected {names:?}",
-                got.len(),
-                describe_events(&got, names)
-            ));
-        }
-    }
-    if let Some(methods) = &step.messages {
-        let got: Vec<&str> = outcome
-            .effects
-            .messages
-            .iter()
-            .map(|m| m.method.as_str())
-            .collect();
-        if &got != methods {
-            return Err(format!("sent messages {got:?}, expected {methods:?}"));
-        }
-    }
-    if let Some(n) = step.timers
-        && outcome.effects.timers_set.len() != n
-    {
-        return Err(format!(
-            "set {} timer(s), expected {n}",
-            outcome.effects.timers_set.len()
-        ));
-    }
-    Ok(())
+    Ok(run.report)
 }
 
-/// Names the emitted events that match an expected name; others as their topic hash.
-fn describe_events(got: &[[u8; 32]], names: &[String]) -> String {
+/// Who sends `step`'s transaction.
+fn sender(
+    step: &Step,
+    action: &Action<'_>,
+    main: &str,
+    deployer: Address,
+) -> Result<Sender, String> {
+    match step.caller.as_deref() {
+        None => Ok(Sender::Account(deployer)),
+        Some("self") => match action {
+            Action::Call { to, .. } => Ok(Sender::Actor(to.unwrap_or(main).to_string())),
+            _ => Err("caller \"self\" applies only to `call` steps".into()),
+        },
+        Some(text) if text.starts_with("0x") => text
+            .parse()
+            .map(Sender::Account)
+            .map_err(|e| format!("caller {text:?}: {e}")),
+        Some(name) => Ok(Sender::Actor(name.to_string())),
+    }
+}
+
+impl Run<'_> {
+    fn address_of(&self, name: &str) -> Option<Address> {
+        self.actors.get(name).map(|a| a.address)
+    }
+
+    /// Encodes arguments, `"$NAME"` standing for the address of actor NAME.
+    fn encode(&self, step: usize, args: &[toml::Value]) -> Result<Vec<u8>, ScenarioError> {
+        let at = |m: String| invalid(self.path, format!("step {step}: {m}"));
+        let values = args
+            .iter()
+            .map(|a| {
+                if let Some(name) = a.as_str().and_then(|s| s.strip_prefix('$')) {
+                    return self
+                        .address_of(name)
+                        .map(|addr| Value::Str(addr.to_string()))
+                        .ok_or_else(|| at(format!("${name} is not an actor of this scenario")));
+                }
+                let json = serde_json::to_value(a).map_err(|e| at(e.to_string()))?;
+                Value::from_json(&json).map_err(|e| at(format!("{json}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Value::List(values).encode().map_err(|e| at(e.to_string()))
+    }
+
+    /// Sends `instruction` as `sender` in a block of its own; returns its receipt and the
+    /// block's others (timer firings, deferred deliveries).
+    fn transact(
+        &mut self,
+        step: usize,
+        sender: Address,
+        instruction: Instruction,
+    ) -> Result<LocalReceipt, ScenarioError> {
+        let hash = self.chain.send_as(sender, instruction, BUDGET)?;
+        let receipts = self.chain.produce_block()?;
+        let mut own = None;
+        for r in receipts {
+            self.record(step, &r);
+            if r.receipt.tx_hash == hash && r.tx_index.is_some() {
+                own = Some(r);
+            }
+        }
+        own.ok_or_else(|| {
+            LocalError::Exec(cowboy_execution::ExecError::Corrupt {
+                what: format!("transaction {hash}"),
+                reason: "its block has no receipt for it".into(),
+            })
+            .into()
+        })
+    }
+
+    fn record(&mut self, step: usize, r: &LocalReceipt) {
+        let return_value = if r.receipt.return_data.is_empty() {
+            None
+        } else {
+            Value::decode(&r.receipt.return_data)
+                .ok()
+                .map(|v| v.to_json())
+        };
+        let hash = self
+            .chain
+            .chain()
+            .store()
+            .block(r.height)
+            .ok()
+            .flatten()
+            .map_or(Hash::ZERO, |b| b.header.digest());
+        self.report.receipts.push(StepReceipt {
+            step,
+            receipt: ReceiptView::of(&r.receipt, r.height, hash, return_value),
+            logs: r.calls.iter().flat_map(|c| c.logs.clone()).collect(),
+        });
+    }
+
+    /// The traceback of a failed call, in its actor's file.
+    fn traceback(&self, call: Option<&CallTrace>) -> Option<String> {
+        let call = call?;
+        let tb = call.result.as_ref().err()?.traceback.as_deref()?;
+        let actor = self.actors.values().find(|a| a.address == call.actor)?;
+        let shown = cowboy_types::canonicalize_source(&actor.source);
+        Some(cowboy_pvm::engine::traceback_in_file(
+            tb,
+            &actor.file,
+            &shown,
+        ))
+    }
+
+    fn deploy(
+        &mut self,
+        step: usize,
+        name: &str,
+        deployer: Address,
+        spec: &Step,
+    ) -> Result<Result<(), Failure>, ScenarioError> {
+        let (file, source) = match self.actors.get(name) {
+            Some(a) => (a.file.clone(), a.source.clone()),
+            None => {
+                return Err(invalid(
+                    self.path,
+                    format!("step {step}: no actor {name:?} in the manifest"),
+                ));
+            }
+        };
+        let failure = |message: String, traceback: Option<String>| Failure {
+            step,
+            call: format!("deploy {name}"),
+            message,
+            traceback,
+        };
+        if let Err(diagnostics) = self.chain.validate(&source)? {
+            let text = diagnostics
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n");
+            return Ok(Err(failure(
+                format!("{file} does not validate:\n{text}"),
+                None,
+            )));
+        }
+        let args = self.encode(step, &spec.args)?;
+        let r = self.transact(
+            step,
+            deployer,
+            Instruction::Actor(ActorInstruction::Deploy {
+                code: source,
+                salt: Hash::ZERO,
+                init_args: args,
+                value: spec.value,
+            }),
+        )?;
+        let init = r.calls.iter().find(|c| c.depth == 0);
+        Ok(self
+            .check(spec, &r, init)
+            .map_err(|m| failure(m, self.traceback(init))))
+    }
+
+    fn call(
+        &mut self,
+        step: usize,
+        spec: &Step,
+        method: &str,
+        to: Option<&str>,
+    ) -> Result<Result<(), Failure>, ScenarioError> {
+        let target = to.unwrap_or(&self.main).to_string();
+        let Some(to_address) = self.address_of(&target) else {
+            return Err(invalid(
+                self.path,
+                format!("step {step}: `to = {target:?}` is not an actor this scenario deploys"),
+            ));
+        };
+        let sender = match sender(
+            spec,
+            &Action::Call { method, to },
+            &self.main,
+            self.deployer,
+        ) {
+            Ok(Sender::Account(a)) => a,
+            Ok(Sender::Actor(name)) => self.address_of(&name).unwrap_or(self.deployer),
+            Err(m) => return Err(invalid(self.path, format!("step {step}: {m}"))),
+        };
+        let args = self.encode(step, &spec.args)?;
+        let r = self.transact(
+            step,
+            sender,
+            Instruction::Actor(ActorInstruction::Message {
+                to: to_address,
+                method: method.to_string(),
+                args,
+                value: spec.value,
+            }),
+        )?;
+        let handler = r.calls.iter().find(|c| c.depth == 0);
+        Ok(self.check(spec, &r, handler).map_err(|message| Failure {
+            step,
+            call: spec.label(),
+            message,
+            // An expected failure that failed differently still shows where it came from.
+            traceback: self.traceback(handler),
+        }))
+    }
+
+    fn advance(
+        &mut self,
+        step: usize,
+        spec: &Step,
+        blocks: u64,
+    ) -> Result<Result<(), Failure>, ScenarioError> {
+        let receipts = self.chain.advance(blocks)?;
+        for r in &receipts {
+            self.record(step, r);
+        }
+        let failure = |message: String, traceback: Option<String>| Failure {
+            step,
+            call: spec.label(),
+            message,
+            traceback,
+        };
+        let failed = receipts.iter().find_map(|r| match &r.receipt.status {
+            Status::Failed { kind, message } => Some((r, failure_text(*kind, message))),
+            Status::Success => None,
+        });
+        match (&spec.fails, failed) {
+            (None, Some((r, text))) => {
+                let call = r.calls.iter().find(|c| c.depth == 0);
+                let what = call
+                    .and_then(|c| c.method.clone())
+                    .unwrap_or_else(|| "a message".into());
+                return Ok(Err(failure(
+                    format!("{what} failed in block {}: {text}", r.height),
+                    self.traceback(call),
+                )));
+            }
+            (Some(want), None) => {
+                return Ok(Err(failure(
+                    format!("expected a failure containing {want:?}, but everything succeeded"),
+                    None,
+                )));
+            }
+            (Some(want), Some((_, text))) if !text.contains(want.as_str()) => {
+                return Ok(Err(failure(
+                    format!("failed with {text:?}, expected a message containing {want:?}"),
+                    None,
+                )));
+            }
+            _ => {}
+        }
+        if let Some(want) = &spec.ran {
+            let got: Vec<String> = receipts
+                .iter()
+                .flat_map(|r| r.calls.iter().filter(|c| c.depth == 0))
+                .filter_map(|c| c.method.clone())
+                .collect();
+            if &got != want {
+                return Ok(Err(failure(
+                    format!("ran {got:?}, expected {want:?}"),
+                    None,
+                )));
+            }
+        }
+        if let Some(names) = &spec.events {
+            let got: Vec<[u8; 32]> = receipts
+                .iter()
+                .flat_map(|r| &r.receipt.events)
+                .filter_map(|e| e.topics.first().map(|t| t.0))
+                .collect();
+            if let Err(m) = check_events(&got, names) {
+                return Ok(Err(failure(m, None)));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Checks a call's or deploy's expectations against its receipt and its own call.
+    fn check(&self, spec: &Step, r: &LocalReceipt, own: Option<&CallTrace>) -> Result<(), String> {
+        match (&r.receipt.status, &spec.fails) {
+            (Status::Success, Some(text)) => {
+                let shown = Value::decode(&r.receipt.return_data)
+                    .map_or_else(|_| "nothing".to_string(), |v| v.to_string());
+                return Err(format!(
+                    "expected a failure containing {text:?}, but it returned {shown}"
+                ));
+            }
+            (Status::Failed { kind, message }, Some(text)) => {
+                let message = failure_text(*kind, message);
+                if !message.contains(text.as_str()) {
+                    return Err(format!(
+                        "failed with {message:?}, expected a message containing {text:?}"
+                    ));
+                }
+                return Ok(());
+            }
+            (Status::Failed { kind, message }, None) => {
+                return Err(format!("failed: {}", failure_text(*kind, message)));
+            }
+            (Status::Success, None) => {}
+        }
+        if spec.returns.is_some() || spec.returns_none {
+            let value = Value::decode(&r.receipt.return_data)
+                .map_err(|e| format!("the return value does not decode: {e}"))?;
+            if let Some(expected) = &spec.returns {
+                let json = serde_json::to_value(expected).map_err(|e| e.to_string())?;
+                let expected = Value::from_json(&json).map_err(|e| format!("{json}: {e}"))?;
+                if expected.to_json() != value.to_json() {
+                    return Err(format!("returned {value}, expected {expected}"));
+                }
+            }
+            if spec.returns_none && !matches!(value, Value::None) {
+                return Err(format!("returned {value}, expected None"));
+            }
+        }
+        if let Some(names) = &spec.events {
+            let got: Vec<[u8; 32]> = r
+                .receipt
+                .events
+                .iter()
+                .filter_map(|e| e.topics.first().map(|t| t.0))
+                .collect();
+            check_events(&got, names)?;
+        }
+        let (messages, timers) = own.map_or((&[][..], &[][..]), |c| {
+            (c.messages.as_slice(), c.timers.as_slice())
+        });
+        if let Some(methods) = &spec.messages {
+            let got: Vec<&str> = messages.iter().map(|m| m.method.as_str()).collect();
+            if &got != methods {
+                return Err(format!("sent messages {got:?}, expected {methods:?}"));
+            }
+        }
+        if let Some(n) = spec.timers
+            && timers.len() != n
+        {
+            return Err(format!("set {} timer(s), expected {n}", timers.len()));
+        }
+        Ok(())
+    }
+}
+
+/// A receipt failure as the developer reads it: `Kind: message`.
+fn failure_text(kind: u8, message: &str) -> String {
+    let name = FailureKind::from_code(kind).map_or("Unknown", |k| k.name());
+    format!("{name}: {message}")
+}
+
+/// Compares the first topics of emitted events with the expected event names.
+fn check_events(got: &[[u8; 32]], names: &[String]) -> Result<(), String> {
+    let want: Vec<[u8; 32]> = names
+        .iter()
+        .map(|n| cowboy_types::keccak256(n.as_bytes()).0)
+        .collect();
+    if want == got {
+        return Ok(());
+    }
+    // Names the emitted events that match an expected name; others as their topic hash.
     let named: Vec<String> = got
         .iter()
         .map(|t| {
@@ -415,5 +766,8 @@ fn describe_events(got: &[[u8; 32]], names: &[String]) -> String {
                 .unwrap_or_else(|| format!("0x{}", hex::encode(t)))
         })
         .collect();
-    format!("{named:?}")
+    Err(format!(
+        "emitted {} event(s) {named:?}, expected {names:?}",
+        got.len()
+    ))
 }

@@ -65,9 +65,11 @@ pub struct CallContext {
 }
 
 impl CallContext {
-    /// A call outside any chain (`cowboy run`, `cowboy test`): block `height` (view = height,
-    /// epoch 0, time 0, chain id 0, an all-zero beacon), actor nonce 0, depth 0, the genesis
-    /// limits.
+    /// A call outside any chain, for the PVM's own tests and benchmarks: block `height` (view =
+    /// height, epoch 0, time 0, chain id 0, an all-zero beacon), actor nonce 0, depth 0, the
+    /// genesis limits. (`cowboy run` and `cowboy test` run on a chain:
+    /// `cowboy_execution::local`.)
+    #[cfg(feature = "test-host")]
     pub fn local(actor: Address, caller: Address, value: u64, height: u64) -> Self {
         Self {
             actor,
@@ -204,8 +206,11 @@ impl Host for EmptyHost {
     }
 }
 
-/// An in-memory host: storage per actor, balances, pending timers. Used by `cowboy run` and by
-/// tests; apply a successful call's [`Effects`] with [`MemoryHost::apply`].
+/// An in-memory host for the PVM's own tests and benchmarks (feature `test-host`): storage per
+/// actor, balances, pending timers; apply a successful call's [`Effects`] with
+/// [`MemoryHost::apply`]. It is not a state transition — no fees, value or delivery — and
+/// nothing outside tests may use it: local runs use `cowboy_execution::local`, the chain's own.
+#[cfg(feature = "test-host")]
 #[derive(Debug, Default, Clone)]
 pub struct MemoryHost {
     pub storage: BTreeMap<(Address, Vec<u8>), Vec<u8>>,
@@ -213,6 +218,7 @@ pub struct MemoryHost {
     pub timers: BTreeMap<Hash32, (Address, TimerRequest)>,
 }
 
+#[cfg(feature = "test-host")]
 impl MemoryHost {
     /// Commits a successful call's effects for `actor`.
     pub fn apply(&mut self, actor: &Address, effects: &Effects) {
@@ -235,6 +241,7 @@ impl MemoryHost {
     }
 }
 
+#[cfg(feature = "test-host")]
 impl Host for MemoryHost {
     fn storage_get(&mut self, actor: &Address, key: &[u8]) -> Result<Option<Vec<u8>>, HostError> {
         Ok(self.storage.get(&(*actor, key.to_vec())).cloned())

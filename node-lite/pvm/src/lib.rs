@@ -34,7 +34,9 @@ pub mod validate;
 pub mod value;
 
 pub use engine::{ActorCode, CallError, CallOutcome, Engine, ErrorKind, Limits};
-pub use host::{BlockInfo, CallContext, Effects, Host, MemoryHost};
+#[cfg(feature = "test-host")]
+pub use host::MemoryHost;
+pub use host::{BlockInfo, CallContext, Effects, Host};
 pub use value::Value;
 pub mod thread;
 pub use thread::PvmThread;

@@ -274,6 +274,74 @@ pub struct ReceiptView {
     pub deliveries: Vec<DeliveryView>,
 }
 
+impl ReceiptView {
+    /// The view of receipt `r` of the block at `block_height` with hash `block_hash`;
+    /// `return_value` is its return data decoded as JSON, when it is a canonical value.
+    pub fn of(
+        r: &cowboy_types::Receipt,
+        block_height: u64,
+        block_hash: Hash,
+        return_value: Option<serde_json::Value>,
+    ) -> Self {
+        use cowboy_types::{Status, receipt::Outcome};
+        let failure_name =
+            |kind: u8| cowboy_types::FailureKind::from_code(kind).map_or("Unknown", |k| k.name());
+        let (status, failure, failure_code, error) = match &r.status {
+            Status::Success => (ReceiptStatus::Success, None, None, None),
+            Status::Failed { kind, message } => (
+                ReceiptStatus::Failed,
+                Some(failure_name(*kind).to_string()),
+                Some(*kind),
+                Some(message.clone()),
+            ),
+        };
+        Self {
+            tx_hash: r.tx_hash,
+            block_height,
+            block_hash,
+            status,
+            failure,
+            failure_code,
+            error,
+            cycles_used: r.cycles_used,
+            cells_used: r.cells_used,
+            fee: Amount(r.fee),
+            return_data: HexBytes(r.return_data.clone()),
+            return_value,
+            events: r
+                .events
+                .iter()
+                .map(|e| EventView {
+                    emitter: e.emitter,
+                    topics: e.topics.clone(),
+                    data: HexBytes(e.data.clone()),
+                })
+                .collect(),
+            created: r.created,
+            deliveries: r
+                .deliveries
+                .iter()
+                .map(|d| {
+                    let (outcome, error) = match &d.outcome {
+                        Outcome::Delivered => (DeliveryOutcome::Delivered, None),
+                        Outcome::Deferred => (DeliveryOutcome::Deferred, None),
+                        Outcome::Failed { kind, message } => (
+                            DeliveryOutcome::Failed,
+                            Some(format!("{}: {message}", failure_name(*kind))),
+                        ),
+                    };
+                    DeliveryView {
+                        id: d.id,
+                        to: d.to,
+                        outcome,
+                        error,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Nonces of an address.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NonceView {

@@ -129,6 +129,18 @@ impl Store {
         Self::init(db)
     }
 
+    /// A store that lives in memory and is gone when dropped: the same tables and commits as
+    /// [`Store::open`], for local runs (`cowboy run`, `cowboy test`) that need no history.
+    pub fn in_memory() -> Result<Self, StoreError> {
+        let db = Database::builder()
+            .create_with_backend(redb::backends::InMemoryBackend::new())
+            .map_err(|e| StoreError::Open {
+                path: "<memory>".into(),
+                source: Box::new(e),
+            })?;
+        Self::init(db)
+    }
+
     /// [`Store::open`], with writes that find the disk full handed to `full` and retried
     /// instead of failing the commit.
     pub fn open_with(

@@ -1,0 +1,295 @@
+//! A chain in one process, for developers: `cowboy run` and `cowboy test` deploy, call and
+//! advance blocks on it, as PocketIC does for dfx and anvil for Foundry.
+//!
+//! Its blocks go through what validators run — [`crate::pipeline::assemble`] builds them,
+//! [`Chain::execute_traced`] executes them and [`Chain::commit`] commits them — on a store in
+//! memory, with one validator and no consensus. So value moves, quotas and fees apply,
+//! messages between actors are delivered, and timers fire when blocks are made. It adds only
+//! what a developer needs:
+//! - a transaction may be sent as any address, without its key ([`crate::tx::impersonate`]);
+//!   signed transactions are checked as a node checks them ([`LocalChain::submit`]);
+//! - blocks are made on demand, with a clock and a beacon that depend only on the height, so
+//!   the same steps give the same receipts in every run;
+//! - every call is traced ([`CallTrace`]): `print` output, tracebacks, what it sent and set.
+
+use crate::{
+    Allocation, BlockError, CallTrace, Chain, ExecError, Genesis, GenesisError, GenesisValidator,
+    Parameters, TxError,
+    block::Proposal,
+    pipeline,
+    tx::{self, VerifiedTx},
+    world::World,
+};
+use cowboy_pvm::{PvmThread, validate::Diagnostic};
+use cowboy_state::Overlay;
+use cowboy_types::{
+    Account, Address, Beacon, Hash, Instruction, Receipt, Round, Transaction,
+    block::BEACON_SIGNATURE_LEN,
+    json::{Amount, HexBytes},
+};
+use std::sync::Arc;
+
+/// The chain id of local chains, and devnets' default (anvil's): a transaction signed for one
+/// is valid on the other.
+pub const CHAIN_ID: u64 = 31_337;
+/// The block time local chains size their execution budgets for
+/// ([`Parameters::for_block_time`]), and devnets' default: a call that fits a devnet's block
+/// fits a local one and the other way round.
+pub const BLOCK_TIME_MS: u64 = 500;
+/// The timestamp of a local chain's genesis (2026-01-01T00:00:00Z); block `h` is stamped
+/// `h × BLOCK_TIME_MS` later.
+pub const GENESIS_TIME_MS: u64 = 1_767_225_600_000;
+/// The one validator of a local chain (it proposes every block and earns its rewards).
+pub const VALIDATOR: Address = Address([0xa0; 20]);
+/// What a local genesis gives each account it funds: 1,000,000 CBY.
+pub const ACCOUNT_BALANCE: u64 = 1_000_000 * crate::params::BASE_UNITS_PER_CBY;
+
+/// Why a local chain could not do what it was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum LocalError {
+    #[error(transparent)]
+    Genesis(#[from] GenesisError),
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+    #[error(transparent)]
+    Block(#[from] BlockError),
+    #[error("the transaction is not valid: {0}")]
+    Tx(#[from] TxError),
+    #[error("the PVM thread is gone")]
+    PvmGone,
+    #[error("cannot start the PVM: {0}")]
+    PvmStart(String),
+}
+
+/// A receipt of a local block, with what its calls did.
+#[derive(Clone, Debug)]
+pub struct LocalReceipt {
+    /// The block it is in.
+    pub height: u64,
+    pub receipt: Receipt,
+    /// Its transaction's index in the block's body (`None` for timer firings and deferred
+    /// deliveries).
+    pub tx_index: Option<u32>,
+    /// The calls its session ran, in order (a deploy's `__init__`, handlers, nested sends).
+    pub calls: Vec<CallTrace>,
+}
+
+/// A chain in this process (see the module documentation).
+pub struct LocalChain {
+    chain: Arc<Chain>,
+    pvm: PvmThread,
+    /// Transactions for the next block, as verified.
+    queued: Vec<VerifiedTx>,
+}
+
+impl LocalChain {
+    /// The genesis of a local chain that funds `accounts` with [`ACCOUNT_BALANCE`] each.
+    pub fn genesis(accounts: &[Address]) -> Genesis {
+        let mut funded: Vec<Address> = accounts.to_vec();
+        funded.sort();
+        funded.dedup();
+        let parameters = Parameters::for_block_time(BLOCK_TIME_MS);
+        Genesis {
+            chain_id: CHAIN_ID,
+            genesis_time_ms: GENESIS_TIME_MS,
+            allocations: funded
+                .into_iter()
+                .map(|address| Allocation {
+                    address,
+                    balance: Amount(ACCOUNT_BALANCE),
+                })
+                .collect(),
+            validators: vec![GenesisValidator {
+                address: VALIDATOR,
+                stake: Amount(parameters.consensus.minimum_validator_stake),
+                // Execution never reads it: no consensus runs here.
+                public_key: HexBytes(vec![0xed; 32]),
+            }],
+            threshold_public: None,
+            parameters,
+        }
+    }
+
+    /// A local chain whose genesis funds `accounts` ([`LocalChain::genesis`]).
+    pub fn new(accounts: &[Address]) -> Result<Self, LocalError> {
+        Self::from_genesis(&Self::genesis(accounts))
+    }
+
+    /// A local chain from any genesis whose validators include [`VALIDATOR`].
+    pub fn from_genesis(genesis: &Genesis) -> Result<Self, LocalError> {
+        genesis.validate()?;
+        let chain = Arc::new(Chain::in_memory(genesis)?);
+        let pvm = PvmThread::spawn().map_err(|e| LocalError::PvmStart(e.to_string()))?;
+        Ok(Self {
+            chain,
+            pvm,
+            queued: Vec::new(),
+        })
+    }
+
+    /// The chain underneath (its store holds blocks, receipts and state, as a node's does).
+    pub fn chain(&self) -> &Chain {
+        &self.chain
+    }
+
+    /// The height of the last block.
+    pub fn height(&self) -> Result<u64, LocalError> {
+        Ok(self.chain.head()?.height)
+    }
+
+    /// `address`'s account in the last block's state.
+    pub fn account(&self, address: &Address) -> Result<Account, LocalError> {
+        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
+        Ok(World::new(Overlay::new(&snapshot)).account(address)?)
+    }
+
+    /// Checks actor source as a deploy would, with the PVM's diagnostics (`file:line:col`,
+    /// rule, hint) when it is refused.
+    pub fn validate(&self, source: &str) -> Result<Result<(), Vec<Diagnostic>>, LocalError> {
+        let source = source.to_owned();
+        self.pvm
+            .run(move |engine| engine.load(&source).map(|_| ()))
+            .map_err(|_| LocalError::PvmGone)
+    }
+
+    /// Queues `instruction` for the next block, sent as `sender` (no key needed) with its next
+    /// nonce, the fees a node suggests (twice the user-lane basefee, no tip), and limits that
+    /// give the call `budget` = `(cycles, cells)` beyond the transaction's intrinsic cost
+    /// (capped at what one transaction may use). Returns the transaction's hash.
+    pub fn send_as(
+        &mut self,
+        sender: Address,
+        instruction: Instruction,
+        budget: (u64, u64),
+    ) -> Result<Hash, LocalError> {
+        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
+        let world = World::new(Overlay::new(&snapshot));
+        let params = world.params()?;
+        let prices = world.user_prices()?;
+        let queued = self.queued.iter().filter(|t| t.sender == sender).count() as u64;
+        let mut tx = Transaction {
+            chain_id: self.chain.chain_id(),
+            nonce: world.account(&sender)?.nonce + queued,
+            instruction,
+            cycles_limit: budget.0,
+            cells_limit: budget.1,
+            max_fee_per_cycle: prices.cycle.saturating_mul(2),
+            max_fee_per_cell: prices.cell.saturating_mul(2),
+            max_priority_fee_per_cycle: 0,
+            max_priority_fee_per_cell: 0,
+            from: sender,
+            access_list: None,
+            metadata: Vec::new(),
+            origin: None,
+            signature: Default::default(),
+            additional_signers: Vec::new(),
+        };
+        // The intrinsic cost depends on the encoded size, which depends on the limits: settle
+        // in a few rounds (a limit's encoding grows by a byte at most).
+        for _ in 0..4 {
+            let size = commonware_codec::EncodeSize::encode_size(&tx);
+            let intrinsic = crate::intrinsic::cost(&tx.instruction, size);
+            tx.cycles_limit = budget
+                .0
+                .saturating_add(intrinsic.0)
+                .min(params.lanes.user_cycles);
+            tx.cells_limit = budget
+                .1
+                .saturating_add(intrinsic.1)
+                .min(params.lanes.block_cells);
+        }
+        let vtx = tx::impersonate(tx, self.chain.chain_id(), &params)?;
+        let hash = vtx.hash;
+        self.queued.push(vtx);
+        Ok(hash)
+    }
+
+    /// Queues a signed transaction for the next block; its sender is recovered and it is
+    /// checked as a node checks what it admits.
+    pub fn submit(&mut self, tx: Transaction) -> Result<Hash, LocalError> {
+        let params = self.chain.params()?;
+        let vtx = tx::verify(tx, self.chain.chain_id(), &params)?;
+        let hash = vtx.hash;
+        self.queued.push(vtx);
+        Ok(hash)
+    }
+
+    /// Makes the next block from the queued transactions (in the canonical order a validator
+    /// gives them), executes and commits it. Returns its receipts in execution order: deferred
+    /// deliveries, transactions, timer firings.
+    pub fn produce_block(&mut self) -> Result<Vec<LocalReceipt>, LocalError> {
+        let parent = self.chain.head()?;
+        let height = parent.height + 1;
+        let claim = self
+            .chain
+            .outcome(parent.height)?
+            .ok_or_else(|| ExecError::Corrupt {
+                what: format!("block {}", parent.height),
+                reason: "executed but its outcome is missing".into(),
+            })?;
+        let proposal = Proposal {
+            round: Round {
+                epoch: 0,
+                view: height,
+            },
+            timestamp_ms: GENESIS_TIME_MS.saturating_add(height.saturating_mul(BLOCK_TIME_MS)),
+            proposer: VALIDATOR,
+            beacon: beacon(height),
+        };
+        let queued = std::mem::take(&mut self.queued);
+        let assembled = pipeline::assemble(&parent, &proposal, &claim, queued);
+        let checked = assembled.verified.into_iter().map(Ok).collect();
+        let block = assembled.block;
+        let chain = self.chain.clone();
+        let executed = self
+            .pvm
+            .run(move |engine| {
+                let executed = chain.execute_traced(engine, &block, Some(checked))?;
+                chain.commit(&executed)?;
+                Ok::<_, LocalError>(executed)
+            })
+            .map_err(|_| LocalError::PvmGone)??;
+        let mut traces = executed.traces.into_iter();
+        Ok(executed
+            .receipts
+            .into_iter()
+            .map(|(receipt, tx_index)| LocalReceipt {
+                height,
+                receipt,
+                tx_index,
+                calls: traces.next().unwrap_or_default(),
+            })
+            .collect())
+    }
+
+    /// Makes `blocks` blocks (the first with the queued transactions) and returns all their
+    /// receipts.
+    pub fn advance(&mut self, blocks: u64) -> Result<Vec<LocalReceipt>, LocalError> {
+        let mut receipts = Vec::new();
+        for _ in 0..blocks {
+            receipts.extend(self.produce_block()?);
+        }
+        Ok(receipts)
+    }
+}
+
+/// The beacon of a local block: a hash of its height, standing in for the threshold-VRF seed
+/// (unpredictable on a real chain, reproducible here).
+fn beacon(height: u64) -> Beacon {
+    let mut signature = [0u8; BEACON_SIGNATURE_LEN];
+    let mut seed = b"cowboy local beacon".to_vec();
+    seed.extend_from_slice(&height.to_be_bytes());
+    for (i, chunk) in signature.chunks_mut(32).enumerate() {
+        let mut pre = seed.clone();
+        pre.push(i as u8);
+        let h = cowboy_types::keccak256(&pre);
+        chunk.copy_from_slice(&h.0[..chunk.len()]);
+    }
+    Beacon {
+        round: Round {
+            epoch: 0,
+            view: height.saturating_sub(1),
+        },
+        signature,
+    }
+}
