@@ -2,7 +2,8 @@
 //! next commands it prints; a 4-validator lifecycle with a fault drill (stop one node, the
 //! rest keep finalizing, start it, it catches up, roots agree), "already running" and "port in
 //! use"; the faucet's rate limit; every example deployed and exercised. Every wait is a long
-//! poll or a process exit, never a sleep. The tests share the machine's two cores, so they
+//! poll or a process exit, never a sleep. And `cowboy test`'s local chain gives the receipts a
+//! devnet gives for the same steps. The tests share the machine's two cores, so they
 //! run one at a time.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
@@ -474,6 +475,124 @@ fn examples_deployed_and_exercised() {
     let stats = returned(&["query", &pinger, "stats"]);
     assert_eq!(
         stats,
+        serde_json::json!({"sent": 2, "answered": 1, "expired": 1, "ignored": 0})
+    );
+}
+
+/// Issue 14's acceptance: the same steps on a 1-validator devnet and on `cowboy test`'s local
+/// chain give the same receipts. Two actors are deployed, one messages the other (answered
+/// within the transaction), and blocks pass until a timeout timer fires. The devnet runs
+/// first; the local scenario then puts each step at the height it had on the devnet (`height`,
+/// `advance`), from the same deployer, so everything but the transactions' signatures and fees
+/// is the same: statuses, return values, events, deliveries, cycles and cells.
+#[test]
+fn local_chain_gives_a_devnets_receipts() {
+    let _serial = serial();
+    let (devnet, up) = Devnet::up(1, 200, &[]);
+    let home = devnet.home();
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
+    let project = support::example("ping-pong", &home.join("projects"));
+    let path = project.display().to_string();
+    json(home, &["build", "--path", &path]);
+    let deploy = |actor: &str, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["deploy", "--path", &path, "--actor", actor];
+        args.extend_from_slice(extra);
+        json(home, &args)
+    };
+    let created = |r: &serde_json::Value| r["created"].as_str().expect("created").to_string();
+
+    // On the devnet, from dev account 0.
+    let mut chain = vec![deploy(
+        "pinger",
+        &["--args", "5", "--value", "100000000000"],
+    )];
+    let pinger = created(&chain[0]);
+    chain.push(deploy("ponger", &[]));
+    let ponger = created(&chain[1]);
+    chain.push(json(home, &["call", &pinger, "ping", &ponger, "\"hi\""]));
+    chain.push(json(home, &["call", &ponger, "set_silent", "true"]));
+    chain.push(json(home, &["call", &pinger, "ping", &ponger, "\"again\""]));
+    let timers = json(home, &["timer", "list", &pinger]);
+    let timer = &timers.as_array().expect("timers")[0];
+    let fires_at = timer["height"].as_u64().expect("height");
+    wait_above(&url, fires_at);
+    // A firing's receipt is filed under keccak256(timer id ‖ height).
+    let mut id = hex::decode(&timer["id"].as_str().expect("id")[2..]).expect("hex");
+    id.extend_from_slice(&fires_at.to_be_bytes());
+    let firing = cowboy_types::keccak256(&id).to_string();
+    let status = json(home, &["tx", "status", &firing]);
+    let firing_receipt = status["receipt"].clone();
+    chain.push(json(home, &["call", &pinger, "stats"]));
+    for r in &chain {
+        assert_eq!(r["status"], "success", "{r}");
+    }
+    assert_eq!(firing_receipt["block_height"], fires_at, "{status}");
+
+    // The same steps locally, each at its devnet height.
+    let heights: Vec<u64> = chain
+        .iter()
+        .map(|r| r["block_height"].as_u64().expect("height"))
+        .collect();
+    let mut at = heights[0];
+    let mut toml = format!(
+        "actor = \"pinger\"\ndeployer = \"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266\"\n\
+         height = {at}\ninit_args = [5]\ninit_value = 100000000000\n"
+    );
+    let mut step = |toml: &mut String, height: u64, body: &str| {
+        if height > at + 1 {
+            toml.push_str(&format!("\n[[steps]]\nadvance = {}\n", height - at - 1));
+        }
+        toml.push_str(&format!("\n[[steps]]\n{body}\n"));
+        at = height;
+    };
+    step(&mut toml, heights[1], "deploy = \"ponger\"");
+    step(
+        &mut toml,
+        heights[2],
+        "call = \"ping\"\nargs = [\"$ponger\", \"hi\"]",
+    );
+    step(
+        &mut toml,
+        heights[3],
+        "call = \"set_silent\"\nto = \"ponger\"\nargs = [true]",
+    );
+    step(
+        &mut toml,
+        heights[4],
+        "call = \"ping\"\nargs = [\"$ponger\", \"again\"]",
+    );
+    step(&mut toml, heights[5], "call = \"stats\"");
+    std::fs::write(project.join("tests/devnet_heights.toml"), &toml).expect("write");
+    let local = json(home, &["test", "devnet_heights", "--path", &path]);
+    let file = &local["files"][0];
+    assert!(file["failure"].is_null(), "{toml}\n{file}");
+    let receipts = file["receipts"].as_array().expect("receipts");
+
+    // Everything a receipt says about execution, which signatures and fees do not change.
+    let executed = |r: &serde_json::Value| {
+        let mut r = r.clone();
+        let o = r.as_object_mut().expect("receipt");
+        for key in ["tx_hash", "block_hash", "fee", "step", "logs"] {
+            o.remove(key);
+        }
+        r
+    };
+    for devnet_receipt in &chain {
+        let height = &devnet_receipt["block_height"];
+        let local_receipt = receipts
+            .iter()
+            .find(|r| &r["block_height"] == height && r["tx_hash"] != firing)
+            .unwrap_or_else(|| panic!("no local receipt at height {height}: {file}"));
+        assert_eq!(executed(local_receipt), executed(devnet_receipt));
+    }
+    let local_firing = receipts
+        .iter()
+        .find(|r| r["tx_hash"] == firing)
+        .unwrap_or_else(|| panic!("the timer did not fire locally: {file}"));
+    assert_eq!(executed(local_firing), executed(&firing_receipt));
+    assert_eq!(local_firing["events"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        chain[5]["return_value"],
         serde_json::json!({"sent": 2, "answered": 1, "expired": 1, "ignored": 0})
     );
 }

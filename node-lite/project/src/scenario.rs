@@ -11,6 +11,7 @@
 //! init_value = 0           # base units sent with the deploy
 //! init_timers = 0          # timers __init__ must set (optional)
 //! deployer = "0x…"         # who deploys and calls by default (default 0x11…11)
+//! height = 1               # the block the actor is deployed in (the blocks below are empty)
 //!
 //! [[steps]]
 //! deploy = "ponger"        # deploy another actor of the manifest (args: its __init__ arguments)
@@ -64,6 +65,8 @@ struct Scenario {
     actor: Option<String>,
     /// Who deploys and, by default, calls (default [`DEPLOYER`]).
     deployer: Option<Address>,
+    /// The block the actor is deployed in (default 1; the blocks below it are empty).
+    height: Option<u64>,
     #[serde(default)]
     init_args: Vec<toml::Value>,
     #[serde(default)]
@@ -373,6 +376,18 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
         timers: scenario.init_timers,
         ..Step::default()
     };
+    match scenario.height {
+        None | Some(1) => {}
+        Some(h) if (2..=MAX_ADVANCE).contains(&h) => {
+            run.chain.advance(h - 1)?;
+        }
+        Some(h) => {
+            return Err(invalid(
+                path,
+                format!("height must be 1 to {MAX_ADVANCE}, got {h}"),
+            ));
+        }
+    }
     if let Err(failure) = run.deploy(0, &main_name, deployer, &init)? {
         run.report.failure = Some(failure);
         return Ok(run.report);
