@@ -101,6 +101,11 @@ impl Node {
         })
     }
 
+    /// Runs `future` (a library call over [`Self::client`]) to completion.
+    pub fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
+    }
+
     /// Refuses a node of another chain than the profile's.
     fn check_chain(&self) -> Result<()> {
         if let Some((profile, expected)) = &self.expected_chain {
@@ -125,19 +130,19 @@ impl Node {
             .map_err(|e| rpc_error(e, &self.url))
     }
 
-    /// Fills nonce, limits and fees, signs, sends and (unless `no_wait`) waits for the receipt.
+    /// Fills nonce, limits and fees (`cowboy_rpc::signed_transaction`: the node's suggestions
+    /// and `cowboy_rpc::default_limits` unless given), signs, sends and (unless `no_wait`) waits
+    /// for the receipt.
     pub fn send(
         &self,
         key: &PrivateKey,
         instruction: Instruction,
         args: &TxArgs,
-        default_limits: (u64, u64),
     ) -> Result<(Hash, Option<ReceiptView>)> {
         let options = cowboy_rpc::TxOptions {
             nonce: args.nonce,
-            cycles_limit: args.cycles_limit.unwrap_or(default_limits.0),
-            cells_limit: args.cells_limit.unwrap_or(default_limits.1),
-            default_limits: args.cycles_limit.is_none() && args.cells_limit.is_none(),
+            cycles_limit: args.cycles_limit,
+            cells_limit: args.cells_limit,
             max_fee_per_cycle: args.max_fee_per_cycle,
             max_fee_per_cell: args.max_fee_per_cell,
             priority_fee_per_cycle: args.priority_fee,

@@ -13,6 +13,7 @@ mod config;
 mod logs;
 mod opts;
 mod password;
+mod shutdown;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -151,3 +151,28 @@ pub fn parse_percent_ppm(text: &str) -> Result<u64, String> {
     }
     Ok((percent * 10_000.0).round() as u64)
 }
+
+/// Prints build problems (JSON on stdout with `--json`) and returns the error to exit with.
+pub fn build_problems(error: cowboy_project::BuildError, json_mode: bool) -> anyhow::Error {
+    match error {
+        cowboy_project::BuildError::Problems(problems) => {
+            if json_mode {
+                json(&serde_json::json!({
+                    "artifacts": null,
+                    "problems": problems,
+                }));
+            } else {
+                for p in &problems {
+                    eprintln!("{p}");
+                }
+                let n = problems.len();
+                eprintln!(
+                    "error: {n} problem{} found; nothing was written",
+                    if n == 1 { "" } else { "s" }
+                );
+            }
+            Reported.into()
+        }
+        other => other.into(),
+    }
+}

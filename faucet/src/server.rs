@@ -15,15 +15,12 @@ use axum::{
 };
 use cowboy_crypto::PrivateKey;
 use cowboy_rpc::{CowboyApiClient, jsonrpsee::http_client::HttpClient};
-use cowboy_types::{Address, Instruction, SystemInstruction, json::HexBytes};
+use cowboy_types::{Address, Instruction, SystemInstruction};
 use std::{
     net::{IpAddr, SocketAddr},
     sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
-
-/// Cycle limit of a faucet transfer: exactly the transfer intrinsic (§17.2).
-const TRANSFER_CYCLES: u64 = 21_000;
 
 /// How the faucet runs.
 #[derive(Clone)]
@@ -321,24 +318,14 @@ async fn transfer(shared: &Shared, to: Address, amount: u64) -> Result<Drip, Fai
                 ),
             ));
         }
-        let options = cowboy_rpc::TxOptions {
-            cycles_limit: TRANSFER_CYCLES,
-            cells_limit: 0,
-            ..Default::default()
-        };
-        let tx = cowboy_rpc::signed_transaction(
+        cowboy_rpc::send(
             &shared.node,
             &shared.config.key,
             Instruction::System(SystemInstruction::Transfer { to, amount }),
-            &options,
+            &cowboy_rpc::TxOptions::default(),
         )
         .await
-        .map_err(|e| node_failed(&e))?;
-        shared
-            .node
-            .send_raw_transaction(HexBytes(tx.to_bytes()))
-            .await
-            .map_err(|e| node_failed(&e))?
+        .map_err(|e| node_failed(&e))?
     };
     tracing::info!(%to, amount, %hash, "sent");
     let receipt = cowboy_rpc::receipt_within(&shared.node, hash, shared.config.receipt_timeout)

@@ -5,7 +5,7 @@
 use crate::{opts::GlobalArgs, output};
 use anyhow::Result;
 use clap::Args;
-use cowboy_project::{BuildError, Project};
+use cowboy_project::Project;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -20,43 +20,11 @@ pub struct BuildArgs {
     path: Option<PathBuf>,
 }
 
-/// Opens the project at `path`, or the one around the current directory.
-pub fn project(path: Option<&PathBuf>) -> Result<Project> {
-    Ok(match path {
-        Some(p) => Project::open(p)?,
-        None => Project::find(&std::env::current_dir()?)?,
-    })
-}
-
-/// Prints build problems (JSON on stdout with `--json`) and returns the error to exit with.
-pub fn report_problems(error: BuildError, json: bool) -> anyhow::Error {
-    match error {
-        BuildError::Problems(problems) => {
-            if json {
-                output::json(&serde_json::json!({
-                    "artifacts": null,
-                    "problems": problems,
-                }));
-            } else {
-                for p in &problems {
-                    eprintln!("{p}");
-                }
-                let n = problems.len();
-                eprintln!(
-                    "error: {n} problem{} found; nothing was written",
-                    if n == 1 { "" } else { "s" }
-                );
-            }
-            crate::output::Reported.into()
-        }
-        other => other.into(),
-    }
-}
-
 impl BuildArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
-        let project = project(self.path.as_ref())?;
-        let built = cowboy_project::build(&project).map_err(|e| report_problems(e, global.json))?;
+        let project = Project::locate(self.path.as_deref())?;
+        let built =
+            cowboy_project::build(&project).map_err(|e| output::build_problems(e, global.json))?;
         let warnings: Vec<_> = built
             .iter()
             .flat_map(|(a, _)| cowboy_project::build::version_warnings(a))

@@ -8,9 +8,6 @@ use anyhow::Result;
 use clap::Args;
 use cowboy_types::{ActorInstruction, Instruction};
 
-/// Default `(cycles, cells)` limits of a handler call.
-pub const CALL_LIMITS: (u64, u64) = (5_000_000, 1_000_000);
-
 #[derive(Args)]
 #[command(
     after_help = "Arguments are JSON values; a bare word is a string.\n\nExamples:\n  \
@@ -50,7 +47,6 @@ impl CallArgs {
                 value: self.value,
             }),
             &self.tx,
-            CALL_LIMITS,
         )?;
         client::report(global.json, hash, receipt)
     }

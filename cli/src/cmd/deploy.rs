@@ -3,13 +3,11 @@
 
 use crate::{
     client::{self, Node, RpcArgs, TxArgs},
-    cmd::build::{project, report_problems},
     opts::{GlobalArgs, SignerArgs},
+    output,
 };
 use anyhow::{Context as _, Result};
 use clap::Args;
-use cowboy_crypto::PrivateKey;
-use cowboy_rpc::ReceiptView;
 use cowboy_types::{ActorInstruction, Hash, Instruction};
 use std::path::{Path, PathBuf};
 
@@ -66,42 +64,15 @@ pub fn code_from_file(path: &Path) -> Result<String> {
     Ok(cowboy_types::actor::canonicalize_source(&source))
 }
 
-/// Sends a deploy and waits for its receipt (unless `--no-wait`).
-pub fn deploy_code(
-    node: &Node,
-    key: &PrivateKey,
-    code: String,
-    init_args: Vec<u8>,
-    salt: Hash,
-    value: u64,
-    tx: &TxArgs,
-) -> Result<(Hash, Option<ReceiptView>)> {
-    let limits = (
-        20_000_000,
-        (code.len() as u64 + init_args.len() as u64) * 2 + 1_000_000,
-    );
-    node.send(
-        key,
-        Instruction::Actor(ActorInstruction::Deploy {
-            code,
-            salt,
-            init_args,
-            value,
-        }),
-        tx,
-        limits,
-    )
-}
-
 impl DeployArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         let code = match &self.source {
             Some(path) => code_from_file(path)?,
             None => {
-                let project = project(self.path.as_ref())?;
+                let project = cowboy_project::Project::locate(self.path.as_deref())?;
                 let actor = project.actor(self.actor.as_deref())?.name.clone();
                 let artifacts = cowboy_project::build::check(&project)
-                    .map_err(|e| report_problems(e, global.json))?;
+                    .map_err(|e| output::build_problems(e, global.json))?;
                 artifacts
                     .into_iter()
                     .find(|a| a.name == actor)
@@ -116,8 +87,16 @@ impl DeployArgs {
         let init_args = client::encode_args(&client::parse_args(&self.init_args)?)?;
         let node = Node::connect(&self.rpc, global)?;
         let key = self.signer.key(global)?;
-        let (hash, receipt) =
-            deploy_code(&node, &key, code, init_args, salt, self.value, &self.tx)?;
+        let (hash, receipt) = node.send(
+            &key,
+            Instruction::Actor(ActorInstruction::Deploy {
+                code,
+                salt,
+                init_args,
+                value: self.value,
+            }),
+            &self.tx,
+        )?;
         client::report(global.json, hash, receipt)
     }
 }

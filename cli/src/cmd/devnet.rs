@@ -3,7 +3,7 @@
 //! `down`, `reset`, `list`. State lives under `$COWBOY_HOME/devnets/NAME`.
 
 use crate::{
-    client::{self, Node, TxArgs},
+    client::Node,
     config::{ConfigFile, Profile},
     opts::GlobalArgs,
     output,
@@ -12,8 +12,8 @@ use anyhow::{Context as _, Result, bail};
 use clap::{Args, Subcommand};
 use cowboy_devnet::{Devnet, DevnetState, Event, UpOptions};
 use cowboy_project::Project;
+use cowboy_project::demo::Deployed;
 use std::{
-    collections::BTreeMap,
     io::IsTerminal as _,
     path::{Path, PathBuf},
     time::{Duration, Instant},
@@ -323,8 +323,8 @@ impl UpArgs {
         let ready_ms = started.elapsed().as_millis() as u64;
         let profile = write_profile(home, &state)?;
         let deployed = match &example {
-            Some((name, project, _scratch)) => {
-                Some(deploy_example(&state, name, project).inspect_err(|_| {
+            Some((_, project, _scratch)) => {
+                Some(deploy_example(&state, project).inspect_err(|_| {
                     if !self.detach {
                         let _ = devnet.down();
                     }
@@ -351,7 +351,7 @@ impl UpArgs {
             .enable_all()
             .build()
             .context("cannot start the async runtime")?;
-        runtime.block_on(crate::cmd::faucet::shutdown_signal());
+        runtime.block_on(crate::shutdown::signal());
         let stopped = devnet.down()?;
         if !global.json {
             outln!("\nstopped {}", stopped.join(", "));
@@ -386,136 +386,21 @@ fn open_example(name: &str) -> Result<(String, Project, Option<Scratch>)> {
     Ok((name.to_string(), project, Some(scratch)))
 }
 
-/// What `--example` deployed and called.
-#[derive(serde::Serialize)]
-struct Deployed {
-    example: String,
-    actors: BTreeMap<String, cowboy_types::Address>,
-    calls: Vec<serde_json::Value>,
-    /// Commands to try next.
-    next: Vec<String>,
-}
-
-fn deploy_example(state: &DevnetState, name: &str, project: &Project) -> Result<Deployed> {
-    let artifacts = cowboy_project::build::check(project)
-        .map_err(|e| crate::cmd::build::report_problems(e, false))?;
+/// Deploys the example on the devnet's first node from dev account 0 and makes its demo
+/// calls (`cowboy_project::demo`).
+fn deploy_example(state: &DevnetState, project: &Project) -> Result<Deployed> {
     let node = Node::connect_url(&state.nodes[0].rpc_url(), None)?;
     let key = cowboy_devnet::dev_key(0)?;
-    let tx = TxArgs {
-        timeout: 60,
-        ..Default::default()
-    };
-    let mut actors = BTreeMap::new();
-    let substitute = |args: &[toml::Value],
-                      actors: &BTreeMap<String, cowboy_types::Address>|
-     -> Result<Vec<serde_json::Value>> {
-        args.iter()
-            .map(|a| match a.as_str().and_then(|s| s.strip_prefix('$')) {
-                Some(actor) => actors
-                    .get(actor)
-                    .map(|addr| serde_json::Value::String(addr.to_string()))
-                    .with_context(|| format!("${actor} is not an actor deployed before")),
-                None => serde_json::to_value(a).context("argument"),
-            })
-            .collect()
-    };
-    // `check` returns one artifact per actor, in manifest order.
-    for (entry, artifact) in project.manifest.actors.iter().zip(&artifacts) {
-        let args = substitute(&entry.deploy_args, &actors)?;
-        let (_, receipt) = crate::cmd::deploy::deploy_code(
-            &node,
-            &key,
-            artifact.code.clone(),
-            client::encode_args(&args)?,
-            cowboy_types::Hash::ZERO,
-            entry.deploy_value,
-            &tx,
-        )
-        .with_context(|| format!("cannot deploy example actor {}", entry.name))?;
-        let receipt = receipt.context("no receipt")?;
-        let Some(address) = receipt
-            .created
-            .filter(|_| receipt.status == cowboy_rpc::ReceiptStatus::Success)
-        else {
-            bail!(
-                "deploying example actor {} failed: {}",
-                entry.name,
-                receipt.error.unwrap_or_else(|| receipt.status.to_string())
-            );
-        };
-        actors.insert(entry.name.clone(), address);
-    }
-    let mut calls = Vec::new();
-    for demo in &project.manifest.demo {
-        // The manifest refuses a demo call to an actor it does not list.
-        let to = *actors
-            .get(&demo.actor)
-            .with_context(|| format!("[[demo]] calls {:?}, which was not deployed", demo.actor))?;
-        let args = substitute(&demo.args, &actors)?;
-        let (_, receipt) = node.send(
-            &key,
-            cowboy_types::Instruction::Actor(cowboy_types::ActorInstruction::Message {
-                to,
-                method: demo.call.clone(),
-                args: client::encode_args(&args)?,
-                value: 0,
-            }),
-            &tx,
-            crate::cmd::call::CALL_LIMITS,
-        )?;
-        let receipt = receipt.context("no receipt")?;
-        if receipt.status != cowboy_rpc::ReceiptStatus::Success {
-            bail!(
-                "example call {}.{} failed: {}",
-                demo.actor,
-                demo.call,
-                receipt.error.unwrap_or_else(|| receipt.status.to_string())
-            );
-        }
-        calls.push(serde_json::json!({
-            "actor": demo.actor,
-            "call": demo.call,
-            "args": args,
-            "returned": receipt.return_value,
-            "block": receipt.block_height,
-        }));
-    }
-    let next = example_next(name, &actors);
-    Ok(Deployed {
-        example: name.to_string(),
-        actors,
-        calls,
-        next,
+    node.block_on(cowboy_project::demo::run(
+        &node.client,
+        &key,
+        project,
+        Duration::from_secs(60),
+    ))
+    .map_err(|e| match e {
+        cowboy_project::demo::DemoError::Build(e) => crate::output::build_problems(e, false),
+        other => other.into(),
     })
-}
-
-/// Commands worth trying after `--example NAME`.
-fn example_next(name: &str, actors: &BTreeMap<String, cowboy_types::Address>) -> Vec<String> {
-    let a = |n: &str| actors.get(n).map(|a| a.to_string()).unwrap_or_default();
-    match name {
-        "counter" => vec![
-            format!("cowboy call {} increment 5", a("counter")),
-            format!("cowboy query {} get", a("counter")),
-        ],
-        "heartbeat" => vec![
-            format!("cowboy query {} status", a("heartbeat")),
-            format!("cowboy timer list {}", a("heartbeat")),
-            format!("cowboy call {} pause", a("heartbeat")),
-        ],
-        "ping-pong" => vec![
-            format!("cowboy query {} request 1", a("pinger")),
-            format!(
-                "cowboy call {} ping {} '\"again\"'",
-                a("pinger"),
-                a("ponger")
-            ),
-            format!("cowboy query {} stats", a("pinger")),
-        ],
-        _ => actors
-            .values()
-            .map(|addr| format!("cowboy balance {addr}"))
-            .collect(),
-    }
 }
 
 /// Records the devnet as a profile (and the default profile when there is none).

@@ -195,24 +195,9 @@ impl ServeArgs {
             let server = Server::bind(self.listen, config).await?;
             let addr = server.local_addr().unwrap_or(self.listen);
             tracing::info!(%addr, account = %server.address(), "faucet listening");
-            server.run(shutdown_signal()).await?;
+            server.run(crate::shutdown::signal()).await?;
             tracing::info!("faucet stopped");
             Ok(())
         })
-    }
-}
-
-/// Completes on SIGINT or SIGTERM.
-pub async fn shutdown_signal() {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(s) => s,
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
-            return;
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
     }
 }

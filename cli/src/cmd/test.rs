@@ -1,6 +1,6 @@
 //! `cowboy test`: run a project's `tests/*.toml` scenarios on a local chain (no node needed).
 
-use crate::{cmd::build::project, opts::GlobalArgs, output};
+use crate::{opts::GlobalArgs, output};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -36,7 +36,7 @@ pub struct TestArgs {
 
 impl TestArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
-        let project = project(self.path.as_ref())?;
+        let project = cowboy_project::Project::locate(self.path.as_deref())?;
         let reports = cowboy_project::scenario::run(&project, self.filter.as_deref())?;
         let failed = reports.iter().filter(|r| r.failure.is_some()).count();
         if global.json {

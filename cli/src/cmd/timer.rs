@@ -132,12 +132,7 @@ impl TimerCommand {
                     None => SystemInstruction::SetTimer { timer, height },
                 };
                 let key = a.signer.key(global)?;
-                let (hash, receipt) = node.send(
-                    &key,
-                    Instruction::System(instruction),
-                    &a.tx,
-                    (100_000, 10_000),
-                )?;
+                let (hash, receipt) = node.send(&key, Instruction::System(instruction), &a.tx)?;
                 client::report(global.json, hash, receipt)
             }
             Self::Cancel(a) => {
@@ -148,7 +143,6 @@ impl TimerCommand {
                     &key,
                     Instruction::System(SystemInstruction::CancelTimer { timer_id }),
                     &a.tx,
-                    (100_000, 10_000),
                 )?;
                 client::report(global.json, hash, receipt)
             }

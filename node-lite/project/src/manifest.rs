@@ -11,6 +11,8 @@
 //! entitlements = []
 //! ```
 
+use cowboy_pvm::Value;
+use cowboy_types::Address;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -44,6 +46,10 @@ pub struct DemoCall {
 #[serde(deny_unknown_fields)]
 pub struct ProjectMeta {
     pub name: String,
+    /// Commands `cowboy devnet up --example` suggests trying once it deployed the project
+    /// (`$NAME` is the address of actor NAME).
+    #[serde(default)]
+    pub try_next: Vec<String>,
 }
 
 /// One actor of the project.
@@ -94,6 +100,21 @@ pub struct Project {
 }
 
 impl Project {
+    /// The project at `dir` when given, else the one around the current directory (what
+    /// every `--path` option means).
+    pub fn locate(dir: Option<&Path>) -> Result<Self, ManifestError> {
+        match dir {
+            Some(d) => Self::open(d),
+            None => {
+                let here = std::env::current_dir().map_err(|error| ManifestError::Io {
+                    path: PathBuf::from("."),
+                    error,
+                })?;
+                Self::find(&here)
+            }
+        }
+    }
+
     /// Opens the project whose manifest is in `start` or its nearest ancestor.
     pub fn find(start: &Path) -> Result<Self, ManifestError> {
         let mut dir = Some(start);
@@ -206,6 +227,38 @@ impl Project {
             None => (1, 1),
         }
     }
+}
+
+/// Handler or `__init__` arguments written in TOML (a manifest's `deploy_args` and `[[demo]]`
+/// calls, a scenario's steps) as PVM values: a string `"$NAME"` is the address of actor NAME,
+/// as `address_of` knows it; anything else is its TOML value.
+pub fn resolve_args(
+    args: &[toml::Value],
+    address_of: impl Fn(&str) -> Option<Address>,
+) -> Result<Vec<Value>, String> {
+    args.iter()
+        .map(|a| {
+            if let Some(name) = a.as_str().and_then(|s| s.strip_prefix('$')) {
+                return address_of(name)
+                    .map(|addr| Value::Str(addr.to_string()))
+                    .ok_or_else(|| format!("${name} is not an actor deployed before"));
+            }
+            let json = serde_json::to_value(a).map_err(|e| e.to_string())?;
+            Value::from_json(&json).map_err(|e| format!("{json}: {e}"))
+        })
+        .collect()
+}
+
+/// `text` with each `$NAME` of an actor in `actors` replaced by its address (longer names
+/// first, so `$pinger2` is not read as `$pinger` followed by `2`).
+pub fn with_addresses(text: &str, actors: &std::collections::BTreeMap<String, Address>) -> String {
+    let mut names: Vec<&String> = actors.keys().collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    let mut out = text.to_string();
+    for name in names {
+        out = out.replace(&format!("${name}"), &actors[name].to_string());
+    }
+    out
 }
 
 #[cfg(test)]

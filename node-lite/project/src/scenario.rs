@@ -446,19 +446,8 @@ impl Run<'_> {
     /// Encodes arguments, `"$NAME"` standing for the address of actor NAME.
     fn encode(&self, step: usize, args: &[toml::Value]) -> Result<Vec<u8>, ScenarioError> {
         let at = |m: String| invalid(self.path, format!("step {step}: {m}"));
-        let values = args
-            .iter()
-            .map(|a| {
-                if let Some(name) = a.as_str().and_then(|s| s.strip_prefix('$')) {
-                    return self
-                        .address_of(name)
-                        .map(|addr| Value::Str(addr.to_string()))
-                        .ok_or_else(|| at(format!("${name} is not an actor of this scenario")));
-                }
-                let json = serde_json::to_value(a).map_err(|e| at(e.to_string()))?;
-                Value::from_json(&json).map_err(|e| at(format!("{json}: {e}")))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let values =
+            crate::manifest::resolve_args(args, |name| self.address_of(name)).map_err(at)?;
         Value::List(values).encode().map_err(|e| at(e.to_string()))
     }
 

@@ -19,7 +19,10 @@ use serde::{Deserialize, Serialize};
 pub use jsonrpsee;
 
 pub mod prepare;
-pub use prepare::{PrepareError, TxOptions, receipt_within, signed_transaction};
+pub use prepare::{
+    PrepareError, TxOptions, default_limits, receipt_within, send, send_and_wait,
+    signed_transaction,
+};
 
 /// Longest a long poll may wait, in milliseconds.
 pub const MAX_WAIT_MS: u64 = 60_000;

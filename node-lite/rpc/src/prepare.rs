@@ -1,27 +1,49 @@
-//! Filling a transaction from a node and signing it — chain id, the sender's next nonce
-//! (counting its pending transactions) and the node's suggested fees, unless given — and
-//! waiting for its receipt. Shared by the CLI, the faucet and the devnet so every client builds
-//! and follows transactions the same way.
+//! What every sender needs: filling a transaction from a node and signing it — chain id, the
+//! sender's next nonce (counting its pending transactions), default limits for its instruction
+//! and the node's suggested fees, unless given — sending it and waiting for its receipt. The
+//! CLI, the faucet, `cowboy devnet up --example` (through `cowboy_project::demo`) and the
+//! benchmarks build and follow transactions with it, so they all do it the same way.
 
 use crate::{CowboyApiClient, MAX_WAIT_MS, ReceiptView};
 use cowboy_crypto::PrivateKey;
 use cowboy_types::{Hash, Instruction, Transaction};
 use std::time::{Duration, Instant};
 
-/// What the caller fixes; everything left `None` is asked from the node.
+/// What the caller fixes; everything left `None` is asked from the node or defaulted.
 #[derive(Clone, Debug, Default)]
 pub struct TxOptions {
     pub nonce: Option<u64>,
-    pub cycles_limit: u64,
+    /// `None` (with `cells_limit` `None` too): [`default_limits`] for the instruction, lowered
+    /// to what the chain lets one transaction reserve (its user lane and cell cap).
+    pub cycles_limit: Option<u64>,
     /// Cells for execution; raised to the transaction's intrinsic cells (one per byte of
     /// the signed transaction) when below them, so `0` means "only what it must pay".
-    pub cells_limit: u64,
-    /// The limits above are a client's defaults, not the user's choice: lowered to what the
-    /// chain lets one transaction reserve (its user lane and cell cap).
-    pub default_limits: bool,
+    pub cells_limit: Option<u64>,
     pub max_fee_per_cycle: Option<u64>,
     pub max_fee_per_cell: Option<u64>,
     pub priority_fee_per_cycle: Option<u64>,
+}
+
+/// The `(cycles, cells)` limits a client gives `instruction` when its sender names none:
+/// enough for ordinary work, and never more than the sender pays for (unused budget is
+/// refunded).
+pub fn default_limits(instruction: &Instruction) -> (u64, u64) {
+    use cowboy_types::{ActorInstruction, SystemInstruction};
+    match instruction {
+        // Only its intrinsic cost: a transfer runs no code.
+        Instruction::System(SystemInstruction::Transfer { .. }) => {
+            (cowboy_types::intrinsic::TRANSFER_CYCLES, 0)
+        }
+        Instruction::System(_) => (100_000, 10_000),
+        Instruction::Actor(ActorInstruction::Message { .. }) => (5_000_000, 1_000_000),
+        // `__init__` plus room to store twice the code and arguments.
+        Instruction::Actor(ActorInstruction::Deploy {
+            code, init_args, ..
+        }) => (
+            20_000_000,
+            (code.len() as u64 + init_args.len() as u64) * 2 + 1_000_000,
+        ),
+    }
 }
 
 /// Why a transaction could not be prepared.
@@ -47,20 +69,28 @@ pub async fn signed_transaction<C: CowboyApiClient + Sync>(
         None => client.nonce(from).await?.pending,
     };
     let fees = client.fees().await?;
+    let (cycles_limit, cells_limit) = match (options.cycles_limit, options.cells_limit) {
+        (None, None) => {
+            let (cycles, cells) = default_limits(&instruction);
+            (
+                cycles.min(fees.max_cycles_per_tx),
+                cells.min(fees.max_cells_per_tx),
+            )
+        }
+        (cycles, cells) => {
+            let (default_cycles, default_cells) = default_limits(&instruction);
+            (
+                cycles.unwrap_or(default_cycles),
+                cells.unwrap_or(default_cells),
+            )
+        }
+    };
     let mut tx = Transaction {
         chain_id,
         nonce,
         instruction,
-        cycles_limit: if options.default_limits {
-            options.cycles_limit.min(fees.max_cycles_per_tx)
-        } else {
-            options.cycles_limit
-        },
-        cells_limit: if options.default_limits {
-            options.cells_limit.min(fees.max_cells_per_tx)
-        } else {
-            options.cells_limit
-        },
+        cycles_limit,
+        cells_limit,
         max_fee_per_cycle: options
             .max_fee_per_cycle
             .unwrap_or(fees.suggested_max_fee_per_cycle),
@@ -83,6 +113,32 @@ pub async fn signed_transaction<C: CowboyApiClient + Sync>(
         .max(cowboy_types::intrinsic::minimum_cells(&tx));
     cowboy_crypto::sign_transaction(&mut tx, key)?;
     Ok(tx)
+}
+
+/// Fills, signs and sends a transaction carrying `instruction` from `key`'s address; returns
+/// its hash once the node accepted it.
+pub async fn send<C: CowboyApiClient + Sync>(
+    client: &C,
+    key: &PrivateKey,
+    instruction: Instruction,
+    options: &TxOptions,
+) -> Result<Hash, PrepareError> {
+    let tx = signed_transaction(client, key, instruction, options).await?;
+    Ok(client
+        .send_raw_transaction(cowboy_types::json::HexBytes(tx.to_bytes()))
+        .await?)
+}
+
+/// [`send`], then waits up to `timeout` for the receipt (`None` if it did not come).
+pub async fn send_and_wait<C: CowboyApiClient + Sync>(
+    client: &C,
+    key: &PrivateKey,
+    instruction: Instruction,
+    options: &TxOptions,
+    timeout: Duration,
+) -> Result<(Hash, Option<ReceiptView>), PrepareError> {
+    let hash = send(client, key, instruction, options).await?;
+    Ok((hash, receipt_within(client, hash, timeout).await?))
 }
 
 /// Long-polls `waitForReceipt` (in steps of at most [`MAX_WAIT_MS`]) until `hash`'s receipt
