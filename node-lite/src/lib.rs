@@ -3,9 +3,10 @@
 //! - [`core`]: the chain, the transaction pool, engine threads and progress; applies finalized
 //!   blocks (executing them, checking headers' post-state claims, halting on divergence).
 //! - [`consensus`]: Simplex (threshold VRF) and marshal wiring over the block pipeline of
-//!   `cowboy_execution::pipeline`; [`gossip`]: transactions between validators. Both are
-//!   generic over Commonware's runtime and p2p traits: `node` binds them to tokio and TCP, the
-//!   deterministic simulations to the simulated network.
+//!   `cowboy_execution::pipeline`; [`gossip`]: transactions between validators; [`engine`]:
+//!   starting both once a quorum of peers is connected. All are generic over Commonware's
+//!   runtime and p2p traits: `node` binds them to tokio and TCP, the deterministic simulations
+//!   to the simulated network.
 //! - [`node`]: a node home (config, keys, genesis) and running a validator from it.
 //! - [`rpc`]: the JSON-RPC 2.0 API; [`rpc_server`]: the port in front of it (connection,
 //!   time, size and per-client limits); [`fd`]: descriptors kept for storage and p2p.
@@ -18,6 +19,7 @@
 pub mod consensus;
 pub mod core;
 pub mod disk;
+pub mod engine;
 pub mod fd;
 pub mod gossip;
 pub mod health;

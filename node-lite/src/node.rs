@@ -15,7 +15,7 @@ use crate::{
     core::Core,
 };
 use commonware_cryptography::{Signer, ed25519};
-use commonware_p2p::{Receiver as _, Recipients, authenticated::lookup};
+use commonware_p2p::authenticated::lookup;
 use commonware_runtime::{Quota, Runner as _, Spawner as _, Supervisor as _};
 use commonware_utils::{NZU32, NZUsize, ordered::Map};
 use cowboy_execution::Genesis;
@@ -451,55 +451,6 @@ pub struct Overrides {
 }
 
 /// Other validators a node must reach for a quorum (n − f of n, itself included).
-fn quorum_peers(validators: usize) -> usize {
-    use commonware_utils::Faults as _;
-    if validators == 0 {
-        return 0;
-    }
-    (commonware_utils::N3f1::quorum(validators) as usize).saturating_sub(1)
-}
-
-/// The longest a starting validator waits to reach a quorum of peers before starting consensus
-/// anyway (peers may be down; consensus copes, only more slowly).
-const PEER_WAIT: Duration = Duration::from_secs(5);
-
-/// Waits until `needed` peers are connected (probing on the hello channel), or [`PEER_WAIT`].
-/// Starting consensus before its first proposal can reach a quorum would only waste a leader
-/// timeout on view 1 — seconds, against the fraction of a second connections take.
-async fn wait_for_peers<S: commonware_p2p::Sender<PublicKey = ed25519::PublicKey>>(
-    context: &commonware_runtime::tokio::Context,
-    mut hello: S,
-    needed: usize,
-) {
-    use commonware_runtime::Clock as _;
-    if needed == 0 {
-        return;
-    }
-    let deadline = context.current() + PEER_WAIT;
-    loop {
-        let reached = hello
-            .send(
-                Recipients::All,
-                commonware_runtime::IoBuf::from(Vec::new()),
-                false,
-            )
-            .len();
-        if reached >= needed {
-            tracing::info!(peers = reached, "quorum of peers connected");
-            return;
-        }
-        if context.current() >= deadline {
-            tracing::warn!(
-                peers = reached,
-                needed,
-                "starting consensus without a quorum of connected peers"
-            );
-            return;
-        }
-        context.sleep(Duration::from_millis(20)).await;
-    }
-}
-
 /// A listening address the node cannot bind, with what to do about it.
 fn cannot_listen(what: &str, addr: SocketAddr, e: &std::io::Error, flag: &str) -> HomeError {
     HomeError::Invalid(format!(
@@ -635,25 +586,11 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             backfill: network.register(channel::BACKFILL, consensus),
         };
         let (tx_sender, tx_receiver) = network.register(channel::TRANSACTIONS, transactions);
-        let (hello_sender, mut hello_receiver) = network.register(
+        let (hello_sender, hello_receiver) = network.register(
             channel::HELLO,
             Quota::per_second(NZU32!(100)).allow_burst(NZU32!(16)),
         );
         network.start();
-        context.child("hello").spawn(move |_| async move {
-            // Probes carry nothing: drain them.
-            while hello_receiver.recv().await.is_ok() {}
-        });
-        let quorum_peers = quorum_peers(loaded.proposers.len());
-        wait_for_peers(&context, hello_sender, quorum_peers).await;
-
-        let _gossip = crate::gossip::start(
-            context.child("gossip"),
-            core.clone(),
-            tx_sender,
-            tx_receiver,
-        );
-
         let validator = Validator {
             identity: loaded.identity.clone(),
             scheme: loaded.scheme.clone(),
@@ -666,17 +603,22 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
         };
         // Consensus storage that finds the disk full waits (paused) instead of panicking.
         let patient = crate::disk::runtime::Patient::new(
-            context.child("consensus"),
+            context.child("engine"),
             core.disk_watch(),
             data.join("consensus"),
         );
-        let _running = consensus::start(
+        let _engine = crate::engine::start(
             patient,
             core.clone(),
             validator,
-            channels,
+            crate::engine::EngineChannels {
+                consensus: channels,
+                transactions: (tx_sender, tx_receiver),
+                hello: (hello_sender, hello_receiver),
+            },
             oracle.clone(),
             oracle,
+            |app| app,
         )
         .await?;
 

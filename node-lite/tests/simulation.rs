@@ -149,13 +149,8 @@ async fn start_validator_with(
                 let control = control.clone();
                 async move { control.register(c, quota).await.expect("register") }
             };
-            let (tx_sender, tx_receiver) = reg(channel::TRANSACTIONS).await;
-            let _gossip = cowboy_node::gossip::start(
-                context.child("gossip"),
-                task_core.clone(),
-                tx_sender,
-                tx_receiver,
-            );
+            let transactions = reg(channel::TRANSACTIONS).await;
+            let hello = reg(channel::HELLO).await;
             let channels = Channels {
                 votes: reg(channel::VOTES).await,
                 certificates: reg(channel::CERTIFICATES).await,
@@ -169,8 +164,8 @@ async fn start_validator_with(
                 .block(0)
                 .expect("read")
                 .expect("genesis");
-            let _running = consensus::start_with(
-                context.child("consensus"),
+            let _engine = cowboy_node::engine::start(
+                context.child("engine"),
                 task_core,
                 Validator {
                     identity,
@@ -182,13 +177,17 @@ async fn start_validator_with(
                     },
                     partition: format!("validator-{i}"),
                 },
-                channels,
+                cowboy_node::engine::EngineChannels {
+                    consensus: channels,
+                    transactions,
+                    hello,
+                },
                 oracle.manager(),
                 control,
                 move |app| Byzantine { inner: app, fault },
             )
             .await
-            .expect("consensus starts");
+            .expect("the engine starts");
             futures::future::pending::<()>().await;
         });
     (handle, core)
