@@ -86,9 +86,15 @@ FAIL  tests/counter.toml: step 2 (increment): returned 6, expected 7
         .args(["test", "bad"])
         .assert()
         .failure()
-        .stderr_eq(str![[r#"
-error: [..]tests/bad.toml: TOML parse error at line 2, column 1
-...
+        .stdout_eq(str![[r#"
+FAIL  tests/bad.toml: TOML parse error at line 2, column 1
+  |
+2 | cal = "get"
+  | ^^^
+unknown field `cal`, expected one of `call`, `to`, `deploy`, `advance`, `args`, `caller`, `value`, `returns`, `returns_none`, `fails`, `events`, `messages`, `timers`, `ran`
+
+0 passed, 1 failed
+
 "#]]);
     // A second project of the same name is refused, not merged.
     cowboy(dir.path(), &home)

@@ -41,8 +41,8 @@ pub const DEFAULT_BLOCK_TIME_MS: u64 = cowboy_execution::local::BLOCK_TIME_MS;
 pub const DEFAULT_CHAIN_ID: u64 = cowboy_execution::local::CHAIN_ID;
 /// Prefunded dev accounts when not told otherwise.
 pub const DEFAULT_ACCOUNTS: u32 = 10;
-/// Each dev account's genesis balance: 10,000 CBY.
-pub const DEFAULT_ACCOUNT_BALANCE: u64 = 10_000 * BASE_UNITS_PER_CBY;
+/// Each dev account's genesis balance: 10,000 CBY (what local chains give their accounts too).
+pub const DEFAULT_ACCOUNT_BALANCE: u64 = cowboy_execution::local::ACCOUNT_BALANCE;
 /// The faucet account's genesis balance: 1,000,000 CBY.
 pub const FAUCET_BALANCE: u64 = 1_000_000 * BASE_UNITS_PER_CBY;
 /// What the faucet sends per request unless asked otherwise: 100 CBY.

@@ -450,7 +450,6 @@ pub struct Overrides {
     pub peers: Option<Vec<Peer>>,
 }
 
-/// Other validators a node must reach for a quorum (n − f of n, itself included).
 /// A listening address the node cannot bind, with what to do about it.
 fn cannot_listen(what: &str, addr: SocketAddr, e: &std::io::Error, flag: &str) -> HomeError {
     HomeError::Invalid(format!(

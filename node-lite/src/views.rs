@@ -4,13 +4,13 @@ use cowboy_execution::{Outcome, QueryResult};
 use cowboy_pvm::Value;
 use cowboy_rpc::{BlockView, EventView, QueryView, ReceiptStatus, ReceiptView};
 use cowboy_types::{
-    Block, Event, Hash, Receipt, Status,
+    Block, Hash, Receipt, Status,
     json::{HexBytes, TransactionJson},
 };
 
 /// The name of a receipt failure kind (`Unknown` for a code this version does not know).
 pub fn failure_name(kind: u8) -> &'static str {
-    cowboy_types::FailureKind::from_code(kind).map_or("Unknown", |k| k.name())
+    cowboy_types::FailureKind::name_of(kind)
 }
 
 /// A return value as JSON, when it is a canonical value.
@@ -19,17 +19,6 @@ pub fn value_json(bytes: &[u8]) -> Option<serde_json::Value> {
         return None;
     }
     Value::decode(bytes).ok().map(|v| v.to_json())
-}
-
-fn events(events: &[Event]) -> Vec<EventView> {
-    events
-        .iter()
-        .map(|e| EventView {
-            emitter: e.emitter,
-            topics: e.topics.clone(),
-            data: HexBytes(e.data.clone()),
-        })
-        .collect()
 }
 
 pub fn receipt(r: &Receipt, block_height: u64, block_hash: Hash) -> ReceiptView {
@@ -80,7 +69,7 @@ pub fn query(q: &QueryResult) -> QueryView {
         error,
         return_data: HexBytes(q.return_data.clone()),
         return_value: value_json(&q.return_data),
-        events: events(&q.events),
+        events: q.events.iter().map(EventView::of).collect(),
         cycles_used: q.cycles_used,
         cells_used: q.cells_used,
     }

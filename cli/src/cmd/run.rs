@@ -5,7 +5,7 @@
 use crate::{cmd::read_input, opts::GlobalArgs, output};
 use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
-use cowboy_execution::CallTrace;
+use cowboy_execution::{CallTrace, local::Budget};
 use cowboy_project::local_run::{self, Ran, RunOutcome};
 use cowboy_pvm::{
     Value,
@@ -13,6 +13,10 @@ use cowboy_pvm::{
 };
 use cowboy_types::{FailureKind, Status, receipt::Outcome as DeliveryOutcome};
 use serde_json::{Value as Json, json};
+
+/// A handler's budget when only the other limit is given.
+const HANDLER_CYCLES: u64 = 10_000_000;
+const HANDLER_CELLS: u64 = 1_000_000;
 
 #[derive(Args)]
 #[command(
@@ -33,13 +37,13 @@ pub struct RunArgs {
     /// An argument for `__init__` (repeat for several).
     #[arg(long = "init-arg", value_name = "VALUE", allow_negative_numbers = true)]
     init_args: Vec<String>,
-    /// Cycle budget of each of `__init__` and the handler (the transaction's own cost comes on
-    /// top).
-    #[arg(long, default_value_t = 10_000_000)]
-    cycles_limit: u64,
-    /// Cell budget of each of `__init__` and the handler.
-    #[arg(long, default_value_t = 1_000_000)]
-    cells_limit: u64,
+    /// Cycle budget of each of `__init__` and the handler, the transaction's own cost coming
+    /// on top (default: the limits `cowboy deploy` and `cowboy call` give a transaction).
+    #[arg(long)]
+    cycles_limit: Option<u64>,
+    /// Cell budget of each of `__init__` and the handler (see --cycles-limit).
+    #[arg(long)]
+    cells_limit: Option<u64>,
     /// Address of the deployer and caller (funded by the local chain's genesis; no key needed).
     #[arg(long, default_value = "0x1111111111111111111111111111111111111111")]
     caller: String,
@@ -106,10 +110,7 @@ fn message_json(m: &OutgoingMessage, receipt: &cowboy_types::Receipt) -> Json {
             DeliveryOutcome::Deferred => ("deferred", None),
             DeliveryOutcome::Failed { kind, message } => (
                 "failed",
-                Some(format!(
-                    "{}: {message}",
-                    FailureKind::from_code(*kind).map_or("Unknown", |k| k.name())
-                )),
+                Some(format!("{}: {message}", FailureKind::name_of(*kind))),
             ),
         };
         j["outcome"] = json!(outcome);
@@ -149,7 +150,13 @@ impl RunArgs {
             call,
             value: self.value,
             height: self.height,
-            budget: (self.cycles_limit, self.cells_limit),
+            budget: match (self.cycles_limit, self.cells_limit) {
+                (None, None) => None,
+                (cycles, cells) => Some(Budget::Call {
+                    cycles: cycles.unwrap_or(HANDLER_CYCLES),
+                    cells: cells.unwrap_or(HANDLER_CELLS),
+                }),
+            },
         })?;
         let (actor, deploy, call) = match outcome {
             RunOutcome::Refused(diagnostics) => {
@@ -201,12 +208,7 @@ struct Shown<'a> {
 
 fn shown(ran: &Ran) -> Shown<'_> {
     let call = ran.main_call();
-    let failure = |kind: u8, message: &str| {
-        (
-            FailureKind::from_code(kind).map_or("Unknown", |k| k.name()),
-            message.to_owned(),
-        )
-    };
+    let failure = |kind: u8, message: &str| (FailureKind::name_of(kind), message.to_owned());
     let result = match (call.map(|c| &c.result), &ran.receipt.receipt.status) {
         (Some(Ok(bytes)), _) => Ok(Value::decode(bytes).unwrap_or(Value::None)),
         (Some(Err(f)), _) => Err(failure(f.kind, &f.message)),

@@ -55,7 +55,9 @@ impl TestArgs {
                         if r.steps == 1 { "" } else { "s" }
                     ),
                     Some(f) => {
-                        if f.step == 0 {
+                        if f.call == cowboy_project::scenario::FILE_PROBLEM {
+                            outln!("FAIL  {}: {}", r.file, f.message)
+                        } else if f.step == 0 {
                             outln!("FAIL  {}: deploy of {}: {}", r.file, r.actor, f.message)
                         } else {
                             outln!(

@@ -154,7 +154,8 @@ pub struct CallTrace {
     pub cells_used: u64,
     /// `print` output.
     pub logs: Vec<String>,
-    /// What the code emitted, sent and scheduled (reverted if the call failed).
+    /// What the code emitted, sent and scheduled (nothing if the call failed: its effects
+    /// were reverted).
     pub events: Vec<cowboy_pvm::host::EmittedEvent>,
     pub messages: Vec<cowboy_pvm::host::OutgoingMessage>,
     pub timers: Vec<cowboy_pvm::host::TimerRequest>,
@@ -442,11 +443,17 @@ impl<'e, 'a> Executor<'e, 'a> {
         if let Some(mut t) = trace.take() {
             t.result = match &handled {
                 Handled::Delivered(returned) => Ok(returned.clone()),
-                Handled::Failed { kind, message } => Err(CallFailure {
-                    kind: *kind,
-                    message: message.clone(),
-                    traceback,
-                }),
+                Handled::Failed { kind, message } => {
+                    // Nothing it emitted, sent or scheduled happened.
+                    t.events.clear();
+                    t.messages.clear();
+                    t.timers.clear();
+                    Err(CallFailure {
+                        kind: *kind,
+                        message: message.clone(),
+                        traceback,
+                    })
+                }
                 Handled::Deferred => Ok(Vec::new()),
             };
             s.traces.push(t);

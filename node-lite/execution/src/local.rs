@@ -6,7 +6,7 @@
 //! memory, with one validator and no consensus. So value moves, quotas and fees apply,
 //! messages between actors are delivered, and timers fire when blocks are made. It adds only
 //! what a developer needs:
-//! - a transaction may be sent as any address, without its key ([`crate::tx::impersonate`]);
+//! - a transaction may be sent as any address, without its key (`tx::impersonate`);
 //!   signed transactions are checked as a node checks them ([`LocalChain::submit`]);
 //! - blocks are made on demand, with a clock and a beacon that depend only on the height, so
 //!   the same steps give the same receipts in every run;
@@ -41,8 +41,22 @@ pub const BLOCK_TIME_MS: u64 = 500;
 pub const GENESIS_TIME_MS: u64 = 1_767_225_600_000;
 /// The one validator of a local chain (it proposes every block and earns its rewards).
 pub const VALIDATOR: Address = Address([0xa0; 20]);
-/// What a local genesis gives each account it funds: 1,000,000 CBY.
-pub const ACCOUNT_BALANCE: u64 = 1_000_000 * crate::params::BASE_UNITS_PER_CBY;
+/// What a local genesis gives each account it funds: 10,000 CBY, as a devnet gives its dev
+/// accounts.
+pub const ACCOUNT_BALANCE: u64 = 10_000 * crate::params::BASE_UNITS_PER_CBY;
+/// The tip per cycle local transactions offer: what a node suggests to clients, so a local
+/// transaction pays what the same transaction pays on a devnet.
+pub const PRIORITY_FEE_PER_CYCLE: u64 = 1;
+
+/// The limits of a transaction sent with [`LocalChain::send_as`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// The transaction's own `(cycles, cells)` limits, as a client sets them (its intrinsic
+    /// cost included).
+    Transaction { cycles: u64, cells: u64 },
+    /// What its call (`__init__` or handler) may use beyond the transaction's intrinsic cost.
+    Call { cycles: u64, cells: u64 },
+}
 
 /// Why a local chain could not do what it was asked.
 #[derive(Debug, thiserror::Error)]
@@ -153,14 +167,14 @@ impl LocalChain {
     }
 
     /// Queues `instruction` for the next block, sent as `sender` (no key needed) with its next
-    /// nonce, the fees a node suggests (twice the user-lane basefee, no tip), and limits that
-    /// give the call `budget` = `(cycles, cells)` beyond the transaction's intrinsic cost
-    /// (capped at what one transaction may use). Returns the transaction's hash.
+    /// nonce, the fees a node suggests (twice the user-lane basefee, a tip of
+    /// [`PRIORITY_FEE_PER_CYCLE`]) and the limits `budget` says (capped at what one transaction
+    /// may reserve). Returns the transaction's hash.
     pub fn send_as(
         &mut self,
         sender: Address,
         instruction: Instruction,
-        budget: (u64, u64),
+        budget: Budget,
     ) -> Result<Hash, LocalError> {
         let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
         let world = World::new(Overlay::new(&snapshot));
@@ -171,11 +185,11 @@ impl LocalChain {
             chain_id: self.chain.chain_id(),
             nonce: world.account(&sender)?.nonce + queued,
             instruction,
-            cycles_limit: budget.0,
-            cells_limit: budget.1,
+            cycles_limit: 0,
+            cells_limit: 0,
             max_fee_per_cycle: prices.cycle.saturating_mul(2),
             max_fee_per_cell: prices.cell.saturating_mul(2),
-            max_priority_fee_per_cycle: 0,
+            max_priority_fee_per_cycle: PRIORITY_FEE_PER_CYCLE,
             max_priority_fee_per_cell: 0,
             from: sender,
             access_list: None,
@@ -184,19 +198,28 @@ impl LocalChain {
             signature: Default::default(),
             additional_signers: Vec::new(),
         };
-        // The intrinsic cost depends on the encoded size, which depends on the limits: settle
-        // in a few rounds (a limit's encoding grows by a byte at most).
-        for _ in 0..4 {
-            let size = commonware_codec::EncodeSize::encode_size(&tx);
-            let intrinsic = crate::intrinsic::cost(&tx.instruction, size);
-            tx.cycles_limit = budget
-                .0
-                .saturating_add(intrinsic.0)
-                .min(params.lanes.user_cycles);
-            tx.cells_limit = budget
-                .1
-                .saturating_add(intrinsic.1)
-                .min(params.lanes.block_cells);
+        let (cycles, cells) = match budget {
+            Budget::Transaction { cycles, cells } => (cycles, cells),
+            Budget::Call { cycles, cells } => (cycles, cells),
+        };
+        let (cycles_max, cells_max) = (params.lanes.user_cycles, params.lanes.block_cells);
+        tx.cycles_limit = cycles.min(cycles_max);
+        tx.cells_limit = cells.min(cells_max);
+        if let Budget::Call { .. } = budget {
+            // The intrinsic cost depends on the encoded size, which depends on the limits:
+            // settle in a few rounds (a limit's encoding grows by a byte at most).
+            for _ in 0..4 {
+                let size = commonware_codec::EncodeSize::encode_size(&tx);
+                let intrinsic = crate::intrinsic::cost(&tx.instruction, size);
+                tx.cycles_limit = cycles.saturating_add(intrinsic.0).min(cycles_max);
+                tx.cells_limit = cells.saturating_add(intrinsic.1).min(cells_max);
+            }
+        } else {
+            // As a client does: never below the cells the transaction's own bytes cost.
+            tx.cells_limit = tx
+                .cells_limit
+                .max(crate::intrinsic::minimum_cells(&tx))
+                .min(cells_max);
         }
         let vtx = tx::impersonate(tx, self.chain.chain_id(), &params)?;
         let hash = vtx.hash;
@@ -249,6 +272,7 @@ impl LocalChain {
                 Ok::<_, LocalError>(executed)
             })
             .map_err(|_| LocalError::PvmGone)??;
+        debug_assert_eq!(executed.traces.len(), executed.receipts.len());
         let mut traces = executed.traces.into_iter();
         Ok(executed
             .receipts

@@ -87,7 +87,7 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
 /// recovered from its signature: local runs (`cowboy run`, `cowboy test`) act as any address,
 /// as Foundry's `prank` does. Every other rule is [`verify`]'s. Nodes never call this: the
 /// senders of their blocks' transactions are always recovered.
-pub fn impersonate(
+pub(crate) fn impersonate(
     tx: Transaction,
     chain_id: u64,
     params: &Parameters,

@@ -4,7 +4,7 @@
 
 use cowboy_execution::{
     CallTrace,
-    local::{LocalChain, LocalError, LocalReceipt},
+    local::{Budget, LocalChain, LocalError, LocalReceipt},
 };
 use cowboy_pvm::validate::Diagnostic;
 use cowboy_types::{ActorInstruction, Address, Hash, Instruction};
@@ -26,9 +26,9 @@ pub struct Run {
     pub value: u64,
     /// The block both run in.
     pub height: u64,
-    /// `(cycles, cells)` for each of the deploy's `__init__` and the call, beyond what the
-    /// transaction itself costs.
-    pub budget: (u64, u64),
+    /// The limits of each of the deploy and the call; `None`: what a client gives them on a
+    /// chain ([`cowboy_rpc::default_limits`]).
+    pub budget: Option<Budget>,
 }
 
 /// One transaction of a run: its receipt, and the call it made first (its `__init__` or
@@ -82,27 +82,25 @@ pub fn run(run: Run) -> Result<RunOutcome, RunError> {
     chain.advance(run.height - 1)?;
     let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(&run.source));
     let actor = cowboy_types::actor_address(&run.caller, &Hash::ZERO, &code_hash);
-    let deploy = chain.send_as(
-        run.caller,
-        Instruction::Actor(ActorInstruction::Deploy {
-            code: run.source,
-            salt: Hash::ZERO,
-            init_args: run.init_args,
-            value: 0,
-        }),
-        run.budget,
-    )?;
+    let budget =
+        |instruction: &Instruction| run.budget.unwrap_or_else(|| client_limits(instruction));
+    let deploy = Instruction::Actor(ActorInstruction::Deploy {
+        code: run.source,
+        salt: Hash::ZERO,
+        init_args: run.init_args,
+        value: 0,
+    });
+    let deploy = chain.send_as(run.caller, deploy.clone(), budget(&deploy))?;
     let call = match run.call {
-        Some((method, args)) => Some(chain.send_as(
-            run.caller,
-            Instruction::Actor(ActorInstruction::Message {
+        Some((method, args)) => {
+            let call = Instruction::Actor(ActorInstruction::Message {
                 to: actor,
                 method,
                 args,
                 value: run.value,
-            }),
-            run.budget,
-        )?),
+            });
+            Some(chain.send_as(run.caller, call.clone(), budget(&call))?)
+        }
         None => None,
     };
     let receipts = chain.produce_block()?;
@@ -130,4 +128,10 @@ pub fn run(run: Run) -> Result<RunOutcome, RunError> {
         deploy: Box::new(deploy),
         call,
     })
+}
+
+/// The limits a client gives `instruction` on a chain ([`cowboy_rpc::default_limits`]).
+pub fn client_limits(instruction: &Instruction) -> Budget {
+    let (cycles, cells) = cowboy_rpc::default_limits(instruction);
+    Budget::Transaction { cycles, cells }
 }

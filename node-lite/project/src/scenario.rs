@@ -53,11 +53,8 @@ use std::{
 
 /// The deployer and default caller: `0x1111…1111`.
 pub const DEPLOYER: Address = Address([0x11; 20]);
-/// The `(cycles, cells)` each deploy's `__init__` and each handler call may use, beyond the
-/// transaction's own cost.
-pub const BUDGET: (u64, u64) = (10_000_000, 1_000_000);
-/// Most blocks one `advance` step makes.
-pub const MAX_ADVANCE: u64 = 100_000;
+/// The highest block a scenario may reach (its `height` and every `advance` together).
+pub const MAX_HEIGHT: u64 = crate::local_run::MAX_HEIGHT;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -116,11 +113,9 @@ impl Step {
                 to: self.to.as_deref(),
             },
             (None, Some(actor), None) => Action::Deploy(actor),
-            (None, None, Some(n)) if (1..=MAX_ADVANCE).contains(&n) => Action::Advance(n),
+            (None, None, Some(n)) if (1..=MAX_HEIGHT).contains(&n) => Action::Advance(n),
             (None, None, Some(n)) => {
-                return Err(format!(
-                    "advance must be 1 to {MAX_ADVANCE} blocks, got {n}"
-                ));
+                return Err(format!("advance must be 1 to {MAX_HEIGHT} blocks, got {n}"));
             }
             _ => return Err("give exactly one of `call`, `deploy` and `advance`".into()),
         };
@@ -223,9 +218,14 @@ pub enum ScenarioError {
 /// The scenario files of a project, sorted.
 pub fn files(project: &Project) -> Result<Vec<PathBuf>, ScenarioError> {
     let dir = project.dir.join("tests");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ScenarioError::NoTests(dir));
+        }
+        Err(e) => return Err(invalid(&dir, format!("cannot list the tests: {e}"))),
+    };
+    let mut files: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
@@ -249,10 +249,34 @@ pub fn run(project: &Project, filter: Option<&str>) -> Result<Vec<Report>, Scena
         if filter.is_some_and(|f| !rel.contains(f)) {
             continue;
         }
-        reports.push(run_file(project, &path, rel)?);
+        let report = match run_file(project, &path, rel.clone()) {
+            Ok(report) => report,
+            // A file that cannot run fails on its own; the other files still run.
+            Err(e) => Report {
+                file: rel,
+                actor: String::new(),
+                steps: 0,
+                passed: 0,
+                failure: Some(Failure {
+                    step: 0,
+                    call: FILE_PROBLEM.into(),
+                    message: match e {
+                        ScenarioError::Invalid { message, .. } => message,
+                        other => other.to_string(),
+                    },
+                    traceback: None,
+                }),
+                receipts: Vec::new(),
+            },
+        };
+        reports.push(report);
     }
     Ok(reports)
 }
+
+/// [`Failure::call`] of a file that could not run at all (it is malformed, or names what the
+/// project does not have): [`Failure::message`] says why.
+pub const FILE_PROBLEM: &str = "scenario";
 
 fn invalid(path: &Path, message: String) -> ScenarioError {
     ScenarioError::Invalid {
@@ -282,8 +306,10 @@ struct Run<'p> {
     path: &'p Path,
     deployer: Address,
     chain: LocalChain,
-    /// Actors by name, once deployed (or about to be).
+    /// Every actor the scenario deploys, by name.
     actors: BTreeMap<String, Actor>,
+    /// Those deployed so far: only they can be named in arguments (`"$NAME"`) and `to`.
+    deployed: BTreeSet<String>,
     main: String,
     report: Report,
 }
@@ -293,6 +319,22 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
     let scenario: Scenario =
         toml::from_str(&text).map_err(|e| invalid(path, e.to_string().trim_end().to_string()))?;
     let read = |name: Option<&str>, deployer: Address| -> Result<Actor, ScenarioError> {
+        if name.is_none() && project.manifest.actors.len() > 1 {
+            let names: Vec<&str> = project
+                .manifest
+                .actors
+                .iter()
+                .map(|a| a.name.as_str())
+                .collect();
+            return Err(invalid(
+                path,
+                format!(
+                    "the project has several actors ({}); name the one this file tests with \
+                     `actor = \"NAME\"`",
+                    names.join(", ")
+                ),
+            ));
+        }
         let entry = project
             .actor(name)
             .map_err(|e| invalid(path, e.to_string()))?;
@@ -319,6 +361,20 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
         let at = |m: String| invalid(path, format!("step {} ({}): {m}", i + 1, step.label()));
         let action = step.action().map_err(at)?;
         let sender = sender(step, &action, &main_name, deployer).map_err(at)?;
+        // An actor is named (`to`, `caller`) only once a step before has deployed it.
+        let named = match (&action, &sender) {
+            (Action::Call { to: Some(to), .. }, _) => Some(*to),
+            (_, Sender::Actor(name)) => Some(name.as_str()),
+            _ => None,
+        };
+        if let Some(name) = named
+            && !actors.contains_key(name)
+        {
+            return Err(at(format!(
+                "{name:?} is not an actor deployed before this step (deploy it with \
+                 `deploy = \"{name}\"` first)"
+            )));
+        }
         let step_deployer = match &sender {
             Sender::Account(a) => {
                 funded.insert(*a);
@@ -338,21 +394,20 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
                     "an actor cannot send a deploy here; leave `caller` out".into()
                 ));
             }
-            actors.insert(name.to_string(), read(Some(name), step_deployer)?);
+            let actor = read(Some(name), step_deployer).map_err(|e| match e {
+                ScenarioError::Invalid { message, .. } => at(message),
+                other => other,
+            })?;
+            actors.insert(name.to_string(), actor);
         }
     }
     for name in &actor_senders {
-        match actors.get(name) {
-            // An actor sending a transaction pays its fee: the genesis funds it (the balance
-            // it starts with, before any deploy value).
-            Some(a) => funded.insert(a.address),
-            None => {
-                return Err(invalid(
-                    path,
-                    format!("caller {name:?} is not an actor this scenario deploys"),
-                ));
-            }
-        };
+        // An actor sending a transaction pays its fee: the genesis funds it (the balance it
+        // starts with, before any deploy value) — something no real chain does, as no real
+        // chain takes a transaction from an actor.
+        if let Some(a) = actors.get(name) {
+            funded.insert(a.address);
+        }
     }
     let funded: Vec<Address> = funded.into_iter().collect();
     let mut run = Run {
@@ -360,6 +415,7 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
         deployer,
         chain: LocalChain::new(&funded)?,
         actors,
+        deployed: BTreeSet::new(),
         main: main_name.clone(),
         report: Report {
             file: rel,
@@ -378,13 +434,13 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
     };
     match scenario.height {
         None | Some(1) => {}
-        Some(h) if (2..=MAX_ADVANCE).contains(&h) => {
+        Some(h) if (2..=MAX_HEIGHT).contains(&h) => {
             run.chain.advance(h - 1)?;
         }
         Some(h) => {
             return Err(invalid(
                 path,
-                format!("height must be 1 to {MAX_ADVANCE}, got {h}"),
+                format!("height must be 1 to {MAX_HEIGHT}, got {h}"),
             ));
         }
     }
@@ -440,6 +496,9 @@ fn sender(
 
 impl Run<'_> {
     fn address_of(&self, name: &str) -> Option<Address> {
+        if !self.deployed.contains(name) {
+            return None;
+        }
         self.actors.get(name).map(|a| a.address)
     }
 
@@ -458,17 +517,23 @@ impl Run<'_> {
         step: usize,
         sender: Address,
         instruction: Instruction,
-    ) -> Result<LocalReceipt, ScenarioError> {
-        let hash = self.chain.send_as(sender, instruction, BUDGET)?;
+    ) -> Result<Result<LocalReceipt, String>, ScenarioError> {
+        let budget = crate::local_run::client_limits(&instruction);
+        let hash = match self.chain.send_as(sender, instruction, budget) {
+            Ok(hash) => hash,
+            // What a node would refuse to admit (too large, limits out of range…).
+            Err(LocalError::Tx(e)) => return Ok(Err(format!("the transaction is refused: {e}"))),
+            Err(other) => return Err(other.into()),
+        };
         let receipts = self.chain.produce_block()?;
         let mut own = None;
         for r in receipts {
-            self.record(step, &r);
+            self.record(step, &r)?;
             if r.receipt.tx_hash == hash && r.tx_index.is_some() {
                 own = Some(r);
             }
         }
-        own.ok_or_else(|| {
+        own.map(Ok).ok_or_else(|| {
             LocalError::Exec(cowboy_execution::ExecError::Corrupt {
                 what: format!("transaction {hash}"),
                 reason: "its block has no receipt for it".into(),
@@ -477,7 +542,7 @@ impl Run<'_> {
         })
     }
 
-    fn record(&mut self, step: usize, r: &LocalReceipt) {
+    fn record(&mut self, step: usize, r: &LocalReceipt) -> Result<(), ScenarioError> {
         let return_value = if r.receipt.return_data.is_empty() {
             None
         } else {
@@ -485,19 +550,24 @@ impl Run<'_> {
                 .ok()
                 .map(|v| v.to_json())
         };
-        let hash = self
+        let block = self
             .chain
             .chain()
             .store()
             .block(r.height)
-            .ok()
-            .flatten()
-            .map_or(Hash::ZERO, |b| b.header.digest());
+            .map_err(|e| LocalError::Exec(e.into()))?
+            .ok_or_else(|| {
+                LocalError::Exec(cowboy_execution::ExecError::Corrupt {
+                    what: format!("block {}", r.height),
+                    reason: "committed but missing".into(),
+                })
+            })?;
         self.report.receipts.push(StepReceipt {
             step,
-            receipt: ReceiptView::of(&r.receipt, r.height, hash, return_value),
+            receipt: ReceiptView::of(&r.receipt, r.height, block.header.digest(), return_value),
             logs: r.calls.iter().flat_map(|c| c.logs.clone()).collect(),
         });
+        Ok(())
     }
 
     /// The traceback of a failed call, in its actor's file.
@@ -557,6 +627,13 @@ impl Run<'_> {
                 value: spec.value,
             }),
         )?;
+        let r = match r {
+            Ok(r) => r,
+            Err(refused) => return Ok(Err(failure(refused, None))),
+        };
+        if r.receipt.status == Status::Success {
+            self.deployed.insert(name.to_string());
+        }
         let init = r.calls.iter().find(|c| c.depth == 0);
         Ok(self
             .check(spec, &r, init)
@@ -598,6 +675,17 @@ impl Run<'_> {
                 value: spec.value,
             }),
         )?;
+        let r = match r {
+            Ok(r) => r,
+            Err(refused) => {
+                return Ok(Err(Failure {
+                    step,
+                    call: spec.label(),
+                    message: refused,
+                    traceback: None,
+                }));
+            }
+        };
         let handler = r.calls.iter().find(|c| c.depth == 0);
         Ok(self.check(spec, &r, handler).map_err(|message| Failure {
             step,
@@ -614,9 +702,19 @@ impl Run<'_> {
         spec: &Step,
         blocks: u64,
     ) -> Result<Result<(), Failure>, ScenarioError> {
+        let reaches = self.chain.height()?.saturating_add(blocks);
+        if reaches > MAX_HEIGHT {
+            return Err(invalid(
+                self.path,
+                format!(
+                    "step {step}: advancing {blocks} blocks reaches block {reaches}, beyond the \
+                     {MAX_HEIGHT} a scenario may run"
+                ),
+            ));
+        }
         let receipts = self.chain.advance(blocks)?;
         for r in &receipts {
-            self.record(step, r);
+            self.record(step, r)?;
         }
         let failure = |message: String, traceback: Option<String>| Failure {
             step,
@@ -746,8 +844,7 @@ impl Run<'_> {
 
 /// A receipt failure as the developer reads it: `Kind: message`.
 fn failure_text(kind: u8, message: &str) -> String {
-    let name = FailureKind::from_code(kind).map_or("Unknown", |k| k.name());
-    format!("{name}: {message}")
+    format!("{}: {message}", FailureKind::name_of(kind))
 }
 
 /// Compares the first topics of emitted events with the expected event names.

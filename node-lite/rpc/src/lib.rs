@@ -277,6 +277,17 @@ pub struct ReceiptView {
     pub deliveries: Vec<DeliveryView>,
 }
 
+impl EventView {
+    /// The view of event `e`.
+    pub fn of(e: &cowboy_types::Event) -> Self {
+        Self {
+            emitter: e.emitter,
+            topics: e.topics.clone(),
+            data: HexBytes(e.data.clone()),
+        }
+    }
+}
+
 impl ReceiptView {
     /// The view of receipt `r` of the block at `block_height` with hash `block_hash`;
     /// `return_value` is its return data decoded as JSON, when it is a canonical value.
@@ -287,8 +298,7 @@ impl ReceiptView {
         return_value: Option<serde_json::Value>,
     ) -> Self {
         use cowboy_types::{Status, receipt::Outcome};
-        let failure_name =
-            |kind: u8| cowboy_types::FailureKind::from_code(kind).map_or("Unknown", |k| k.name());
+        let failure_name = cowboy_types::FailureKind::name_of;
         let (status, failure, failure_code, error) = match &r.status {
             Status::Success => (ReceiptStatus::Success, None, None, None),
             Status::Failed { kind, message } => (
@@ -311,15 +321,7 @@ impl ReceiptView {
             fee: Amount(r.fee),
             return_data: HexBytes(r.return_data.clone()),
             return_value,
-            events: r
-                .events
-                .iter()
-                .map(|e| EventView {
-                    emitter: e.emitter,
-                    topics: e.topics.clone(),
-                    data: HexBytes(e.data.clone()),
-                })
-                .collect(),
+            events: r.events.iter().map(EventView::of).collect(),
             created: r.created,
             deliveries: r
                 .deliveries

@@ -2,7 +2,7 @@
 //! every view, drawn from the previous view's seed), and `marshal` for block dissemination,
 //! backfill and in-order delivery of finalized blocks to execution.
 //!
-//! [`start`] wires one validator over any p2p implementation (authenticated TCP in `cowboy
+//! [`start_with`] wires one validator over any p2p implementation (authenticated TCP in `cowboy
 //! node`, Commonware's simulated network in deterministic tests).
 
 pub mod app;
@@ -121,45 +121,16 @@ pub enum StartError {
     },
 }
 
-/// What [`start`] leaves running.
+/// What [`start_with`] leaves running.
 pub struct Running {
     pub consensus: Handle<()>,
     pub marshal: Handle<()>,
 }
 
 /// Starts a validator: marshal, its backfill resolver, block broadcast, the Simplex engine
-/// and the execution loop.
-pub async fn start<E, S, R, P, B>(
-    context: E,
-    core: Arc<Core>,
-    validator: Validator,
-    channels: Channels<S, R>,
-    peers: P,
-    blocker: B,
-) -> Result<Running, StartError>
-where
-    E: Spawner
-        + Supervisor
-        + Clock
-        + Metrics
-        + Storage
-        + rand_core_010::CryptoRng
-        + Network
-        + Send
-        + 'static,
-    S: Sender<PublicKey = ed25519::PublicKey>,
-    R: Receiver<PublicKey = ed25519::PublicKey>,
-    P: Provider<PublicKey = ed25519::PublicKey> + Clone,
-    B: Blocker<PublicKey = ed25519::PublicKey> + Clone,
-{
-    start_with(context, core, validator, channels, peers, blocker, |app| {
-        app
-    })
-    .await
-}
-
-/// [`start`], with the application consensus runs made from this node's by `application`
-/// (the deterministic simulations make misbehaving proposers this way).
+/// and the execution loop, with the application consensus runs made from this node's by
+/// `application` (the identity for a node; the deterministic simulations make misbehaving
+/// proposers this way).
 pub async fn start_with<E, S, R, P, B, A>(
     context: E,
     core: Arc<Core>,

@@ -53,6 +53,15 @@ macro_rules! failure_kinds {
                 }
             }
 
+            /// The name of the kind with receipt code `code`, or `Unknown` for a code this
+            /// version does not know (one written by a later version).
+            pub const fn name_of(code: u8) -> &'static str {
+                match Self::from_code(code) {
+                    Some(kind) => kind.name(),
+                    None => "Unknown",
+                }
+            }
+
             /// The kind with this receipt code, if there is one.
             pub const fn from_code(code: u8) -> Option<FailureKind> {
                 match code {
