@@ -10,6 +10,7 @@
 //! - [`pipeline`]: the block pipeline validators run: proposing, verifying a proposal and its
 //!   post-state claim, executing a finalized block.
 //! - [`local`]: a chain in one process for `cowboy run` and `cowboy test`, on the same path.
+//! - [`runners`]: the runner market on chain (selection, …).
 //! - [`block`]: the phases of a block (deferred deliveries, transactions, timers, bookkeeping),
 //!   and [`Chain`], which selects, executes and commits blocks on a [`cowboy_state::Store`].
 
@@ -28,6 +29,7 @@ pub mod params;
 pub mod pipeline;
 pub mod query;
 pub mod roots;
+pub mod runners;
 mod timers;
 pub mod tx;
 pub mod world;

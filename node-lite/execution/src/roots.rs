@@ -7,7 +7,7 @@ use commonware_storage::bmt::Builder;
 use cowboy_types::{Hash, Receipt, Transaction, codec::encode_to_vec, keccak256};
 use rayon::prelude::*;
 
-fn root(leaves: impl ExactSizeIterator<Item = Hash>) -> Hash {
+pub(crate) fn root(leaves: impl ExactSizeIterator<Item = Hash>) -> Hash {
     let mut b = Builder::<Keccak256>::new(leaves.len());
     for leaf in leaves {
         b.add(&Digest(leaf.0));
