@@ -436,6 +436,7 @@ impl Devnet {
             genesis_time_ms: 0,
             allocations,
             validators: vec![],
+            runners: Vec::new(),
             threshold_public: None,
             // Cycle budgets sized so a full block executes in half of this devnet's block time
             // (unless asked for another budget).

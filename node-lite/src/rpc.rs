@@ -21,8 +21,8 @@ use cowboy_rpc::jsonrpsee::{
 };
 use cowboy_rpc::{
     AccountView, ActorView, BlockId, BlockSummary, BlockTag, BlockView, CowboyApiServer, FeesView,
-    Health, MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest, QueryView, ReceiptView,
-    TimerView, TxView, code,
+    Health, MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest, QueryView, RUNNERS_PAGE,
+    ReceiptView, RunnerView, RunnersPage, TimerView, TxView, code,
 };
 use cowboy_state::{Overlay, StateRead};
 use cowboy_types::{
@@ -42,6 +42,23 @@ pub struct Rpc {
 
 fn err(code: i32, message: impl Into<String>) -> ErrorObjectOwned {
     ErrorObjectOwned::owned(code, message.into(), None::<()>)
+}
+
+/// A runner as the RPC shows it, with its reputation and health at `height`.
+fn runner_view(
+    address: Address,
+    record: cowboy_types::runner::Runner,
+    height: u64,
+    params: &cowboy_execution::Parameters,
+) -> RunnerView {
+    use cowboy_execution::runners::registry;
+    RunnerView {
+        address,
+        height,
+        reputation: registry::reputation(&record, height, params.reputation.half_life_blocks),
+        healthy: registry::healthy(&record, height, params.runner.heartbeat_timeout_blocks),
+        record,
+    }
 }
 
 fn internal(e: impl std::fmt::Display) -> ErrorObjectOwned {
@@ -308,6 +325,39 @@ impl CowboyApiServer for Rpc {
             max_cycles_per_tx: params.lanes.user_cycles,
             max_cells_per_tx: params.lanes.block_cells,
         })
+    }
+
+    async fn runner(&self, address: Address) -> RpcResult<Option<RunnerView>> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        let params = world.params().map_err(state)?;
+        let height = snap.height.unwrap_or(0);
+        Ok(world
+            .runner(&address)
+            .map_err(state)?
+            .map(|r| runner_view(address, r, height, &params)))
+    }
+
+    async fn runners(&self, after: Option<Address>) -> RpcResult<RunnersPage> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        let params = world.params().map_err(state)?;
+        let height = snap.height.unwrap_or(0);
+        let mut runners: Vec<RunnerView> = world
+            .runners()
+            .map_err(state)?
+            .into_iter()
+            .filter(|(a, _)| after.is_none_or(|after| a.0 > after.0))
+            .take(RUNNERS_PAGE + 1)
+            .map(|(a, r)| runner_view(a, r, height, &params))
+            .collect();
+        let next = if runners.len() > RUNNERS_PAGE {
+            runners.truncate(RUNNERS_PAGE);
+            runners.last().map(|r| r.address)
+        } else {
+            None
+        };
+        Ok(RunnersPage { runners, next })
     }
 
     async fn timers(&self, address: Address) -> RpcResult<Vec<TimerView>> {

@@ -53,6 +53,7 @@ fn genesis() -> Genesis {
             stake: Amount(1_000_000_000),
             public_key: HexBytes(vec![7; 32]),
         }],
+        runners: Vec::new(),
         threshold_public: None,
         parameters: Default::default(),
     }
@@ -684,4 +685,81 @@ async fn get_health_is_503_until_the_first_block_and_after_a_halt() {
     assert_eq!(status, 503, "{doc}");
     assert_eq!(doc["halted"], true);
     assert_eq!(doc["halt"]["kind"], "divergence", "{doc}");
+}
+
+/// A runner registered through `sendRawTransaction` appears in `cowboy_getRunner` and
+/// `cowboy_getRunners` with its stake, reputation and health.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registered_runner_is_listed_with_its_health_and_reputation() {
+    use cowboy_types::{
+        Hash,
+        runner::{Capabilities, JobType, JobTypes, RunnerKey, RunnerProfile},
+    };
+    let (_dir, core, addr) = start().await;
+    let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
+    let me = key(1).address();
+    assert_eq!(client.runner(me).await.expect("call"), None);
+    let stake = 10_000 * 1_000_000_000;
+    let mut base_point = [0x66u8; 32];
+    base_point[0] = 0x58;
+    let mut t = transfer(&key(1), 0, CHAIN_ID);
+    t.instruction = Instruction::System(SystemInstruction::RunnerRegister {
+        profile: Box::new(RunnerProfile {
+            key: RunnerKey::Ed25519(Hash(base_point)),
+            capabilities: Capabilities {
+                job_types: JobTypes::of(&[JobType::Llm]),
+                ..Default::default()
+            },
+            rate_card: Default::default(),
+            max_concurrent_jobs: 1,
+            max_job_value: 0,
+            endpoint: "http://127.0.0.1:9999".into(),
+        }),
+        stake,
+    });
+    t.cells_limit = 5_000;
+    cowboy_crypto::sign_transaction(&mut t, &key(1)).expect("sign");
+    let hash = client
+        .send_raw_transaction(HexBytes(t.to_bytes()))
+        .await
+        .expect("admitted");
+    core.apply_finalized(next_block(&core))
+        .await
+        .expect("applied");
+    let receipt = client
+        .wait_for_receipt(hash, Some(30_000))
+        .await
+        .expect("call")
+        .expect("receipt");
+    assert_eq!(
+        receipt.status,
+        cowboy_rpc::ReceiptStatus::Success,
+        "{receipt:?}"
+    );
+
+    let view = client.runner(me).await.expect("call").expect("registered");
+    assert_eq!(
+        (view.record.stake, view.reputation, view.healthy),
+        (stake, 100, true)
+    );
+    assert_eq!(view.record.registered_at, 1);
+    let page = client.runners(None).await.expect("call");
+    assert_eq!(page.runners.len(), 1);
+    assert_eq!(page.next, None);
+    assert!(
+        client
+            .runners(Some(me))
+            .await
+            .expect("call")
+            .runners
+            .is_empty()
+    );
+    // The JSON form is the documented one.
+    let (_, body) = post(
+        addr,
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"cowboy_getRunner","params":["{me}"]}}"#)
+            .as_bytes(),
+    );
+    assert!(body.contains(r#""job_types":["llm"]"#), "{body}");
+    assert!(body.contains(r#""healthy":true"#), "{body}");
 }

@@ -71,6 +71,7 @@ fn net(n: usize, seed: u64) -> Net {
                 public_key: HexBytes(commonware_codec::Encode::encode(pk).to_vec()),
             })
             .collect(),
+        runners: Vec::new(),
         threshold_public: Some(HexBytes(keys::encode_polynomial(&polynomial))),
         parameters: Default::default(),
     };

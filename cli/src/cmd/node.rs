@@ -140,6 +140,7 @@ impl InitArgs {
             genesis_time_ms: 0,
             allocations,
             validators: vec![],
+            runners: Vec::new(),
             threshold_public: None,
             // Cycle budgets sized so a full block executes in half the block time.
             parameters: match self.cycle_budget {

@@ -136,6 +136,11 @@ impl PrivateKey {
     }
 }
 
+/// Whether `sec1` is a valid secp256k1 public key (a point on the curve, compressed or not).
+pub fn valid_secp256k1_key(sec1: &[u8]) -> bool {
+    VerifyingKey::from_sec1_bytes(sec1).is_ok()
+}
+
 /// The address of a public key: last 20 bytes of keccak256 of the uncompressed point (without
 /// its 0x04 prefix).
 pub fn address_of(key: &VerifyingKey) -> Address {

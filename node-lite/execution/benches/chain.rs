@@ -65,6 +65,7 @@ fn genesis(keys: &[PrivateKey], params: Parameters) -> Genesis {
             stake: Amount(100_000 * CBY),
             public_key: HexBytes(vec![1; 32]),
         }],
+        runners: Vec::new(),
         threshold_public: None,
         parameters: params,
     }

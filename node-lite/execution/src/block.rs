@@ -270,10 +270,19 @@ fn timer_reservation(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
 
 /// Phase 2: the block's transactions, in body order, in the room the other lanes leave.
 fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
+    use crate::lanes::{Lane, lane_of};
     let x = &mut run.x;
+    let runner_demand = run
+        .checked
+        .iter()
+        .filter_map(|c| c.as_ref().ok())
+        .filter(|v| lane_of(&v.tx.instruction) == Lane::Runner)
+        .fold(0u64, |sum, v| sum.saturating_add(v.tx.cycles_limit));
+    run.reserved.runner_cycles = runner_demand.min(x.env.params.lanes.runner_cycles);
     let (mut cycles_left, mut cells_left) =
         crate::lanes::user_room(&x.env.params.lanes, &run.reserved);
-    let user_prices = x.env.lane(x.env.params.lane_fee_multipliers.user_bps);
+    let mut runner_left = run.reserved.runner_cycles;
+    let multipliers = x.env.params.lane_fee_multipliers.clone();
     let mut executed_txs = 0;
     for (i, checked) in std::mem::take(&mut run.checked).into_iter().enumerate() {
         let hash = run
@@ -282,26 +291,34 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
             .get(i)
             .map(|t| t.digest())
             .unwrap_or(Hash::ZERO);
+        let lane = checked
+            .as_ref()
+            .map_or(Lane::User, |v| lane_of(&v.tx.instruction));
+        let reserved = if lane == Lane::Runner { runner_left } else { 0 };
+        let room = cycles_left.saturating_add(reserved);
+        let prices = x.env.lane(crate::lanes::multiplier(lane, &multipliers));
         let admitted = match checked {
             Err(error) => Err(error),
-            Ok(vtx) if vtx.tx.cycles_limit > cycles_left || vtx.tx.cells_limit > cells_left => {
+            Ok(vtx) if vtx.tx.cycles_limit > room || vtx.tx.cells_limit > cells_left => {
                 Err(crate::TxError::LaneFull {
                     cycles: vtx.tx.cycles_limit,
                     cells: vtx.tx.cells_limit,
-                    cycles_left,
+                    cycles_left: room,
                     cells_left,
                 })
             }
             Ok(vtx) => {
                 let account = x.world.account(&vtx.sender)?;
-                tx::check_stateful(&vtx, &account, &user_prices).map(|()| vtx)
+                tx::check_stateful(&vtx, &account, &prices).map(|()| vtx)
             }
         };
         match admitted {
             Ok(vtx) => {
-                cycles_left -= vtx.tx.cycles_limit;
+                let from_reservation = vtx.tx.cycles_limit.min(reserved);
+                runner_left -= from_reservation;
+                cycles_left -= vtx.tx.cycles_limit - from_reservation;
                 cells_left -= vtx.tx.cells_limit;
-                let receipt = execute_tx(x, &vtx, &user_prices)?;
+                let receipt = execute_tx(x, &vtx, &prices)?;
                 run.receipts.push((receipt, Some(i as u32)));
                 executed_txs += 1;
             }
@@ -482,6 +499,15 @@ fn execute_tx(
                 schedule(x, &mut s, vtx, timer, *start_height, *every_blocks)?
             }
         }
+        Instruction::System(
+            op @ (SystemInstruction::RunnerRegister { .. }
+            | SystemInstruction::RunnerUpdate { .. }
+            | SystemInstruction::RunnerHeartbeat
+            | SystemInstruction::RunnerAddStake { .. }
+            | SystemInstruction::RunnerWithdrawStake { .. }
+            | SystemInstruction::RunnerExit
+            | SystemInstruction::RunnerClaim),
+        ) => crate::runners::registry::execute(x, &mut s, vtx.sender, op)?,
         Instruction::System(SystemInstruction::CancelTimer { timer_id }) => {
             match x.world.timer(timer_id)? {
                 Some(t) if t.creator == vtx.sender => {

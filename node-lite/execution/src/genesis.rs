@@ -1,7 +1,7 @@
 //! The genesis file and the state it creates.
 //!
 //! A genesis file is JSON: the chain id, the genesis time, balances, validators (stake and
-//! consensus public key) and every governance parameter (omitted groups or fields take the
+//! consensus public key), runners (stake and profile) and every governance parameter (omitted groups or fields take the
 //! genesis defaults of [`crate::params`]). Amounts are decimal strings of base units; unknown
 //! fields are refused so a misspelt parameter is an error, not a silent default.
 
@@ -16,6 +16,10 @@ use cowboy_types::{
     Address, Beacon, Block, Hash, Header, Round, Supply, Validator,
     block::BEACON_SIGNATURE_LEN,
     json::{Amount, HexBytes},
+    runner::{
+        MAX_REPUTATION, Runner, RunnerProfile, actors, storage as runner_storage,
+        system_actor_record,
+    },
     state::{MAX_VALIDATOR_KEY, key},
 };
 use serde::{Deserialize, Serialize};
@@ -42,6 +46,18 @@ pub struct GenesisValidator {
     pub public_key: HexBytes,
 }
 
+/// One runner registered at genesis (its stake is added to the supply and held by the
+/// Runner Registry, `0x…01`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenesisRunner {
+    /// The runner's account (it signs the runner's transactions).
+    pub address: Address,
+    /// Bonded stake, in base units.
+    pub stake: Amount,
+    pub profile: RunnerProfile,
+}
+
 /// A genesis file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,6 +68,9 @@ pub struct Genesis {
     #[serde(default)]
     pub allocations: Vec<Allocation>,
     pub validators: Vec<GenesisValidator>,
+    /// Runners registered from the first block (devnets register simulated runners here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runners: Vec<GenesisRunner>,
     /// The validators' BLS12-381 threshold public polynomial (a commitment to the shares
     /// consensus votes and beacons are signed with), hex. Consensus configuration, not state:
     /// the state root does not cover it, but every node of a chain must use the same one.
@@ -152,6 +171,35 @@ impl Genesis {
                 );
             }
         }
+        let mut rseen = BTreeSet::new();
+        let floor = self.parameters.runner.runner_stake_floor;
+        for (i, r) in self.runners.iter().enumerate() {
+            if !rseen.insert(r.address) {
+                return invalid(
+                    format!("runners[{i}].address"),
+                    format!("{} is listed twice", r.address),
+                );
+            }
+            if let Err(e) = r.profile.validate() {
+                return invalid(format!("runners[{i}].profile"), e.to_string());
+            }
+            if !crate::runners::registry::valid_key(&r.profile.key) {
+                return invalid(
+                    format!("runners[{i}].profile.key"),
+                    "not a valid public key of its scheme".into(),
+                );
+            }
+            let required = r.profile.required_stake(floor);
+            if r.stake.0 < required {
+                return invalid(
+                    format!("runners[{i}].stake"),
+                    format!(
+                        "{} base units is below the {required} its profile requires (max(runner.runner_stake_floor, 1.5 × max_job_value))",
+                        r.stake.0
+                    ),
+                );
+            }
+        }
         if self.supply().is_none() {
             return invalid(
                 "allocations".into(),
@@ -161,15 +209,19 @@ impl Genesis {
         Ok(())
     }
 
-    /// Balances plus stakes (`None` on overflow).
+    /// Balances plus validator and runner stakes (`None` on overflow).
     pub fn supply(&self) -> Option<u64> {
         let balances = self
             .allocations
             .iter()
             .try_fold(0u64, |acc, a| acc.checked_add(a.balance.0))?;
-        self.validators
+        let validators = self
+            .validators
             .iter()
-            .try_fold(balances, |acc, v| acc.checked_add(v.stake.0))
+            .try_fold(balances, |acc, v| acc.checked_add(v.stake.0))?;
+        self.runners
+            .iter()
+            .try_fold(validators, |acc, r| acc.checked_add(r.stake.0))
     }
 
     /// The genesis state as a change set on an empty store.
@@ -186,6 +238,30 @@ impl Genesis {
                     stake: v.stake.0,
                     public_key: v.public_key.0.clone(),
                 },
+            );
+        }
+        for (address, name) in actors::ALL {
+            world.set_storage(
+                &address,
+                runner_storage::SYSTEM_ACTOR,
+                Some(&system_actor_record(name, 1)),
+            );
+        }
+        for r in &self.runners {
+            world.credit(&actors::RUNNER_REGISTRY, r.stake.0)?;
+            world.set_runner(
+                &r.address,
+                Some(&Runner {
+                    profile: r.profile.clone(),
+                    stake: r.stake.0,
+                    unbonding: Default::default(),
+                    reputation: MAX_REPUTATION,
+                    reputation_height: 0,
+                    registered_at: 0,
+                    last_heartbeat: 0,
+                    active_jobs: 0,
+                    exited_at: None,
+                }),
             );
         }
         for (k, v) in self.parameters.entries() {

@@ -1,12 +1,56 @@
 //! Lane budgets (whitepaper §6.3, §17.9): how much of a block user transactions may take.
 //!
 //! Each lane has a reserved cycle budget. Deferred deliveries run in the system lane (no
-//! validator, governance or slashing transactions exist yet), timers in the timer lane, runner
-//! results in the runner lane (none exist yet). Whatever a reserved lane does not use spills to
-//! the user lane; the user lane never borrows a reservation that is in use. Cells have one
-//! block-wide cap shared the same way.
+//! validator, governance or slashing transactions exist yet), timers in the timer lane, the
+//! runner market's transactions ([`Lane::Runner`]) in the runner lane. Whatever a reserved lane
+//! does not use spills to the user lane; the user lane never borrows a reservation that is in
+//! use. Cells have one block-wide cap shared the same way.
+//!
+//! Runner transactions reserve, before the block's transactions run, as much of the runner
+//! lane as their cycle limits add up to; each draws on that reservation first and on the
+//! shared room after it, and pays the runner lane's fee multiplier.
 
-use crate::params::LaneBudgets;
+use crate::params::{LaneBudgets, LaneFeeMultipliers};
+use cowboy_types::{Instruction, SystemInstruction};
+
+/// The lane a transaction executes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    User,
+    /// The runner market's transactions (whitepaper §17.9: "Runner job results,
+    /// attestations, callbacks").
+    Runner,
+}
+
+/// The lane of a transaction carrying `instruction`.
+pub fn lane_of(instruction: &Instruction) -> Lane {
+    match instruction {
+        Instruction::System(
+            SystemInstruction::RunnerRegister { .. }
+            | SystemInstruction::RunnerUpdate { .. }
+            | SystemInstruction::RunnerHeartbeat
+            | SystemInstruction::RunnerAddStake { .. }
+            | SystemInstruction::RunnerWithdrawStake { .. }
+            | SystemInstruction::RunnerExit
+            | SystemInstruction::RunnerClaim,
+        ) => Lane::Runner,
+        Instruction::System(
+            SystemInstruction::Transfer { .. }
+            | SystemInstruction::SetTimer { .. }
+            | SystemInstruction::SetInterval { .. }
+            | SystemInstruction::CancelTimer { .. },
+        )
+        | Instruction::Actor(_) => Lane::User,
+    }
+}
+
+/// The fee multiplier of `lane`, in basis points.
+pub fn multiplier(lane: Lane, m: &LaneFeeMultipliers) -> u64 {
+    match lane {
+        Lane::User => m.user_bps,
+        Lane::Runner => m.runner_bps,
+    }
+}
 
 /// What the reserved lanes use or reserve in a block, measured before user transactions run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,7 +62,8 @@ pub struct Reserved {
     /// transactions).
     pub timer_cycles: u64,
     pub timer_cells: u64,
-    /// Runner-lane use (no runner transactions exist yet).
+    /// The runner lane's reservation: the block's runner transactions' cycle limits, up to the
+    /// lane's budget.
     pub runner_cycles: u64,
 }
 

@@ -119,6 +119,7 @@ impl LocalChain {
                 // Execution never reads it: no consensus runs here.
                 public_key: HexBytes(vec![0xed; 32]),
             }],
+            runners: Vec::new(),
             threshold_public: None,
             parameters,
         }

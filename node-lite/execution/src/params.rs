@@ -313,6 +313,12 @@ group! {
         challenge_window_blocks: u64 = 900,
         dispute_window_blocks: u64 = 75,
         model_deposit: u64 = 1_000 * BASE_UNITS_PER_CBY,
+        /// A runner without a heartbeat for longer than this is not healthy and is never
+        /// selected (CIP-2 §4 filter 1; the length is a Cowboy decision: 10 minutes).
+        heartbeat_timeout_blocks: u64 = 600,
+        /// Blocks between a stake withdrawal (or an exit) and its payout, during which the
+        /// stake stays slashable (Cowboy decision: the validators' 7 days, §13 "Consensus").
+        unbonding_blocks: u64 = 604_800,
     }
 }
 
@@ -647,6 +653,19 @@ impl Parameters {
                 "slash_distribution",
                 "burn_bps + submitter_bps + treasury_bps must be 10,000",
             );
+        }
+        let r = &self.runner;
+        if r.runner_stake_floor == 0 {
+            return bad(
+                "runner.runner_stake_floor",
+                "must be above 0 (selection weights divide by it)",
+            );
+        }
+        if r.heartbeat_timeout_blocks == 0 {
+            return bad("runner.heartbeat_timeout_blocks", "must be above 0");
+        }
+        if self.reputation.half_life_blocks == 0 {
+            return bad("reputation.half_life_blocks", "must be above 0");
         }
         if self.committee.n == 0 || self.committee.n > self.committee.m {
             return bad("committee", "need 1 <= n <= m");

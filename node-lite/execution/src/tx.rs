@@ -14,10 +14,7 @@ use crate::{
     params::Parameters,
 };
 use commonware_codec::{Encode, EncodeSize};
-use cowboy_types::{
-    Account, ActorInstruction, Address, Beacon, Hash, Instruction, SystemInstruction, Transaction,
-    keccak256,
-};
+use cowboy_types::{Account, Address, Beacon, Hash, Transaction, keccak256};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -48,14 +45,10 @@ impl VerifiedTx {
         }
     }
 
-    /// Base units the transaction moves besides fees.
+    /// Base units the transaction moves besides fees (a transfer's amount, a deploy's or
+    /// call's value, the stake a runner bonds).
     pub fn value(&self) -> u64 {
-        match &self.tx.instruction {
-            Instruction::System(SystemInstruction::Transfer { amount, .. }) => *amount,
-            Instruction::Actor(ActorInstruction::Deploy { value, .. })
-            | Instruction::Actor(ActorInstruction::Message { value, .. }) => *value,
-            Instruction::System(_) => 0,
-        }
+        self.tx.instruction.value()
     }
 
     /// What the sender must hold: the worst-case fee plus the value.

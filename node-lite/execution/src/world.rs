@@ -1,5 +1,5 @@
 //! Typed access to consensus state during execution: accounts, code, actor storage, timers and
-//! their queues, mailboxes, message dedup, validators, supply and basefees, all read from and
+//! their queues, mailboxes, message dedup, runners, validators, supply and basefees, all read from and
 //! written to the block's [`Overlay`].
 
 use crate::{ExecError, fees::Basefees, params::BASEFEE_ACTOR};
@@ -8,6 +8,7 @@ use cowboy_state::Overlay;
 use cowboy_types::{
     Account, Address, DeferredOrigin, Hash, MailboxMessage, Supply, TimerRecord, Validator,
     codec::{decode_strict, encode_to_vec, read_varint, write_varint},
+    runner::{Runner, actors, storage as runner_key},
     state::key,
 };
 
@@ -323,6 +324,51 @@ impl<'a> World<'a> {
         self.overlay.put(key::dedup(to, id), varint_bytes(height));
         self.overlay
             .put(key::dedup_expiry(height, to, id), Vec::new());
+    }
+
+    // ---- the Runner Registry (0x…01) ----
+
+    /// The registered runner at `a`.
+    pub fn runner(&self, a: &Address) -> Result<Option<Runner>, ExecError> {
+        match self.storage(&actors::RUNNER_REGISTRY, &runner_key::runner(a))? {
+            Some(b) => decode(|| format!("runner {a}"), &b).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Stores (or, with `None`, removes) the runner at `a`; the encoded size written.
+    pub fn set_runner(&mut self, a: &Address, r: Option<&Runner>) -> usize {
+        let bytes = r.map(encode_record);
+        self.set_storage(
+            &actors::RUNNER_REGISTRY,
+            &runner_key::runner(a),
+            bytes.as_deref(),
+        );
+        bytes.map_or(0, |b| b.len())
+    }
+
+    /// Every registered runner, in address order (one ordered range of the registry's
+    /// storage).
+    pub fn runners(&self) -> Result<Vec<(Address, Runner)>, ExecError> {
+        let prefix = key::storage(&actors::RUNNER_REGISTRY, runner_key::RUNNER_PREFIX);
+        let mut out = Vec::new();
+        let mut after: Option<Vec<u8>> = None;
+        loop {
+            let page = self.overlay.scan(&prefix, after.as_deref(), 256)?;
+            let done = page.len() < 256;
+            for (k, v) in &page {
+                let a =
+                    Address::from_slice(&k[prefix.len()..]).ok_or_else(|| ExecError::Corrupt {
+                        what: "runner key".into(),
+                        reason: "not 20 bytes".into(),
+                    })?;
+                out.push((a, decode(|| format!("runner {a}"), v)?));
+            }
+            after = page.last().map(|(k, _)| k.clone());
+            if done {
+                return Ok(out);
+            }
+        }
     }
 
     // ---- validators, supply, inflation, basefees ----

@@ -366,6 +366,32 @@ pub struct AccountView {
     pub actor: Option<ActorView>,
 }
 
+/// A registered runner (the Runner Registry's record, with what the chain derives from it at
+/// the state's height).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunnerView {
+    pub address: Address,
+    /// The height the view describes.
+    pub height: u64,
+    /// Reputation at `height` (penalties recover lazily; `record.reputation` is the stored
+    /// score).
+    pub reputation: u64,
+    /// Heartbeat recent enough to be selected (CIP-2 §4).
+    pub healthy: bool,
+    pub record: cowboy_types::runner::Runner,
+}
+
+/// A page of runners, in address order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunnersPage {
+    pub runners: Vec<RunnerView>,
+    /// Pass as `after` for the next page; `null` on the last page.
+    pub next: Option<Address>,
+}
+
+/// Most runners one `cowboy_getRunners` page holds.
+pub const RUNNERS_PAGE: usize = 256;
+
 /// An actor's record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActorView {
@@ -512,6 +538,15 @@ pub trait CowboyApi {
 
     #[method(name = "getTimers")]
     async fn timers(&self, address: Address) -> RpcResult<Vec<TimerView>>;
+
+    /// The registered runner at `address`, or `null`.
+    #[method(name = "getRunner")]
+    async fn runner(&self, address: Address) -> RpcResult<Option<RunnerView>>;
+
+    /// Registered runners in address order, [`RUNNERS_PAGE`] at a time, starting after
+    /// `after`.
+    #[method(name = "getRunners")]
+    async fn runners(&self, after: Option<Address>) -> RpcResult<RunnersPage>;
 
     /// Returns the first executed block above `after` as soon as there is one, or `null` after
     /// `timeout_ms` (at most [`MAX_WAIT_MS`]).

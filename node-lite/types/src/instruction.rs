@@ -3,8 +3,9 @@
 //!
 //! Category and sub-type numbers are consensus-critical. The spec fixes `System(0)`,
 //! `Transfer(1)`, the entitlement range 30–39 (CIP-2 §7.2) and the timer opcodes 48/49/50
-//! (§5.1b). The rest is decided in `book/src/reference/encoding.md`, and every number lives in
-//! [`category`], [`system_op`] and [`actor_op`] below.
+//! (§5.1b). The rest (the Runner Registry's 10–16) is decided in
+//! `book/src/reference/encoding.md`, and every number lives in [`category`], [`system_op`] and
+//! [`actor_op`] below.
 
 use crate::{
     codec::{
@@ -13,6 +14,7 @@ use crate::{
     },
     constants::{MAX_ARGS_SIZE, MAX_CODE_SIZE, MAX_METHOD_NAME_LEN},
     primitives::{Address, Hash},
+    runner::RunnerProfile,
 };
 use bytes::BufMut;
 use commonware_codec::{Buf, EncodeSize, Error as CodecError, Read, Write};
@@ -33,6 +35,20 @@ pub mod category {
 pub mod system_op {
     /// Value transfer between accounts (Appendix A: `System(0) Transfer(1)`).
     pub const TRANSFER: u8 = 1;
+    /// Runner Registry (CIP-2 §4; Cowboy numbering): register with a profile and stake.
+    pub const RUNNER_REGISTER: u8 = 10;
+    /// Replace the sender's runner profile.
+    pub const RUNNER_UPDATE: u8 = 11;
+    /// Prove the runner is alive (CIP-2 §4 health filter).
+    pub const RUNNER_HEARTBEAT: u8 = 12;
+    /// Bond more stake.
+    pub const RUNNER_ADD_STAKE: u8 = 13;
+    /// Start unbonding part of the stake.
+    pub const RUNNER_WITHDRAW_STAKE: u8 = 14;
+    /// Leave the market: never selected again, the whole stake unbonds.
+    pub const RUNNER_EXIT: u8 = 15;
+    /// Pay out stake whose unbonding delay has passed.
+    pub const RUNNER_CLAIM: u8 = 16;
     /// One-shot timer at an absolute height (§5.1b, opcode 48).
     pub const SET_TIMER: u8 = 48;
     /// Recurring timer every N blocks (§5.1b, opcode 49).
@@ -71,6 +87,23 @@ pub enum SystemInstruction {
     },
     /// Cancel the pending timer `timer_id`.
     CancelTimer { timer_id: Hash },
+    /// Register the sender as a runner, bonding `stake` from its balance.
+    RunnerRegister {
+        profile: Box<RunnerProfile>,
+        stake: u64,
+    },
+    /// Replace the sender's runner profile (the stake must cover the new one).
+    RunnerUpdate { profile: Box<RunnerProfile> },
+    /// The sender's runner is alive.
+    RunnerHeartbeat,
+    /// Bond `amount` more from the sender's balance.
+    RunnerAddStake { amount: u64 },
+    /// Move `amount` of the stake to unbonding.
+    RunnerWithdrawStake { amount: u64 },
+    /// Leave the market; the whole stake unbonds.
+    RunnerExit,
+    /// Pay out unbonded stake whose delay has passed.
+    RunnerClaim,
 }
 
 /// What a timer delivers and who pays for each firing (§5.1a per-fire `fee_payer` model; the
@@ -177,6 +210,15 @@ impl Instruction {
                     SystemInstruction::SetTimer { .. } => system_op::SET_TIMER,
                     SystemInstruction::SetInterval { .. } => system_op::SET_INTERVAL,
                     SystemInstruction::CancelTimer { .. } => system_op::CANCEL_TIMER,
+                    SystemInstruction::RunnerRegister { .. } => system_op::RUNNER_REGISTER,
+                    SystemInstruction::RunnerUpdate { .. } => system_op::RUNNER_UPDATE,
+                    SystemInstruction::RunnerHeartbeat => system_op::RUNNER_HEARTBEAT,
+                    SystemInstruction::RunnerAddStake { .. } => system_op::RUNNER_ADD_STAKE,
+                    SystemInstruction::RunnerWithdrawStake { .. } => {
+                        system_op::RUNNER_WITHDRAW_STAKE
+                    }
+                    SystemInstruction::RunnerExit => system_op::RUNNER_EXIT,
+                    SystemInstruction::RunnerClaim => system_op::RUNNER_CLAIM,
                 },
             ),
             Self::Actor(a) => (
@@ -195,6 +237,8 @@ impl Instruction {
             Self::System(SystemInstruction::Transfer { amount, .. }) => *amount,
             Self::Actor(ActorInstruction::Deploy { value, .. })
             | Self::Actor(ActorInstruction::Message { value, .. }) => *value,
+            Self::System(SystemInstruction::RunnerRegister { stake, .. }) => *stake,
+            Self::System(SystemInstruction::RunnerAddStake { amount }) => *amount,
             Self::System(_) => 0,
         }
     }
@@ -206,6 +250,13 @@ impl Instruction {
             Self::System(SystemInstruction::SetTimer { .. }) => "set_timer",
             Self::System(SystemInstruction::SetInterval { .. }) => "set_interval",
             Self::System(SystemInstruction::CancelTimer { .. }) => "cancel_timer",
+            Self::System(SystemInstruction::RunnerRegister { .. }) => "runner_register",
+            Self::System(SystemInstruction::RunnerUpdate { .. }) => "runner_update",
+            Self::System(SystemInstruction::RunnerHeartbeat) => "runner_heartbeat",
+            Self::System(SystemInstruction::RunnerAddStake { .. }) => "runner_add_stake",
+            Self::System(SystemInstruction::RunnerWithdrawStake { .. }) => "runner_withdraw_stake",
+            Self::System(SystemInstruction::RunnerExit) => "runner_exit",
+            Self::System(SystemInstruction::RunnerClaim) => "runner_claim",
             Self::Actor(ActorInstruction::Deploy { .. }) => "deploy",
             Self::Actor(ActorInstruction::Message { .. }) => "call",
         }
@@ -283,6 +334,20 @@ impl Write for Instruction {
                 write_varint(*every_blocks, buf);
             }
             Self::System(SystemInstruction::CancelTimer { timer_id }) => timer_id.write(buf),
+            Self::System(SystemInstruction::RunnerRegister { profile, stake }) => {
+                profile.write(buf);
+                stake.write(buf);
+            }
+            Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.write(buf),
+            Self::System(
+                SystemInstruction::RunnerAddStake { amount }
+                | SystemInstruction::RunnerWithdrawStake { amount },
+            ) => amount.write(buf),
+            Self::System(
+                SystemInstruction::RunnerHeartbeat
+                | SystemInstruction::RunnerExit
+                | SystemInstruction::RunnerClaim,
+            ) => {}
             Self::Actor(ActorInstruction::Deploy {
                 code,
                 salt,
@@ -322,6 +387,19 @@ impl EncodeSize for Instruction {
                 every_blocks,
             }) => timer.encode_size() + varint_size(*start_height) + varint_size(*every_blocks),
             Self::System(SystemInstruction::CancelTimer { .. }) => Hash::LEN,
+            Self::System(SystemInstruction::RunnerRegister { profile, .. }) => {
+                profile.encode_size() + 8
+            }
+            Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.encode_size(),
+            Self::System(
+                SystemInstruction::RunnerAddStake { .. }
+                | SystemInstruction::RunnerWithdrawStake { .. },
+            ) => 8,
+            Self::System(
+                SystemInstruction::RunnerHeartbeat
+                | SystemInstruction::RunnerExit
+                | SystemInstruction::RunnerClaim,
+            ) => 0,
             Self::Actor(ActorInstruction::Deploy {
                 code, init_args, ..
             }) => bytes_size(code.as_bytes()) + Hash::LEN + bytes_size(init_args) + 8,
@@ -371,6 +449,40 @@ impl Read for Instruction {
                     timer_id: read_plain(b, "timer_id")?,
                 }))
             }),
+            (category::SYSTEM, system_op::RUNNER_REGISTER) => field(buf, "runner_register", |b| {
+                Ok(Self::System(SystemInstruction::RunnerRegister {
+                    profile: Box::new(read_plain(b, "profile")?),
+                    stake: read_u64_be(b, "stake")?,
+                }))
+            }),
+            (category::SYSTEM, system_op::RUNNER_UPDATE) => field(buf, "runner_update", |b| {
+                Ok(Self::System(SystemInstruction::RunnerUpdate {
+                    profile: Box::new(read_plain(b, "profile")?),
+                }))
+            }),
+            (category::SYSTEM, system_op::RUNNER_HEARTBEAT) => {
+                Ok(Self::System(SystemInstruction::RunnerHeartbeat))
+            }
+            (category::SYSTEM, system_op::RUNNER_ADD_STAKE) => {
+                field(buf, "runner_add_stake", |b| {
+                    Ok(Self::System(SystemInstruction::RunnerAddStake {
+                        amount: read_u64_be(b, "amount")?,
+                    }))
+                })
+            }
+            (category::SYSTEM, system_op::RUNNER_WITHDRAW_STAKE) => {
+                field(buf, "runner_withdraw_stake", |b| {
+                    Ok(Self::System(SystemInstruction::RunnerWithdrawStake {
+                        amount: read_u64_be(b, "amount")?,
+                    }))
+                })
+            }
+            (category::SYSTEM, system_op::RUNNER_EXIT) => {
+                Ok(Self::System(SystemInstruction::RunnerExit))
+            }
+            (category::SYSTEM, system_op::RUNNER_CLAIM) => {
+                Ok(Self::System(SystemInstruction::RunnerClaim))
+            }
             (category::ACTOR, actor_op::DEPLOY) => field(buf, "deploy", |b| {
                 Ok(Self::Actor(ActorInstruction::Deploy {
                     code: read_string(b, "code", MAX_CODE_SIZE)?,

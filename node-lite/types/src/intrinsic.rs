@@ -15,6 +15,10 @@ pub const TRANSFER_CYCLES: u64 = 21_000;
 pub const DEPLOY_CYCLES: u64 = 100_000;
 /// Actor message: 21,000 cycles (its method and arguments are charged as transaction bytes).
 pub const MESSAGE_CYCLES: u64 = 21_000;
+/// Runner Registry operations (register, update, heartbeat, stake, exit, claim): 21,000
+/// cycles like a transfer (Cowboy decision: §17.2 does not list them), plus their bytes; the
+/// registry charges the record it writes as state-write cells.
+pub const RUNNER_OP_CYCLES: u64 = 21_000;
 /// Timer schedule (and cancel): 5,000 cycles, 64 cells.
 pub const TIMER_SCHEDULE_CYCLES: u64 = 5_000;
 pub const TIMER_SCHEDULE_CELLS: u64 = 64;
@@ -35,6 +39,15 @@ pub fn cost(instruction: &Instruction, encoded_size: usize) -> (u64, u64) {
             | SystemInstruction::SetInterval { .. }
             | SystemInstruction::CancelTimer { .. },
         ) => (TIMER_SCHEDULE_CYCLES, TIMER_SCHEDULE_CELLS + data),
+        Instruction::System(
+            SystemInstruction::RunnerRegister { .. }
+            | SystemInstruction::RunnerUpdate { .. }
+            | SystemInstruction::RunnerHeartbeat
+            | SystemInstruction::RunnerAddStake { .. }
+            | SystemInstruction::RunnerWithdrawStake { .. }
+            | SystemInstruction::RunnerExit
+            | SystemInstruction::RunnerClaim,
+        ) => (RUNNER_OP_CYCLES, data),
         Instruction::Actor(ActorInstruction::Deploy { .. }) => (DEPLOY_CYCLES, data),
         Instruction::Actor(ActorInstruction::Message { .. }) => (MESSAGE_CYCLES, data),
     }

@@ -8,6 +8,7 @@ use crate::{
     actor::canonicalize_source,
     instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec},
     primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex},
+    runner::RunnerProfile,
     transaction::{AccessListEntry, AdditionalSigner, Origin, Transaction},
 };
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
@@ -182,6 +183,22 @@ pub enum InstructionJson {
     CancelTimer {
         timer_id: Hash,
     },
+    RunnerRegister {
+        profile: Box<RunnerProfile>,
+        stake: Amount,
+    },
+    RunnerUpdate {
+        profile: Box<RunnerProfile>,
+    },
+    RunnerHeartbeat {},
+    RunnerAddStake {
+        amount: Amount,
+    },
+    RunnerWithdrawStake {
+        amount: Amount,
+    },
+    RunnerExit {},
+    RunnerClaim {},
 }
 
 /// JSON form of one access-list entry.
@@ -447,6 +464,26 @@ impl From<InstructionJson> for Instruction {
             InstructionJson::CancelTimer { timer_id } => {
                 Instruction::System(SystemInstruction::CancelTimer { timer_id })
             }
+            InstructionJson::RunnerRegister { profile, stake } => {
+                Instruction::System(SystemInstruction::RunnerRegister {
+                    profile,
+                    stake: stake.0,
+                })
+            }
+            InstructionJson::RunnerUpdate { profile } => {
+                Instruction::System(SystemInstruction::RunnerUpdate { profile })
+            }
+            InstructionJson::RunnerHeartbeat {} => {
+                Instruction::System(SystemInstruction::RunnerHeartbeat)
+            }
+            InstructionJson::RunnerAddStake { amount } => {
+                Instruction::System(SystemInstruction::RunnerAddStake { amount: amount.0 })
+            }
+            InstructionJson::RunnerWithdrawStake { amount } => {
+                Instruction::System(SystemInstruction::RunnerWithdrawStake { amount: amount.0 })
+            }
+            InstructionJson::RunnerExit {} => Instruction::System(SystemInstruction::RunnerExit),
+            InstructionJson::RunnerClaim {} => Instruction::System(SystemInstruction::RunnerClaim),
         }
     }
 }
@@ -488,6 +525,30 @@ impl From<&Instruction> for InstructionJson {
             Instruction::System(SystemInstruction::CancelTimer { timer_id }) => Self::CancelTimer {
                 timer_id: *timer_id,
             },
+            Instruction::System(SystemInstruction::RunnerRegister { profile, stake }) => {
+                Self::RunnerRegister {
+                    profile: profile.clone(),
+                    stake: Amount(*stake),
+                }
+            }
+            Instruction::System(SystemInstruction::RunnerUpdate { profile }) => {
+                Self::RunnerUpdate {
+                    profile: profile.clone(),
+                }
+            }
+            Instruction::System(SystemInstruction::RunnerHeartbeat) => Self::RunnerHeartbeat {},
+            Instruction::System(SystemInstruction::RunnerAddStake { amount }) => {
+                Self::RunnerAddStake {
+                    amount: Amount(*amount),
+                }
+            }
+            Instruction::System(SystemInstruction::RunnerWithdrawStake { amount }) => {
+                Self::RunnerWithdrawStake {
+                    amount: Amount(*amount),
+                }
+            }
+            Instruction::System(SystemInstruction::RunnerExit) => Self::RunnerExit {},
+            Instruction::System(SystemInstruction::RunnerClaim) => Self::RunnerClaim {},
             Instruction::Actor(ActorInstruction::Deploy {
                 code,
                 salt,

@@ -15,6 +15,7 @@ pub mod intrinsic;
 pub mod json;
 pub mod primitives;
 pub mod receipt;
+pub mod runner;
 pub mod state;
 pub mod timer;
 pub mod transaction;

@@ -128,6 +128,18 @@ failure_kinds! {
     /// The transaction is in a finalized block but was not valid when the block executed
     /// (signature, nonce, balance, fee, or its lane was full): nothing changed, no fee charged.
     Skipped = 44,
+    /// The sender is already a registered runner (or an exited one whose record remains).
+    RunnerExists = 45,
+    /// The sender is not a registered runner.
+    NotARunner = 46,
+    /// A runner profile or stake operation breaks a registry rule (the message says which).
+    InvalidRunner = 47,
+    /// The stake would fall below `max(runner_stake_floor, 1.5 × max_job_value)`.
+    StakeTooLow = 48,
+    /// The runner has exited: it can only claim its unbonding stake.
+    RunnerExited = 49,
+    /// No unbonding stake is due yet.
+    NothingToClaim = 50,
 }
 
 impl std::fmt::Display for FailureKind {
@@ -153,6 +165,12 @@ pub mod failure {
     pub const OUT_OF_BUDGET: u8 = FailureKind::OutOfBudget.code();
     pub const MAILBOX_FULL: u8 = FailureKind::MailboxFull.code();
     pub const SKIPPED: u8 = FailureKind::Skipped.code();
+    pub const RUNNER_EXISTS: u8 = FailureKind::RunnerExists.code();
+    pub const NOT_A_RUNNER: u8 = FailureKind::NotARunner.code();
+    pub const INVALID_RUNNER: u8 = FailureKind::InvalidRunner.code();
+    pub const STAKE_TOO_LOW: u8 = FailureKind::StakeTooLow.code();
+    pub const RUNNER_EXITED: u8 = FailureKind::RunnerExited.code();
+    pub const NOTHING_TO_CLAIM: u8 = FailureKind::NothingToClaim.code();
 }
 
 /// What became of one message a transaction (or timer, or deferred delivery) sent.

@@ -63,8 +63,75 @@ fn timer() -> BoxedStrategy<TimerSpec> {
         .boxed()
 }
 
+fn profile() -> BoxedStrategy<runner::RunnerProfile> {
+    use runner::*;
+    (
+        prop_oneof![
+            hash().prop_map(RunnerKey::Ed25519),
+            any::<[u8; 32]>().prop_map(|k| {
+                let mut b = [2u8; 33];
+                b[1..].copy_from_slice(&k);
+                RunnerKey::Secp256k1(b)
+            }),
+        ],
+        proptest::sample::subsequence(JobType::ALL.to_vec(), 0..=4),
+        proptest::collection::vec(hash(), 0..3),
+        proptest::collection::vec("[a-z0-9.*-]{0,30}", 0..3),
+        any::<bool>(),
+        (any::<u64>(), any::<u64>(), any::<u64>()),
+        (scalar(), any::<u64>(), ".{0,40}"),
+    )
+        .prop_map(
+            |(
+                key,
+                types,
+                models,
+                domains,
+                tee,
+                (per_job, per_1k_tokens, per_second),
+                (max_concurrent_jobs, max_job_value, endpoint),
+            )| {
+                RunnerProfile {
+                    key,
+                    capabilities: Capabilities {
+                        job_types: JobTypes::of(&types),
+                        models,
+                        domains,
+                        tee,
+                    },
+                    rate_card: RateCard {
+                        per_job,
+                        per_1k_tokens,
+                        per_second,
+                    },
+                    max_concurrent_jobs,
+                    max_job_value,
+                    endpoint,
+                }
+            },
+        )
+        .boxed()
+}
+
 fn instruction() -> BoxedStrategy<Instruction> {
     prop_oneof![
+        (profile(), any::<u64>()).prop_map(|(p, stake)| Instruction::System(
+            SystemInstruction::RunnerRegister {
+                profile: Box::new(p),
+                stake
+            }
+        )),
+        profile().prop_map(|p| Instruction::System(SystemInstruction::RunnerUpdate {
+            profile: Box::new(p)
+        })),
+        Just(Instruction::System(SystemInstruction::RunnerHeartbeat)),
+        any::<u64>()
+            .prop_map(|amount| Instruction::System(SystemInstruction::RunnerAddStake { amount })),
+        any::<u64>().prop_map(|amount| Instruction::System(
+            SystemInstruction::RunnerWithdrawStake { amount }
+        )),
+        Just(Instruction::System(SystemInstruction::RunnerExit)),
+        Just(Instruction::System(SystemInstruction::RunnerClaim)),
         (address(), any::<u64>()).prop_map(|(to, amount)| Instruction::System(
             SystemInstruction::Transfer { to, amount }
         )),

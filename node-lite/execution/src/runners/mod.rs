@@ -1,6 +1,8 @@
 //! The runner market on chain (CIP-2, whitepaper §5 and "Off-Chain Compute", and the spec
 //! README's "Decisions for the runner market"): one module per concept.
 //!
+//! - [`registry`]: the Runner Registry (0x…01): registration, heartbeats, stake, reputation and
+//!   exit.
 //! - [`selection`]: who runs a job — the v3 selection seed, retry seeds, the stake-weighted
 //!   Fisher-Yates shuffle, the aggregator draw and the candidate snapshot's root. Pure
 //!   functions of their inputs; test vectors in `tests/vectors/runner_selection.json` are
@@ -10,6 +12,7 @@
 //! are declared once here; the governance parameters (`RunnerConfig`, `ReputationConfig`,
 //! `CommitteeConfig`, …) are read from 0x09 through [`crate::params`], never restated.
 
+pub mod registry;
 pub mod selection;
 
 /// The selection seed's domain (spec README "Selection seed"; whitepaper §5.3, replacing

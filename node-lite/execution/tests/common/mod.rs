@@ -58,6 +58,7 @@ pub fn genesis_with(params: Parameters, funded: &[(Address, u64)]) -> Genesis {
             stake: Amount(100_000 * CBY),
             public_key: HexBytes(vec![7; 32]),
         }],
+        runners: Vec::new(),
         threshold_public: None,
         parameters: params,
     }
