@@ -8,10 +8,12 @@
 
 pub mod actor;
 pub mod block;
+pub mod bounded;
 pub mod codec;
 pub mod constants;
 pub mod instruction;
 pub mod intrinsic;
+pub mod job;
 pub mod json;
 pub mod primitives;
 pub mod receipt;

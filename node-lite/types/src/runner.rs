@@ -129,6 +129,7 @@ macro_rules! codes {
         }
     };
 }
+pub(crate) use codes;
 
 codes! {
     /// What a job asks a runner to do (CIP-2 §2 `JobType`).
