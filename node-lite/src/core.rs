@@ -329,6 +329,12 @@ impl Core {
         Ok((world.basefees()?, world.user_prices()?))
     }
 
+    /// Every lane's basefees in the latest executed state.
+    pub fn lane_prices(&self) -> Result<cowboy_execution::lanes::LanePrices, ExecError> {
+        let snap = self.chain.store().snapshot()?;
+        World::new(Overlay::new(&snap)).lane_prices()
+    }
+
     /// The next nonce `a` should use, counting its pending transactions.
     pub fn pending_nonce(&self, a: &Address) -> Result<(u64, u64), ExecError> {
         let latest = self.account(a)?.nonce;
@@ -377,7 +383,8 @@ impl Core {
         let params = self.chain.params()?;
         let vtx = cowboy_execution::verify(tx, self.chain.chain_id(), &params)?;
         let account = self.account(&vtx.sender)?;
-        let (_, prices) = self.user_prices()?;
+        // Priced by its own lane, as the proposer and execution price it.
+        let prices = *self.lane_prices()?.of_instruction(&vtx.tx.instruction);
         let hash = vtx.hash;
         let admitted = {
             let mut pool = self.pool.lock().map_err(|_| poisoned())?;

@@ -344,11 +344,9 @@ impl CowboyApiServer for Rpc {
         let params = world.params().map_err(state)?;
         let height = snap.height.unwrap_or(0);
         let mut runners: Vec<RunnerView> = world
-            .runners()
+            .runners_after(after.as_ref(), RUNNERS_PAGE + 1)
             .map_err(state)?
             .into_iter()
-            .filter(|(a, _)| after.is_none_or(|after| a.0 > after.0))
-            .take(RUNNERS_PAGE + 1)
             .map(|(a, r)| runner_view(a, r, height, &params))
             .collect();
         let next = if runners.len() > RUNNERS_PAGE {

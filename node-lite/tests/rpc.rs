@@ -740,7 +740,7 @@ async fn a_registered_runner_is_listed_with_its_health_and_reputation() {
     let view = client.runner(me).await.expect("call").expect("registered");
     assert_eq!(
         (view.record.stake, view.reputation, view.healthy),
-        (stake, 100, true)
+        (stake, 75, true)
     );
     assert_eq!(view.record.registered_at, 1);
     let page = client.runners(None).await.expect("call");

@@ -294,8 +294,13 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
         let lane = checked
             .as_ref()
             .map_or(Lane::User, |v| lane_of(&v.tx.instruction));
-        let reserved = if lane == Lane::Runner { runner_left } else { 0 };
-        let room = cycles_left.saturating_add(reserved);
+        // Runner transactions run in their lane's reservation only; user transactions in the
+        // shared room.
+        let room = if lane == Lane::Runner {
+            runner_left
+        } else {
+            cycles_left
+        };
         let prices = x.env.lane(crate::lanes::multiplier(lane, &multipliers));
         let admitted = match checked {
             Err(error) => Err(error),
@@ -314,9 +319,11 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
         };
         match admitted {
             Ok(vtx) => {
-                let from_reservation = vtx.tx.cycles_limit.min(reserved);
-                runner_left -= from_reservation;
-                cycles_left -= vtx.tx.cycles_limit - from_reservation;
+                if lane == Lane::Runner {
+                    runner_left -= vtx.tx.cycles_limit;
+                } else {
+                    cycles_left -= vtx.tx.cycles_limit;
+                }
                 cells_left -= vtx.tx.cells_limit;
                 let receipt = execute_tx(x, &vtx, &prices)?;
                 run.receipts.push((receipt, Some(i as u32)));

@@ -137,7 +137,7 @@ impl Chain {
         let snapshot = self.store.snapshot()?;
         let world = World::new(Overlay::new(&snapshot));
         let params = world.params()?;
-        let prices = world.user_prices()?;
+        let prices = world.lane_prices()?;
         let projected = |a: &cowboy_types::Address| -> Result<cowboy_types::Account, ExecError> {
             let mut account = world.account(a)?;
             if let Some(n) = used.get(a) {

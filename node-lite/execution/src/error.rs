@@ -50,7 +50,7 @@ pub enum TxError {
     )]
     InsufficientBalance { balance: u64, needed: u128 },
     #[error(
-        "limits ({cycles} cycles, {cells} cells) no longer fit the user lane ({cycles_left} cycles, {cells_left} cells left)"
+        "limits ({cycles} cycles, {cells} cells) no longer fit the transaction's lane ({cycles_left} cycles, {cells_left} cells left)"
     )]
     LaneFull {
         cycles: u64,

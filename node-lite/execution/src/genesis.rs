@@ -16,10 +16,7 @@ use cowboy_types::{
     Address, Beacon, Block, Hash, Header, Round, Supply, Validator,
     block::BEACON_SIGNATURE_LEN,
     json::{Amount, HexBytes},
-    runner::{
-        MAX_REPUTATION, Runner, RunnerProfile, actors, storage as runner_storage,
-        system_actor_record,
-    },
+    runner::{Runner, RunnerProfile, actors, storage as runner_storage, system_actor_record},
     state::{MAX_VALIDATOR_KEY, key},
 };
 use serde::{Deserialize, Serialize};
@@ -255,7 +252,7 @@ impl Genesis {
                     profile: r.profile.clone(),
                     stake: r.stake.0,
                     unbonding: Default::default(),
-                    reputation: MAX_REPUTATION,
+                    reputation: crate::runners::INITIAL_REPUTATION,
                     reputation_height: 0,
                     registered_at: 0,
                     last_heartbeat: 0,

@@ -7,10 +7,14 @@
 //! use. Cells have one block-wide cap shared the same way.
 //!
 //! Runner transactions reserve, before the block's transactions run, as much of the runner
-//! lane as their cycle limits add up to; each draws on that reservation first and on the
-//! shared room after it, and pays the runner lane's fee multiplier.
+//! lane as their cycle limits add up to, and run only in that reservation: together they never
+//! take more than the runner lane, so runner traffic (which anyone can send) cannot crowd out
+//! user transactions. They pay the runner lane's fee multiplier.
 
-use crate::params::{LaneBudgets, LaneFeeMultipliers};
+use crate::{
+    fees::{Basefees, lane_basefee},
+    params::{LaneBudgets, LaneFeeMultipliers},
+};
 use cowboy_types::{Instruction, SystemInstruction};
 
 /// The lane a transaction executes in.
@@ -41,6 +45,40 @@ pub fn lane_of(instruction: &Instruction) -> Lane {
             | SystemInstruction::CancelTimer { .. },
         )
         | Instruction::Actor(_) => Lane::User,
+    }
+}
+
+/// The basefees of the lanes transactions execute in: the global basefees scaled by each
+/// lane's multiplier (§6.3). The pool, the proposer and execution all price a transaction by
+/// its own lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LanePrices {
+    pub user: Basefees,
+    pub runner: Basefees,
+}
+
+impl LanePrices {
+    pub fn of(global: Basefees, m: &LaneFeeMultipliers) -> Self {
+        let scale = |bps| Basefees {
+            cycle: lane_basefee(global.cycle, bps),
+            cell: lane_basefee(global.cell, bps),
+        };
+        Self {
+            user: scale(m.user_bps),
+            runner: scale(m.runner_bps),
+        }
+    }
+
+    pub fn lane(&self, lane: Lane) -> &Basefees {
+        match lane {
+            Lane::User => &self.user,
+            Lane::Runner => &self.runner,
+        }
+    }
+
+    /// The basefees a transaction carrying `instruction` pays.
+    pub fn of_instruction(&self, instruction: &Instruction) -> &Basefees {
+        self.lane(lane_of(instruction))
     }
 }
 

@@ -180,7 +180,7 @@ impl LocalChain {
         let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
         let world = World::new(Overlay::new(&snapshot));
         let params = world.params()?;
-        let prices = world.user_prices()?;
+        let prices = *world.lane_prices()?.of_instruction(&instruction);
         let queued = self.queued.iter().filter(|t| t.sender == sender).count() as u64;
         let mut tx = Transaction {
             chain_id: self.chain.chain_id(),

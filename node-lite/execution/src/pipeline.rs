@@ -33,6 +33,7 @@ pub fn proposal_room(params: &Parameters) -> tx::Room {
         cycles,
         cells,
         count: MAX_BLOCK_TRANSACTIONS,
+        runner_cycles: params.lanes.runner_cycles,
     }
 }
 
@@ -200,6 +201,19 @@ fn check_body(
             what: "cells",
             asked: cells,
             budget: room.cells,
+        });
+    }
+    let runner_cycles: u128 = block
+        .transactions
+        .iter()
+        .filter(|t| crate::lanes::lane_of(&t.instruction) == crate::lanes::Lane::Runner)
+        .map(|t| u128::from(t.cycles_limit))
+        .sum();
+    if runner_cycles > u128::from(room.runner_cycles) {
+        return Err(BlockError::LaneFull {
+            what: "runner-lane cycles",
+            asked: runner_cycles,
+            budget: room.runner_cycles,
         });
     }
     let mut txs = Vec::with_capacity(count);

@@ -281,6 +281,8 @@ pub struct Room {
     pub cycles: u64,
     pub cells: u64,
     pub count: usize,
+    /// The most the runner lane's transactions may take of `cycles`.
+    pub runner_cycles: u64,
 }
 
 /// Chooses transactions for a block (§6.4): highest effective fee first (ties: lower hash),
@@ -291,9 +293,11 @@ pub struct Room {
 pub fn select(
     candidates: Vec<VerifiedTx>,
     mut accounts: impl FnMut(&Address) -> Result<Account, crate::ExecError>,
-    prices: &Basefees,
+    lane_prices: &crate::lanes::LanePrices,
     room: Room,
 ) -> Result<Vec<VerifiedTx>, crate::ExecError> {
+    use crate::lanes::{Lane, lane_of};
+    let prices = |t: &VerifiedTx| *lane_prices.of_instruction(&t.tx.instruction);
     // Each sender's usable transactions, by nonce, deduplicated.
     let mut queues: BTreeMap<Address, Vec<VerifiedTx>> = BTreeMap::new();
     for t in candidates {
@@ -316,7 +320,8 @@ pub fn select(
             if t.tx.nonce != next {
                 continue;
             }
-            if t.tx.max_fee_per_cycle < prices.cycle || t.tx.max_fee_per_cell < prices.cell {
+            let p = prices(&t);
+            if t.tx.max_fee_per_cycle < p.cycle || t.tx.max_fee_per_cell < p.cell {
                 break;
             }
             spent += t.required_balance();
@@ -330,7 +335,7 @@ pub fn select(
             usable.insert(sender, keep);
         }
     }
-    let fee_of = |t: &VerifiedTx| fees::effective_fee(t.intrinsic, &t.bid(), prices);
+    let fee_of = |t: &VerifiedTx| fees::effective_fee(t.intrinsic, &t.bid(), &prices(t));
     let mut heap = BinaryHeap::new();
     for (sender, q) in &usable {
         if let Some(t) = q.front() {
@@ -341,7 +346,7 @@ pub fn select(
             });
         }
     }
-    let (mut cycles, mut cells) = (0u128, 0u128);
+    let (mut cycles, mut cells, mut runner_cycles) = (0u128, 0u128, 0u128);
     let mut chosen = Vec::new();
     while let Some(head) = heap.pop() {
         if chosen.len() >= room.count {
@@ -355,13 +360,16 @@ pub fn select(
         };
         let c = cycles + t.tx.cycles_limit as u128;
         let b = cells + t.tx.cells_limit as u128;
-        if c > room.cycles as u128 || b > room.cells as u128 {
+        let runner = lane_of(&t.tx.instruction) == Lane::Runner;
+        let r = runner_cycles + if runner { t.tx.cycles_limit as u128 } else { 0 };
+        if c > room.cycles as u128 || b > room.cells as u128 || r > room.runner_cycles as u128 {
             // Its later nonces cannot go in without it.
             q.clear();
             continue;
         }
         cycles = c;
         cells = b;
+        runner_cycles = r;
         chosen.push(t);
         if let Some(next) = q.front() {
             heap.push(Head {

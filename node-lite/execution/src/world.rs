@@ -350,12 +350,23 @@ impl<'a> World<'a> {
     /// Every registered runner, in address order (one ordered range of the registry's
     /// storage).
     pub fn runners(&self) -> Result<Vec<(Address, Runner)>, ExecError> {
+        self.runners_after(None, usize::MAX)
+    }
+
+    /// Up to `limit` registered runners with addresses above `after`, in address order.
+    pub fn runners_after(
+        &self,
+        after: Option<&Address>,
+        limit: usize,
+    ) -> Result<Vec<(Address, Runner)>, ExecError> {
         let prefix = key::storage(&actors::RUNNER_REGISTRY, runner_key::RUNNER_PREFIX);
         let mut out = Vec::new();
-        let mut after: Option<Vec<u8>> = None;
-        loop {
-            let page = self.overlay.scan(&prefix, after.as_deref(), 256)?;
-            let done = page.len() < 256;
+        let mut after: Option<Vec<u8>> =
+            after.map(|a| key::storage(&actors::RUNNER_REGISTRY, &runner_key::runner(a)));
+        while out.len() < limit {
+            let want = 256.min(limit - out.len());
+            let page = self.overlay.scan(&prefix, after.as_deref(), want)?;
+            let done = page.len() < want;
             for (k, v) in &page {
                 let a =
                     Address::from_slice(&k[prefix.len()..]).ok_or_else(|| ExecError::Corrupt {
@@ -366,9 +377,10 @@ impl<'a> World<'a> {
             }
             after = page.last().map(|(k, _)| k.clone());
             if done {
-                return Ok(out);
+                break;
             }
         }
+        Ok(out)
     }
 
     // ---- validators, supply, inflation, basefees ----
@@ -444,12 +456,15 @@ impl<'a> World<'a> {
     /// The user lane's basefees for the next block: the global basefees scaled by the user
     /// lane's multiplier (§6.3).
     pub fn user_prices(&self) -> Result<Basefees, ExecError> {
-        let global = self.basefees()?;
-        let bps = self.params()?.lane_fee_multipliers.user_bps;
-        Ok(Basefees {
-            cycle: crate::fees::lane_basefee(global.cycle, bps),
-            cell: crate::fees::lane_basefee(global.cell, bps),
-        })
+        Ok(self.lane_prices()?.user)
+    }
+
+    /// Every lane's basefees for the next block.
+    pub fn lane_prices(&self) -> Result<crate::lanes::LanePrices, ExecError> {
+        Ok(crate::lanes::LanePrices::of(
+            self.basefees()?,
+            &self.params()?.lane_fee_multipliers,
+        ))
     }
 
     /// The basefees the next block executes at (kept by the Dual Basefee actor, 0x06).

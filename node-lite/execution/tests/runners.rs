@@ -108,7 +108,7 @@ fn a_runner_registers_heartbeats_unbonds_exits_and_claims() {
                 record.registered_at,
                 record.last_heartbeat
             ),
-            (100, 1, 1)
+            (75, 1, 1)
         );
         assert_eq!(
             node.account(&actors::RUNNER_REGISTRY).balance,
@@ -307,7 +307,7 @@ fn genesis_registers_runners_and_refuses_bad_ones() {
     });
     let node = Node::new(&g);
     let record = runner(&node, &me).expect("registered at genesis");
-    assert_eq!((record.stake, record.reputation), (FLOOR, 100));
+    assert_eq!((record.stake, record.reputation), (FLOOR, 75));
     assert_eq!(node.account(&actors::RUNNER_REGISTRY).balance, FLOOR);
     audit_holds(&node);
     // Every market system actor has its genesis record.
@@ -336,4 +336,66 @@ fn genesis_registers_runners_and_refuses_bad_ones() {
         e.contains("runners[0].profile.capabilities.job_types"),
         "{e}"
     );
+}
+
+/// Runner transactions share the runner lane only: a proposer takes as many as its budget
+/// holds, and user transactions still get the rest of the block.
+#[test]
+fn runner_transactions_never_take_more_than_the_runner_lane() {
+    with_engine(|engine| {
+        let mut p = params();
+        p.lanes.runner_cycles = 60_000;
+        let funded: Vec<(Address, u64)> =
+            (1..=4).map(|i| (key(i).address(), 100_000 * CBY)).collect();
+        let node = Node::new(&genesis_with(p, &funded));
+        let mut txs: Vec<_> = (1..=3)
+            .map(|i| tx_with(&key(i), 0, register(FLOOR), 25_000, 5_000))
+            .collect();
+        txs.push(tx(&key(4), 0, transfer(key(1).address(), 1)));
+        let executed = node.block(engine, txs);
+        let registered = executed
+            .receipts
+            .iter()
+            .filter(|(r, _)| r.status == cowboy_types::Status::Success)
+            .count();
+        // Two registrations (50,000 of 60,000 cycles) and the transfer.
+        assert_eq!(executed.block.transactions.len(), 3);
+        assert_eq!(registered, 3);
+        let runners = (1..=3)
+            .filter(|i| runner(&node, &key(*i).address()).is_some())
+            .count();
+        assert_eq!(runners, 2);
+        audit_holds(&node);
+
+        // A proposer that packs more runner transactions than the lane holds is refused.
+        let over: Vec<_> = (1..=3)
+            .map(|i| {
+                tx_with(
+                    &key(i),
+                    1,
+                    sys(SystemInstruction::RunnerHeartbeat),
+                    25_000,
+                    5_000,
+                )
+            })
+            .collect();
+        let head = node.chain.head().expect("head");
+        let claim = node
+            .chain
+            .outcome(head.height)
+            .expect("read")
+            .expect("executed");
+        let block = cowboy_execution::pipeline::assemble(
+            &head,
+            &node.proposal(),
+            &claim,
+            node.verify_all(over),
+        )
+        .block;
+        let e = node
+            .check(&block)
+            .expect_err("over the runner lane")
+            .to_string();
+        assert!(e.contains("runner-lane cycles"), "{e}");
+    });
 }

@@ -180,7 +180,13 @@ impl Serialize for JobTypes {
 impl<'de> Deserialize<'de> for JobTypes {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let list = Vec::<JobType>::deserialize(d)?;
-        Ok(Self::of(&list))
+        let set = Self::of(&list);
+        if set.iter().count() != list.len() {
+            return Err(serde::de::Error::custom(
+                "a job type is listed twice; list each of llm, http, mcp, custom at most once",
+            ));
+        }
+        Ok(set)
     }
 }
 
@@ -362,6 +368,8 @@ pub enum ProfileError {
     DuplicateModel(Hash),
     #[error("capabilities.domains lists {0} domains; at most {MAX_DOMAINS}")]
     TooManyDomains(usize),
+    #[error("capabilities.domains lists {0:?} twice")]
+    DuplicateDomain(String),
     #[error(
         "capabilities.domains has {0:?}: a domain is a lowercase host name (letters, digits, '-', '.'; optionally starting with \"*.\"), at most {MAX_DOMAIN_LEN} characters"
     )]
@@ -419,6 +427,11 @@ impl RunnerProfile {
         }
         if let Some(d) = c.domains.iter().find(|d| !valid_domain(d)) {
             return Err(ProfileError::InvalidDomain(d.clone()));
+        }
+        for (i, d) in c.domains.iter().enumerate() {
+            if c.domains[..i].contains(d) {
+                return Err(ProfileError::DuplicateDomain(d.clone()));
+            }
         }
         if self.max_concurrent_jobs == 0 || self.max_concurrent_jobs > MAX_CONCURRENT_JOBS {
             return Err(ProfileError::Concurrency(self.max_concurrent_jobs));

@@ -1,6 +1,7 @@
 //! The runner market on chain (CIP-2, whitepaper §5 and "Off-Chain Compute", and the spec
 //! README's "Decisions for the runner market"): one module per concept.
 //!
+//! - [`candidates`]: the CIP-2 §4 candidate filters, giving a job's candidate snapshot.
 //! - [`registry`]: the Runner Registry (0x…01): registration, heartbeats, stake, reputation and
 //!   exit.
 //! - [`selection`]: who runs a job — the v3 selection seed, retry seeds, the stake-weighted
@@ -12,6 +13,7 @@
 //! are declared once here; the governance parameters (`RunnerConfig`, `ReputationConfig`,
 //! `CommitteeConfig`, …) are read from 0x09 through [`crate::params`], never restated.
 
+pub mod candidates;
 pub mod registry;
 pub mod selection;
 
@@ -22,6 +24,10 @@ pub const SELECTION_DOMAIN: &[u8] = b"cowboy-runner-select-v3:";
 pub const RETRY_LABEL: &[u8] = b"retry:";
 /// The aggregator draw's label (spec README "Aggregator").
 pub const AGGREGATOR_LABEL: &[u8] = b"aggregator";
+/// Reputation a new runner starts with (Cowboy decision: the spec is silent; below the 100 of
+/// a runner with a clean record, above the 50 candidates need, so registering a fresh address
+/// neither outranks established runners nor erases a penalised one's history).
+pub const INITIAL_REPUTATION: u64 = 75;
 /// Lowest reputation a runner may have to be a candidate (CIP-2 §4 filter 2).
 pub const MIN_REPUTATION: u64 = 50;
 /// Reputation lost per missed commit deadline (CIP-2 §6: `TIMEOUT_PENALTY`, 5).

@@ -10,14 +10,17 @@
 //!   delay.
 //! - **Health.** A runner is healthy while its last heartbeat (or registration, or update) is
 //!   at most `runner.heartbeat_timeout_blocks` old (CIP-2 §4 filter 1).
-//! - **Reputation.** A score from 0 to 100, starting at 100. Penalties lower it; the deficit
-//!   halves every `reputation.half_life_blocks` (computed when read, so no per-block work).
+//! - **Reputation.** A score from 0 to 100, starting at [`INITIAL_REPUTATION`] (75: a fresh
+//!   address cannot outrank runners with a record, nor wipe a penalised one's past). Penalties
+//!   lower it; the deficit below 100 halves every `reputation.half_life_blocks` (computed when
+//!   read, so no per-block work).
 //! - **Exit.** An exited runner is never selected again; its record is deleted by the claim
 //!   that pays out the last of its stake once it has no active job.
 //!
 //! Every operation checks everything first and changes state only when it succeeds; the record
 //! it writes is charged as state-write cells (1 per byte, whitepaper §17.4).
 
+use super::INITIAL_REPUTATION;
 use crate::{
     ExecError,
     exec::{Executor, Handled, Session},
@@ -159,7 +162,7 @@ pub(crate) fn execute(
                 profile: (**profile).clone(),
                 stake: *stake,
                 unbonding: Unbonding::default(),
-                reputation: MAX_REPUTATION,
+                reputation: INITIAL_REPUTATION,
                 reputation_height: height,
                 registered_at: height,
                 last_heartbeat: height,
@@ -198,7 +201,7 @@ pub(crate) fn execute(
             match left {
                 Some(left) if left >= required => {
                     r.stake = left;
-                    unbond(&mut r, *amount, height, cfg.unbonding_blocks);
+                    unbond(&mut r, *amount, height, cfg.unbonding_blocks)?;
                     Ok(write(x, s, &sender, Some(&r)))
                 }
                 _ => Ok(Handled::failed(
@@ -213,13 +216,19 @@ pub(crate) fn execute(
         SystemInstruction::RunnerExit => {
             let mut r = ok_or_fail!(active(x, &sender)?);
             let stake = std::mem::take(&mut r.stake);
-            unbond(&mut r, stake, height, cfg.unbonding_blocks);
+            unbond(&mut r, stake, height, cfg.unbonding_blocks)?;
             r.exited_at = Some(height);
             Ok(write(x, s, &sender, Some(&r)))
         }
         SystemInstruction::RunnerClaim => {
             let mut r = ok_or_fail!(registered(x, &sender)?);
             let due = r.unbonding;
+            let drained = r.exited_at.is_some() && r.stake == 0 && r.active_jobs == 0;
+            if drained && due.amount == 0 {
+                // An exit whose stake was paid out while jobs were still active: the record
+                // goes now that they are done.
+                return Ok(write(x, s, &sender, None));
+            }
             if due.amount == 0 || height < due.release_height {
                 return Ok(Handled::failed(
                     failure::NOTHING_TO_CLAIM,
@@ -234,8 +243,7 @@ pub(crate) fn execute(
                 ));
             }
             r.unbonding = Unbonding::default();
-            let gone = r.exited_at.is_some() && r.stake == 0 && r.active_jobs == 0;
-            let handled = write(x, s, &sender, if gone { None } else { Some(&r) });
+            let handled = write(x, s, &sender, if drained { None } else { Some(&r) });
             if matches!(handled, Handled::Delivered(_)) {
                 pay(x, &actors::RUNNER_REGISTRY, &sender, due.amount)?;
             }
@@ -248,10 +256,16 @@ pub(crate) fn execute(
     }
 }
 
-/// Moves `amount` of unbonding stake in, restarting the delay.
-fn unbond(r: &mut Runner, amount: u64, height: u64, delay: u64) {
-    r.unbonding.amount = r.unbonding.amount.saturating_add(amount);
+/// Moves `amount` of unbonding stake in, restarting the delay. Stake and unbonding together
+/// never exceed the supply, so an overflow is a broken invariant.
+fn unbond(r: &mut Runner, amount: u64, height: u64, delay: u64) -> Result<(), ExecError> {
+    r.unbonding.amount = r
+        .unbonding
+        .amount
+        .checked_add(amount)
+        .ok_or_else(|| ExecError::Supply("a runner's unbonding stake overflows".into()))?;
     r.unbonding.release_height = height.saturating_add(delay);
+    Ok(())
 }
 
 /// Stores `record` and moves `amount` from the sender's balance into the registry's.

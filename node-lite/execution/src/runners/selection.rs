@@ -52,6 +52,17 @@ impl Snapshot {
         Ok(Self { candidates })
     }
 
+    /// A snapshot of candidates already in strictly increasing address order (the Runner
+    /// Registry's storage order).
+    pub(crate) fn sorted(candidates: Vec<Candidate>) -> Self {
+        debug_assert!(
+            candidates
+                .windows(2)
+                .all(|w| w[0].address.0 < w[1].address.0)
+        );
+        Self { candidates }
+    }
+
     /// The candidates, in address order.
     pub fn candidates(&self) -> &[Candidate] {
         &self.candidates
