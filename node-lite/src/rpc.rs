@@ -338,6 +338,12 @@ impl CowboyApiServer for Rpc {
             .map(|r| runner_view(address, r, height, &params)))
     }
 
+    async fn job(&self, id: Hash) -> RpcResult<Option<cowboy_types::job::JobRecord>> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        cowboy_execution::runners::dispatcher::load(&world, &id).map_err(state)
+    }
+
     async fn runners(&self, after: Option<Address>) -> RpcResult<RunnersPage> {
         let snap = self.core.chain().store().snapshot().map_err(internal)?;
         let world = World::new(Overlay::new(&snap));

@@ -170,6 +170,7 @@ pub(crate) fn run(
     let height = parent.height + 1;
     let env = Env {
         height,
+        beacon: proposal.beacon,
         block: cowboy_pvm::BlockInfo {
             height,
             epoch: proposal.round.epoch,
@@ -244,6 +245,7 @@ pub(crate) const PHASES: &[(&str, Phase)] = &[
     ("deferred deliveries", deferred_deliveries),
     ("timer reservation", timer_reservation),
     ("user transactions", user_transactions),
+    ("jobs", jobs),
     ("timers", timers),
     ("bookkeeping", bookkeeping),
 ];
@@ -338,6 +340,13 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
         }
     }
     run.stats.transactions = executed_txs;
+    Ok(())
+}
+
+/// The runner market's per-block work: committee draws whose round has come and commit
+/// deadlines that passed, each bounded per block.
+fn jobs(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
+    crate::runners::dispatcher::phase(&mut run.x)?;
     Ok(())
 }
 
@@ -515,6 +524,9 @@ fn execute_tx(
             | SystemInstruction::RunnerExit
             | SystemInstruction::RunnerClaim),
         ) => crate::runners::registry::execute(x, &mut s, vtx.sender, op)?,
+        Instruction::System(SystemInstruction::JobSubmit { spec }) => {
+            crate::runners::dispatcher::submit(x, &mut s, vtx.sender, spec)?
+        }
         Instruction::System(SystemInstruction::CancelTimer { timer_id }) => {
             match x.world.timer(timer_id)? {
                 Some(t) if t.creator == vtx.sender => {

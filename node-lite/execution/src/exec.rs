@@ -34,6 +34,8 @@ use std::{
 /// What every session in a block shares.
 pub(crate) struct Env {
     pub height: u64,
+    /// The parent beacon: the verified seed of the round before the block's proposal round.
+    pub beacon: cowboy_types::Beacon,
     pub block: cowboy_pvm::BlockInfo,
     pub params: Parameters,
     /// The global basefees of this block.

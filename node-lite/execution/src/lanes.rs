@@ -40,6 +40,7 @@ pub fn lane_of(instruction: &Instruction) -> Lane {
         ) => Lane::Runner,
         Instruction::System(
             SystemInstruction::Transfer { .. }
+            | SystemInstruction::JobSubmit { .. }
             | SystemInstruction::SetTimer { .. }
             | SystemInstruction::SetInterval { .. }
             | SystemInstruction::CancelTimer { .. },

@@ -373,6 +373,9 @@ group! {
     CommitteeConfig {
         m: u64 = 5,
         n: u64 = 3,
+        /// `K`: a committee bound in round `r` is drawn from the beacon of round `r + K` or
+        /// later (spec README "Selection seed": default 2).
+        round_delay: u64 = 2,
     }
 }
 

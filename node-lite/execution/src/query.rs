@@ -55,6 +55,7 @@ impl Chain {
         let height = head.height + 1;
         let env = Env {
             height,
+            beacon: head.beacon,
             block: cowboy_pvm::BlockInfo {
                 height,
                 epoch: head.round.epoch,

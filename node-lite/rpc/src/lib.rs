@@ -543,6 +543,12 @@ pub trait CowboyApi {
     #[method(name = "getRunner")]
     async fn runner(&self, address: Address) -> RpcResult<Option<RunnerView>>;
 
+    /// The job `id` as the Job Dispatcher records it (spec, status, committee size and
+    /// threshold, the candidate snapshot with its root and stakes, every draw with its round,
+    /// beacon, seed, committee and aggregator, the excluded runners), or `null`.
+    #[method(name = "getJob")]
+    async fn job(&self, id: Hash) -> RpcResult<Option<cowboy_types::job::JobRecord>>;
+
     /// Registered runners in address order, [`RUNNERS_PAGE`] at a time, starting after
     /// `after`.
     #[method(name = "getRunners")]

@@ -82,6 +82,12 @@ impl<const MAX: usize> TryFrom<&str> for Text<MAX> {
     }
 }
 
+impl<const MAX: usize> std::fmt::Display for Text<MAX> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl<const MAX: usize> Write for Text<MAX> {
     fn write(&self, buf: &mut impl BufMut) {
         write_bytes(self.0.as_bytes(), buf);

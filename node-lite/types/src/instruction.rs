@@ -13,6 +13,7 @@ use crate::{
         read_tag, read_u64_be, read_varint, varint_size, write_bytes, write_varint,
     },
     constants::{MAX_ARGS_SIZE, MAX_CODE_SIZE, MAX_METHOD_NAME_LEN},
+    job::JobSpec,
     primitives::{Address, Hash},
     runner::RunnerProfile,
 };
@@ -49,6 +50,8 @@ pub mod system_op {
     pub const RUNNER_EXIT: u8 = 15;
     /// Pay out stake whose unbonding delay has passed.
     pub const RUNNER_CLAIM: u8 = 16;
+    /// Job Dispatcher (CIP-2 §2–3; Cowboy numbering): submit a job, escrowing its price.
+    pub const JOB_SUBMIT: u8 = 20;
     /// One-shot timer at an absolute height (§5.1b, opcode 48).
     pub const SET_TIMER: u8 = 48;
     /// Recurring timer every N blocks (§5.1b, opcode 49).
@@ -104,6 +107,8 @@ pub enum SystemInstruction {
     RunnerExit,
     /// Pay out unbonded stake whose delay has passed.
     RunnerClaim,
+    /// Submit a job, escrowing `max_price + tip` from the sender.
+    JobSubmit { spec: Box<JobSpec> },
 }
 
 /// What a timer delivers and who pays for each firing (§5.1a per-fire `fee_payer` model; the
@@ -219,6 +224,7 @@ impl Instruction {
                     }
                     SystemInstruction::RunnerExit => system_op::RUNNER_EXIT,
                     SystemInstruction::RunnerClaim => system_op::RUNNER_CLAIM,
+                    SystemInstruction::JobSubmit { .. } => system_op::JOB_SUBMIT,
                 },
             ),
             Self::Actor(a) => (
@@ -239,6 +245,9 @@ impl Instruction {
             | Self::Actor(ActorInstruction::Message { value, .. }) => *value,
             Self::System(SystemInstruction::RunnerRegister { stake, .. }) => *stake,
             Self::System(SystemInstruction::RunnerAddStake { amount }) => *amount,
+            Self::System(SystemInstruction::JobSubmit { spec }) => {
+                spec.max_price.saturating_add(spec.tip)
+            }
             Self::System(_) => 0,
         }
     }
@@ -257,6 +266,7 @@ impl Instruction {
             Self::System(SystemInstruction::RunnerWithdrawStake { .. }) => "runner_withdraw_stake",
             Self::System(SystemInstruction::RunnerExit) => "runner_exit",
             Self::System(SystemInstruction::RunnerClaim) => "runner_claim",
+            Self::System(SystemInstruction::JobSubmit { .. }) => "job_submit",
             Self::Actor(ActorInstruction::Deploy { .. }) => "deploy",
             Self::Actor(ActorInstruction::Message { .. }) => "call",
         }
@@ -339,6 +349,7 @@ impl Write for Instruction {
                 stake.write(buf);
             }
             Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.write(buf),
+            Self::System(SystemInstruction::JobSubmit { spec }) => spec.write(buf),
             Self::System(
                 SystemInstruction::RunnerAddStake { amount }
                 | SystemInstruction::RunnerWithdrawStake { amount },
@@ -391,6 +402,7 @@ impl EncodeSize for Instruction {
                 profile.encode_size() + 8
             }
             Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.encode_size(),
+            Self::System(SystemInstruction::JobSubmit { spec }) => spec.encode_size(),
             Self::System(
                 SystemInstruction::RunnerAddStake { .. }
                 | SystemInstruction::RunnerWithdrawStake { .. },
@@ -458,6 +470,11 @@ impl Read for Instruction {
             (category::SYSTEM, system_op::RUNNER_UPDATE) => field(buf, "runner_update", |b| {
                 Ok(Self::System(SystemInstruction::RunnerUpdate {
                     profile: Box::new(read_plain(b, "profile")?),
+                }))
+            }),
+            (category::SYSTEM, system_op::JOB_SUBMIT) => field(buf, "job_submit", |b| {
+                Ok(Self::System(SystemInstruction::JobSubmit {
+                    spec: Box::new(read_plain(b, "spec")?),
                 }))
             }),
             (category::SYSTEM, system_op::RUNNER_HEARTBEAT) => {

@@ -19,6 +19,9 @@ pub const MESSAGE_CYCLES: u64 = 21_000;
 /// cycles like a transfer (Cowboy decision: §17.2 does not list them), plus their bytes; the
 /// registry charges the record it writes as state-write cells.
 pub const RUNNER_OP_CYCLES: u64 = 21_000;
+/// Job submission: 10,000 cycles (§17.2 `LlmRequest`, for every job type) plus its bytes (the
+/// prompt is among them); the dispatcher adds the candidate filters and the job record.
+pub const JOB_SUBMIT_CYCLES: u64 = 10_000;
 /// Timer schedule (and cancel): 5,000 cycles, 64 cells.
 pub const TIMER_SCHEDULE_CYCLES: u64 = 5_000;
 pub const TIMER_SCHEDULE_CELLS: u64 = 64;
@@ -48,6 +51,7 @@ pub fn cost(instruction: &Instruction, encoded_size: usize) -> (u64, u64) {
             | SystemInstruction::RunnerExit
             | SystemInstruction::RunnerClaim,
         ) => (RUNNER_OP_CYCLES, data),
+        Instruction::System(SystemInstruction::JobSubmit { .. }) => (JOB_SUBMIT_CYCLES, data),
         Instruction::Actor(ActorInstruction::Deploy { .. }) => (DEPLOY_CYCLES, data),
         Instruction::Actor(ActorInstruction::Message { .. }) => (MESSAGE_CYCLES, data),
     }

@@ -1226,3 +1226,88 @@ mod tests {
         assert_eq!(kinds.len(), 31, "JobSpecError has 31 rules");
     }
 }
+
+codes! {
+    /// Where a job is in its lifecycle (issue 15 scope 5; book `reference/runners.md`).
+    JobStatus {
+        /// Bound in its submission block; a committee waits for the beacon of the round
+        /// `committee.round_delay` rounds later to be selected.
+        Submitted = 0 => "submitted",
+        /// A committee is selected and has until `deadline` to commit.
+        Assigned = 1 => "assigned",
+        /// Every member committed; waiting for the reveal.
+        Committed = 2 => "committed",
+        /// A verified result was delivered; payouts are held for the challenge window.
+        Verified = 3 => "verified",
+        /// Paid out.
+        Settled = 4 => "settled",
+        /// No committee could be drawn, or it timed out `MAX_RETRIES` times: escrow refunded.
+        Failed = 5 => "failed",
+        /// A challenge is being re-executed.
+        Disputed = 6 => "disputed",
+    }
+}
+
+record! {
+    /// The inputs and outcome of one draw (spec README "Selection seed"), kept so anyone can
+    /// re-run it and a governance change after the draw never changes it.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Draw {
+        /// The named absolute round whose beacon seeded the job.
+        pub round_epoch: u64,
+        pub round_view: u64,
+        pub beacon: Bytes<48>,
+        /// The job's seed (retries derive theirs from it).
+        pub seed: Hash,
+        /// The retry this draw is (0 for the first).
+        pub retry: u32,
+        /// The committee, in draw order, and its aggregator.
+        pub committee: List<Address, 32>,
+        pub aggregator: Address,
+    }
+}
+
+record! {
+    /// A candidate of a job's snapshot with the stake its weight comes from.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct DrawCandidate {
+        pub address: Address,
+        #[serde(with = "amount")]
+        pub stake: u64,
+    }
+}
+
+record! {
+    /// The Job Dispatcher's record of a job (storage key `job:` ‖ id under `0x…02`).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct JobRecord {
+        pub id: Hash,
+        pub submitter: Address,
+        pub submitted_at: u64,
+        /// The round of the submission block, which a committee's draw is bound to.
+        pub bound_epoch: u64,
+        pub bound_view: u64,
+        pub spec: JobSpec,
+        /// What the submitter escrowed (`max_price + tip`), held by the dispatcher.
+        #[serde(with = "amount")]
+        pub escrow: u64,
+        /// The committee size (M) and agreement threshold (N) in force for this job.
+        pub committee_size: u8,
+        pub threshold: u8,
+        /// The candidate snapshot fixed at submission (CIP-2 §4): its Merkle root, the
+        /// candidates with their stakes, and the stake floor their weights divide by.
+        pub snapshot_root: Hash,
+        pub candidates: List<DrawCandidate, 4096>,
+        #[serde(with = "amount")]
+        pub min_stake: u64,
+        pub status: JobStatus,
+        /// The height by which the current committee must commit.
+        pub deadline: u64,
+        /// Every draw, the latest last.
+        pub draws: List<Draw, 4>,
+        /// Runners that timed out on this job (never drawn again for it).
+        pub excluded: List<Address, 128>,
+        /// Why the job failed, when it did.
+        pub failure: Text<256>,
+    }
+}

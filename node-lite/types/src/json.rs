@@ -7,6 +7,7 @@
 use crate::{
     actor::canonicalize_source,
     instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec},
+    job::JobSpec,
     primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex},
     runner::RunnerProfile,
     transaction::{AccessListEntry, AdditionalSigner, Origin, Transaction},
@@ -199,6 +200,9 @@ pub enum InstructionJson {
     },
     RunnerExit {},
     RunnerClaim {},
+    JobSubmit {
+        spec: Box<JobSpec>,
+    },
 }
 
 /// JSON form of one access-list entry.
@@ -484,6 +488,9 @@ impl From<InstructionJson> for Instruction {
             }
             InstructionJson::RunnerExit {} => Instruction::System(SystemInstruction::RunnerExit),
             InstructionJson::RunnerClaim {} => Instruction::System(SystemInstruction::RunnerClaim),
+            InstructionJson::JobSubmit { spec } => {
+                Instruction::System(SystemInstruction::JobSubmit { spec })
+            }
         }
     }
 }
@@ -549,6 +556,9 @@ impl From<&Instruction> for InstructionJson {
             }
             Instruction::System(SystemInstruction::RunnerExit) => Self::RunnerExit {},
             Instruction::System(SystemInstruction::RunnerClaim) => Self::RunnerClaim {},
+            Instruction::System(SystemInstruction::JobSubmit { spec }) => {
+                Self::JobSubmit { spec: spec.clone() }
+            }
             Instruction::Actor(ActorInstruction::Deploy {
                 code,
                 salt,

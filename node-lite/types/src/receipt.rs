@@ -140,6 +140,10 @@ failure_kinds! {
     RunnerExited = 49,
     /// No unbonding stake is due yet.
     NothingToClaim = 50,
+    /// A job spec is refused (the message names the field and the rule).
+    InvalidJob = 51,
+    /// Too few registered runners qualify for the job.
+    NoRunners = 52,
 }
 
 impl std::fmt::Display for FailureKind {
@@ -171,6 +175,8 @@ pub mod failure {
     pub const STAKE_TOO_LOW: u8 = FailureKind::StakeTooLow.code();
     pub const RUNNER_EXITED: u8 = FailureKind::RunnerExited.code();
     pub const NOTHING_TO_CLAIM: u8 = FailureKind::NothingToClaim.code();
+    pub const INVALID_JOB: u8 = FailureKind::InvalidJob.code();
+    pub const NO_RUNNERS: u8 = FailureKind::NoRunners.code();
 }
 
 /// What became of one message a transaction (or timer, or deferred delivery) sent.

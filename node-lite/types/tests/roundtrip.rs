@@ -132,6 +132,23 @@ fn instruction() -> BoxedStrategy<Instruction> {
         )),
         Just(Instruction::System(SystemInstruction::RunnerExit)),
         Just(Instruction::System(SystemInstruction::RunnerClaim)),
+        (1..u64::MAX).prop_map(|max_price| {
+            let mut spec: job::JobSpec = serde_json::from_str(
+                r#"{"input": {"llm": {"model": "0x0909090909090909090909090909090909090909090909090909090909090909",
+                     "messages": [{"role": "user", "content": "héllo"}], "max_tokens": 8}},
+                    "bounds": {"max_wall_ms": 1000, "max_tokens": 8},
+                    "schema": {"max_return_bytes": 10, "expected_execution_ms": 10, "data_format": {"text": {}}},
+                    "verification": {"mode": {"structured_match": {"checks": [{"numeric_range": {"field": "/x", "min": -5, "max": 5}}]}}, "runners": 2},
+                    "max_price": "1", "timeout_blocks": 3,
+                    "callback": {"actor": "0x0000000000000000000000000000000000000042", "handler": "done"},
+                    "required_runner_pool": "0x6575"}"#,
+            )
+            .unwrap();
+            spec.max_price = max_price;
+            Instruction::System(SystemInstruction::JobSubmit {
+                spec: Box::new(spec),
+            })
+        }),
         (address(), any::<u64>()).prop_map(|(to, amount)| Instruction::System(
             SystemInstruction::Transfer { to, amount }
         )),

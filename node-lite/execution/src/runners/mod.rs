@@ -2,6 +2,8 @@
 //! README's "Decisions for the runner market"): one module per concept.
 //!
 //! - [`candidates`]: the CIP-2 §4 candidate filters, giving a job's candidate snapshot.
+//! - [`dispatcher`]: the Job Dispatcher (0x…02): submission and escrow, committee draws, commit
+//!   deadlines, re-selection and failure.
 //! - [`registry`]: the Runner Registry (0x…01): registration, heartbeats, stake, reputation and
 //!   exit.
 //! - [`selection`]: who runs a job — the v3 selection seed, retry seeds, the stake-weighted
@@ -14,6 +16,7 @@
 //! `CommitteeConfig`, …) are read from 0x09 through [`crate::params`], never restated.
 
 pub mod candidates;
+pub mod dispatcher;
 pub mod registry;
 pub mod selection;
 
