@@ -346,7 +346,7 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
 /// The runner market's per-block work: committee draws whose round has come and commit
 /// deadlines that passed, each bounded per block.
 fn jobs(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
-    crate::runners::dispatcher::phase(&mut run.x)?;
+    crate::runners::dispatcher::phase(&mut run.x, &mut run.receipts)?;
     Ok(())
 }
 
@@ -523,10 +523,20 @@ fn execute_tx(
             | SystemInstruction::RunnerWithdrawStake { .. }
             | SystemInstruction::RunnerExit
             | SystemInstruction::RunnerClaim),
-        ) => crate::runners::registry::execute(x, &mut s, vtx.sender, op)?,
-        Instruction::System(SystemInstruction::JobSubmit { spec }) => {
-            crate::runners::dispatcher::submit(x, &mut s, vtx.sender, spec)?
+        ) => atomic(x, |x| {
+            crate::runners::registry::execute(x, &mut s, vtx.sender, op)
+        })?,
+        Instruction::System(SystemInstruction::JobSubmit { spec }) => atomic(x, |x| {
+            crate::runners::dispatcher::submit(x, &mut s, vtx.sender, spec)
+        })?,
+        Instruction::System(SystemInstruction::JobCommit { job_id, commitment }) => {
+            atomic(x, |x| {
+                crate::runners::dispatcher::commit(x, &mut s, vtx.sender, job_id, commitment)
+            })?
         }
+        Instruction::System(SystemInstruction::JobReveal { job_id, reveals }) => atomic(x, |x| {
+            crate::runners::dispatcher::reveal(x, &mut s, vtx.sender, job_id, reveals)
+        })?,
         Instruction::System(SystemInstruction::CancelTimer { timer_id }) => {
             match x.world.timer(timer_id)? {
                 Some(t) if t.creator == vtx.sender => {
@@ -545,6 +555,26 @@ fn execute_tx(
     };
     let fee = x.settle(&s, held, None)?;
     session_receipt(x, vtx.hash, &handled, s, fee, created)
+}
+
+/// Runs a system operation so that it changes state only when it succeeds: a refusal found
+/// after a write (out of cells for a record, a limit reached midway) leaves nothing behind but
+/// the fee.
+fn atomic(
+    x: &mut Executor<'_, '_>,
+    op: impl FnOnce(&mut Executor<'_, '_>) -> Result<Handled, ExecError>,
+) -> Result<Handled, ExecError> {
+    x.world.overlay.checkpoint();
+    // Burns (a slash) are counted outside the overlay: undone with it.
+    let burned = x.burned;
+    let handled = op(x)?;
+    if matches!(handled, Handled::Delivered(_)) {
+        x.world.overlay.commit_checkpoint();
+    } else {
+        x.world.overlay.revert_checkpoint();
+        x.burned = burned;
+    }
+    Ok(handled)
 }
 
 /// The receipt of a session that handled one message (a transaction, a timer firing, a

@@ -36,7 +36,9 @@ pub fn lane_of(instruction: &Instruction) -> Lane {
             | SystemInstruction::RunnerAddStake { .. }
             | SystemInstruction::RunnerWithdrawStake { .. }
             | SystemInstruction::RunnerExit
-            | SystemInstruction::RunnerClaim,
+            | SystemInstruction::RunnerClaim
+            | SystemInstruction::JobCommit { .. }
+            | SystemInstruction::JobReveal { .. },
         ) => Lane::Runner,
         Instruction::System(
             SystemInstruction::Transfer { .. }

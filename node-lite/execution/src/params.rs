@@ -349,6 +349,10 @@ group! {
     /// Aggregator bonus (CIP-2: 150 bps of gross, from the runner share).
     AggregatorConfig {
         aggregator_bonus_bps: u64 = 150,
+        /// Blocks after the last commit in which only the aggregator may reveal; members may
+        /// reveal their own results for as long again (CIP-2 §8 `aggregator_timeout`; the
+        /// length is a Cowboy decision).
+        aggregator_timeout_blocks: u64 = 10,
     }
 }
 

@@ -21,7 +21,8 @@ use cowboy_execution::{
 };
 use cowboy_types::{
     Address, Hash, Instruction, SystemInstruction,
-    job::{JobRecord, JobSpec, JobStatus},
+    bounded::{Bytes, List},
+    job::{JobRecord, JobSpec, JobStatus, Reveal},
     json::Amount,
     receipt::failure as kind,
     runner::{Capabilities, JobType, JobTypes, RateCard, Runner, RunnerKey, RunnerProfile, actors},
@@ -65,9 +66,15 @@ fn profile() -> RunnerProfile {
     }
 }
 
-/// A chain with `RUNNERS` genesis runners (stakes 1× to 6× the floor) and a funded submitter.
+/// A chain with `RUNNERS` genesis runners (stakes 1× to 6× the floor, 100 CBY each for fees),
+/// a funded submitter, a 3-block challenge window and 2-block reveal windows.
 fn node() -> Node {
-    let mut g = genesis_with(Parameters::spec(), &[(key(1).address(), 100_000 * CBY)]);
+    let mut params = Parameters::spec();
+    params.runner.challenge_window_blocks = 3;
+    params.aggregator.aggregator_timeout_blocks = 2;
+    let mut funded = vec![(key(1).address(), 100_000 * CBY)];
+    funded.extend((0..RUNNERS).map(|i| (runner_key(i).address(), 100 * CBY)));
+    let mut g = genesis_with(params, &funded);
     for i in 0..RUNNERS {
         g.runners.push(GenesisRunner {
             address: runner_key(i).address(),
@@ -97,6 +104,52 @@ fn spec(callback: Address, mode: serde_json::Value, runners: u8) -> JobSpec {
 fn submit(spec: JobSpec) -> Instruction {
     Instruction::System(SystemInstruction::JobSubmit {
         spec: Box::new(spec),
+    })
+}
+
+/// Which genesis runner signs for `a`.
+fn signer(a: &Address) -> cowboy_crypto::PrivateKey {
+    let i = (0..RUNNERS)
+        .find(|i| runner_key(*i).address() == *a)
+        .expect("a genesis runner");
+    runner_key(i)
+}
+
+fn reveal_of(runner: Address, result: &[u8], salt: u8) -> Reveal {
+    Reveal {
+        runner,
+        result: Bytes::new(result.to_vec()).expect("fits"),
+        salt: Hash([salt; 32]),
+        tokens: 0,
+        ms: 1_500,
+    }
+}
+
+/// Sends `i` from `from` with its next nonce in its own block; the receipt.
+fn send(
+    node: &Node,
+    engine: &mut cowboy_pvm::Engine,
+    from: &cowboy_crypto::PrivateKey,
+    i: Instruction,
+) -> (cowboy_types::Receipt, cowboy_execution::Executed) {
+    let nonce = node.account(&from.address()).nonce;
+    let t = tx(from, nonce, i);
+    let hash = t.digest();
+    let executed = node.block(engine, vec![t]);
+    (receipt_of(&executed, &hash).clone(), executed)
+}
+
+fn commit_to(job: &Hash, r: &Reveal) -> Instruction {
+    Instruction::System(SystemInstruction::JobCommit {
+        job_id: *job,
+        commitment: r.commitment(),
+    })
+}
+
+fn reveal_all(job: &Hash, reveals: Vec<Reveal>) -> Instruction {
+    Instruction::System(SystemInstruction::JobReveal {
+        job_id: *job,
+        reveals: List::new(reveals).expect("fits"),
     })
 }
 
@@ -171,7 +224,7 @@ fn recompute(job: &JobRecord) -> Vec<Address> {
     };
     let excluded: Vec<Address> = job.excluded.iter().copied().collect();
     selection::select(
-        &snapshot.without(&excluded),
+        &snapshot.without(&excluded).without(&last.unavailable),
         &seed,
         usize::from(job.committee_size),
         NonZeroU64::new(job.min_stake).expect("floor"),
@@ -319,6 +372,222 @@ fn refused_submissions_take_no_escrow_and_say_why() {
             3,
         );
         refused(s, kind::INVALID_JOB, "embedding model");
+        audit_holds(&node);
+    });
+}
+
+/// Issue 15's main path: a job is submitted, its runner commits and reveals, the result is
+/// verified, the callback fires with it, and after the challenge window the payment splits
+/// 89 / 10 / 1 to the base unit, the rest of the escrow going back.
+#[test]
+fn a_job_is_committed_revealed_verified_called_back_and_settled() {
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let me = key(1).address();
+        let before = node.account(&me).balance;
+        let supply_before = world_of(&node, |w| w.supply().expect("supply"));
+        let mut s = spec(callback, serde_json::json!({"none": {}}), 0);
+        s.callback.max_fee = CBY / 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        assert_success(&r);
+        let submit_fee = r.fee;
+        let id = match returned(&r) {
+            cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("id"),
+            other => panic!("{other:?}"),
+        };
+        let runner = job(&node, &id).draws[0].committee[0];
+        let k = signer(&runner);
+        let runner_before = node.account(&runner).balance;
+        let answer = reveal_of(runner, br#"{"usd": 64000}"#, 9);
+
+        // Commit (height 3): every member has committed, so the reveal windows open.
+        let (r, _) = send(&node, engine, &k, commit_to(&id, &answer));
+        assert_success(&r);
+        let mut runner_fees = r.fee;
+        let j = job(&node, &id);
+        assert_eq!(
+            (j.status, j.committed_at, j.deadline),
+            (JobStatus::Committed, 3, 7)
+        );
+        // A second commit, or one from outside the committee, is refused.
+        let (r, _) = send(&node, engine, &k, commit_to(&id, &answer));
+        assert_eq!(failure(&r).0, kind::WRONG_JOB_STATE);
+        runner_fees += r.fee;
+        let (r, _) = send(&node, engine, &key(1), commit_to(&id, &answer));
+        assert_eq!(failure(&r).0, kind::WRONG_JOB_STATE);
+        let refused_fee = r.fee;
+
+        // The aggregator (the only member) reveals at height 6: verified.
+        let (r, _) = send(&node, engine, &k, reveal_all(&id, vec![answer.clone()]));
+        assert_success(&r);
+        runner_fees += r.fee;
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified);
+        assert_eq!(
+            j.result.as_ref().map(|b| b.to_vec()),
+            Some(answer.result.to_vec())
+        );
+        // Price: the runner's rate card on its reported usage (0.01 CBY a job), plus the tip.
+        let gross = CBY / 100 + 5;
+        let treasury = gross / 100;
+        let burn = gross / 10;
+        assert_eq!((j.treasury, j.burn), (treasury, burn));
+        assert_eq!(j.payouts.to_vec()[0].amount, gross - treasury - burn);
+        assert_eq!(j.deadline, 9);
+        audit_holds(&node);
+
+        // The callback runs in the next block, with the verified result.
+        let callback_id =
+            cowboy_types::keccak256(&[b"cowboy-callback:".as_slice(), &id.0].concat());
+        let executed = node.block(engine, vec![]);
+        let cb = receipt_of(&executed, &callback_id);
+        assert_success(cb);
+        assert_eq!(returned(cb), cowboy_pvm::Value::Str("verified".into()));
+        let callback_fee = cb.fee;
+        audit_holds(&node);
+
+        // The window ends at 9; block 10 pays out.
+        for _ in 0..3 {
+            node.block(engine, vec![]);
+        }
+        let j = job(&node, &id);
+        assert_eq!((j.status, j.escrow), (JobStatus::Settled, 0));
+        assert_eq!(
+            node.account(&runner).balance,
+            runner_before - runner_fees + (gross - treasury - burn)
+        );
+        assert_eq!(node.account(&actors::TREASURY).balance, treasury);
+        assert_eq!(node.account(&actors::JOB_DISPATCHER).balance, 0);
+        assert_eq!(
+            node.account(&me).balance,
+            before - submit_fee - refused_fee - gross - callback_fee,
+            "the submitter pays the price, the tip and the callback, and gets the rest back"
+        );
+        let burned = world_of(&node, |w| w.supply().expect("supply")).burned - supply_before.burned;
+        assert!(
+            burned >= burn,
+            "the settlement's 10% is burned with the fees"
+        );
+        audit_holds(&node);
+    });
+}
+
+/// A committee of three: two agree, one reveals a different vote (it loses its share and
+/// reputation), and a job whose third member committed but never revealed slashes it.
+#[test]
+fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let mode = serde_json::json!({"majority_vote": {"vote_field": "/usd"}});
+        let mut s = spec(callback, mode, 3);
+        s.timeout_blocks = 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        let id = match returned(&r) {
+            cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("id"),
+            other => panic!("{other:?}"),
+        };
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Assigned);
+        let d = j.draws[0].clone();
+        let aggregator = d.aggregator;
+        let others: Vec<Address> = d
+            .committee
+            .iter()
+            .copied()
+            .filter(|a| *a != aggregator)
+            .collect();
+        let (honest, liar) = (others[0], others[1]);
+        let truth = |a: Address| reveal_of(a, br#"{"usd": 100, "at": 1}"#, 1);
+        let lie = reveal_of(liar, br#"{"usd": 999}"#, 2);
+        for (a, r) in [
+            (aggregator, truth(aggregator)),
+            (honest, truth(honest)),
+            (liar, lie.clone()),
+        ] {
+            let (receipt, _) = send(&node, engine, &signer(&a), commit_to(&id, &r));
+            assert_success(&receipt);
+        }
+        assert_eq!(job(&node, &id).status, JobStatus::Committed);
+        // Only the aggregator reveals during its window.
+        let (r, _) = send(
+            &node,
+            engine,
+            &signer(&honest),
+            reveal_all(&id, vec![truth(honest)]),
+        );
+        assert_eq!(failure(&r).0, kind::NOT_ON_COMMITTEE);
+        let liar_reputation = runner(&node, &liar).reputation;
+        let (r, _) = send(
+            &node,
+            engine,
+            &signer(&aggregator),
+            reveal_all(&id, vec![truth(aggregator), truth(honest), lie]),
+        );
+        assert_success(&r);
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified);
+        let paid: Vec<Address> = j.payouts.iter().map(|p| p.runner).collect();
+        assert_eq!(paid, vec![aggregator, honest]);
+        let gross = CBY / 100 + 5;
+        let runners_part = gross - gross / 100 - gross / 10;
+        let bonus = gross * 150 / 10_000;
+        let each = (runners_part - bonus) / 2;
+        assert_eq!(
+            j.payouts[0].amount,
+            each + bonus,
+            "the aggregator's bonus is carved from the runner share"
+        );
+        assert_eq!(j.payouts[1].amount, each);
+        assert_eq!(j.burn, gross / 10 + (runners_part - bonus - 2 * each));
+        assert_eq!(runner(&node, &liar).reputation, liar_reputation - 10);
+        assert_eq!(runner(&node, &liar).active_jobs, 0);
+        audit_holds(&node);
+
+        // A second job: the third member commits and never reveals; the aggregator reveals
+        // the two others; when the windows close the silent one is slashed 25%.
+        let mode = serde_json::json!({"majority_vote": {"vote_field": "/usd"}});
+        let mut s = spec(callback, mode, 3);
+        s.timeout_blocks = 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        let id = match returned(&r) {
+            cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("id"),
+            other => panic!("{other:?}"),
+        };
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        let d = job(&node, &id).draws[0].clone();
+        let aggregator = d.aggregator;
+        let others: Vec<Address> = d
+            .committee
+            .iter()
+            .copied()
+            .filter(|a| *a != aggregator)
+            .collect();
+        let (honest, silent) = (others[0], others[1]);
+        for a in [aggregator, honest, silent] {
+            let (receipt, _) = send(&node, engine, &signer(&a), commit_to(&id, &truth(a)));
+            assert_success(&receipt);
+        }
+        let stake = runner(&node, &silent).stake;
+        let (r, _) = send(
+            &node,
+            engine,
+            &signer(&aggregator),
+            reveal_all(&id, vec![truth(aggregator), truth(honest)]),
+        );
+        assert_success(&r);
+        assert_eq!(job(&node, &id).status, JobStatus::Committed);
+        for _ in 0..4 {
+            node.block(engine, vec![]);
+        }
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified, "{:?}", j.failure);
+        assert_eq!(j.slashed.to_vec(), vec![silent]);
+        assert_eq!(runner(&node, &silent).stake, stake - stake / 4);
         audit_holds(&node);
     });
 }

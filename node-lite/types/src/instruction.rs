@@ -8,12 +8,13 @@
 //! [`actor_op`] below.
 
 use crate::{
+    bounded::List,
     codec::{
         bytes_size, field, positioned, read_bytes, read_discriminant, read_plain, read_string,
         read_tag, read_u64_be, read_varint, varint_size, write_bytes, write_varint,
     },
     constants::{MAX_ARGS_SIZE, MAX_CODE_SIZE, MAX_METHOD_NAME_LEN},
-    job::JobSpec,
+    job::{JobSpec, Reveal},
     primitives::{Address, Hash},
     runner::RunnerProfile,
 };
@@ -52,6 +53,11 @@ pub mod system_op {
     pub const RUNNER_CLAIM: u8 = 16;
     /// Job Dispatcher (CIP-2 §2–3; Cowboy numbering): submit a job, escrowing its price.
     pub const JOB_SUBMIT: u8 = 20;
+    /// A committee member commits to its result (`keccak256(result ‖ salt)`).
+    pub const JOB_COMMIT: u8 = 21;
+    /// The aggregator's batch of reveals, or a member's own reveal after the aggregator's
+    /// window.
+    pub const JOB_REVEAL: u8 = 22;
     /// One-shot timer at an absolute height (§5.1b, opcode 48).
     pub const SET_TIMER: u8 = 48;
     /// Recurring timer every N blocks (§5.1b, opcode 49).
@@ -107,8 +113,16 @@ pub enum SystemInstruction {
     RunnerExit,
     /// Pay out unbonded stake whose delay has passed.
     RunnerClaim,
-    /// Submit a job, escrowing `max_price + tip` from the sender.
+    /// Submit a job, escrowing `max_price + tip` (and the callback's `max_fee`) from the
+    /// sender.
     JobSubmit { spec: Box<JobSpec> },
+    /// A committee member of `job_id` commits to its result.
+    JobCommit { job_id: Hash, commitment: Hash },
+    /// Reveals of committed results of `job_id`.
+    JobReveal {
+        job_id: Hash,
+        reveals: List<Reveal, 32>,
+    },
 }
 
 /// What a timer delivers and who pays for each firing (§5.1a per-fire `fee_payer` model; the
@@ -225,6 +239,8 @@ impl Instruction {
                     SystemInstruction::RunnerExit => system_op::RUNNER_EXIT,
                     SystemInstruction::RunnerClaim => system_op::RUNNER_CLAIM,
                     SystemInstruction::JobSubmit { .. } => system_op::JOB_SUBMIT,
+                    SystemInstruction::JobCommit { .. } => system_op::JOB_COMMIT,
+                    SystemInstruction::JobReveal { .. } => system_op::JOB_REVEAL,
                 },
             ),
             Self::Actor(a) => (
@@ -245,9 +261,7 @@ impl Instruction {
             | Self::Actor(ActorInstruction::Message { value, .. }) => *value,
             Self::System(SystemInstruction::RunnerRegister { stake, .. }) => *stake,
             Self::System(SystemInstruction::RunnerAddStake { amount }) => *amount,
-            Self::System(SystemInstruction::JobSubmit { spec }) => {
-                spec.max_price.saturating_add(spec.tip)
-            }
+            Self::System(SystemInstruction::JobSubmit { spec }) => spec.escrow(),
             Self::System(_) => 0,
         }
     }
@@ -267,6 +281,8 @@ impl Instruction {
             Self::System(SystemInstruction::RunnerExit) => "runner_exit",
             Self::System(SystemInstruction::RunnerClaim) => "runner_claim",
             Self::System(SystemInstruction::JobSubmit { .. }) => "job_submit",
+            Self::System(SystemInstruction::JobCommit { .. }) => "job_commit",
+            Self::System(SystemInstruction::JobReveal { .. }) => "job_reveal",
             Self::Actor(ActorInstruction::Deploy { .. }) => "deploy",
             Self::Actor(ActorInstruction::Message { .. }) => "call",
         }
@@ -350,6 +366,14 @@ impl Write for Instruction {
             }
             Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.write(buf),
             Self::System(SystemInstruction::JobSubmit { spec }) => spec.write(buf),
+            Self::System(SystemInstruction::JobCommit { job_id, commitment }) => {
+                job_id.write(buf);
+                commitment.write(buf);
+            }
+            Self::System(SystemInstruction::JobReveal { job_id, reveals }) => {
+                job_id.write(buf);
+                reveals.write(buf);
+            }
             Self::System(
                 SystemInstruction::RunnerAddStake { amount }
                 | SystemInstruction::RunnerWithdrawStake { amount },
@@ -403,6 +427,10 @@ impl EncodeSize for Instruction {
             }
             Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.encode_size(),
             Self::System(SystemInstruction::JobSubmit { spec }) => spec.encode_size(),
+            Self::System(SystemInstruction::JobCommit { .. }) => 2 * Hash::LEN,
+            Self::System(SystemInstruction::JobReveal { reveals, .. }) => {
+                Hash::LEN + reveals.encode_size()
+            }
             Self::System(
                 SystemInstruction::RunnerAddStake { .. }
                 | SystemInstruction::RunnerWithdrawStake { .. },
@@ -475,6 +503,18 @@ impl Read for Instruction {
             (category::SYSTEM, system_op::JOB_SUBMIT) => field(buf, "job_submit", |b| {
                 Ok(Self::System(SystemInstruction::JobSubmit {
                     spec: Box::new(read_plain(b, "spec")?),
+                }))
+            }),
+            (category::SYSTEM, system_op::JOB_COMMIT) => field(buf, "job_commit", |b| {
+                Ok(Self::System(SystemInstruction::JobCommit {
+                    job_id: read_plain(b, "job_id")?,
+                    commitment: read_plain(b, "commitment")?,
+                }))
+            }),
+            (category::SYSTEM, system_op::JOB_REVEAL) => field(buf, "job_reveal", |b| {
+                Ok(Self::System(SystemInstruction::JobReveal {
+                    job_id: read_plain(b, "job_id")?,
+                    reveals: read_plain(b, "reveals")?,
                 }))
             }),
             (category::SYSTEM, system_op::RUNNER_HEARTBEAT) => {

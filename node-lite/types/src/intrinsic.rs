@@ -15,7 +15,8 @@ pub const TRANSFER_CYCLES: u64 = 21_000;
 pub const DEPLOY_CYCLES: u64 = 100_000;
 /// Actor message: 21,000 cycles (its method and arguments are charged as transaction bytes).
 pub const MESSAGE_CYCLES: u64 = 21_000;
-/// Runner Registry operations (register, update, heartbeat, stake, exit, claim): 21,000
+/// Runner operations (register, update, heartbeat, stake, exit, claim; job commit and reveal,
+/// whose verification work the dispatcher charges on top): 21,000
 /// cycles like a transfer (Cowboy decision: §17.2 does not list them), plus their bytes; the
 /// registry charges the record it writes as state-write cells.
 pub const RUNNER_OP_CYCLES: u64 = 21_000;
@@ -49,7 +50,9 @@ pub fn cost(instruction: &Instruction, encoded_size: usize) -> (u64, u64) {
             | SystemInstruction::RunnerAddStake { .. }
             | SystemInstruction::RunnerWithdrawStake { .. }
             | SystemInstruction::RunnerExit
-            | SystemInstruction::RunnerClaim,
+            | SystemInstruction::RunnerClaim
+            | SystemInstruction::JobCommit { .. }
+            | SystemInstruction::JobReveal { .. },
         ) => (RUNNER_OP_CYCLES, data),
         Instruction::System(SystemInstruction::JobSubmit { .. }) => (JOB_SUBMIT_CYCLES, data),
         Instruction::Actor(ActorInstruction::Deploy { .. }) => (DEPLOY_CYCLES, data),

@@ -25,6 +25,10 @@ pub const MAX_RETURN_BYTES: u32 = 64 * 1024;
 pub const MAX_TIMEOUT_BLOCKS: u64 = 86_400;
 /// Highest LLM temperature, in thousandths (2.0).
 pub const MAX_TEMPERATURE_MILLI: u16 = 2_000;
+/// Longest `bounds.max_wall_ms` (one hour): bounds prices and keeps rate-card products in range.
+pub const MAX_WALL_MS: u64 = 3_600_000;
+/// Most `bounds.max_tokens` (ten million).
+pub const MAX_TOKENS: u64 = 10_000_000;
 /// Largest committee a job may ask for (whitepaper §5.3 clips adaptive committees to 9; a job
 /// may ask for more, up to this).
 pub const MAX_COMMITTEE: u8 = 32;
@@ -478,12 +482,16 @@ record! {
 
 record! {
     /// Where the result is delivered: a handler of an actor, called with
-    /// `(job_id, status, result, details)`.
+    /// `(job_id, status, result, details)` in the block after the job is verified or fails,
+    /// paid from `max_fee` (escrowed with the job; unused fee is refunded; 0 delivers
+    /// nothing and the result is read with `job_status`).
     #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Callback {
         pub actor: Address,
         pub handler: Text<128>,
+        #[serde(default, with = "amount")]
+        pub max_fee: u64,
     }
 }
 
@@ -517,6 +525,10 @@ record! {
 pub enum JobSpecError {
     #[error("bounds.max_wall_ms is 0: a job needs time to run")]
     ZeroWallTime,
+    #[error(
+        "bounds.max_wall_ms or bounds.max_tokens is above its maximum ({MAX_WALL_MS} ms, {MAX_TOKENS} tokens)"
+    )]
+    BoundsTooLarge,
     #[error("max_price is 0: runners are paid at most max_price, so a job must offer something")]
     ZeroMaxPrice,
     #[error("timeout_blocks is {0}; it must be between 1 and {MAX_TIMEOUT_BLOCKS}")]
@@ -529,20 +541,20 @@ pub enum JobSpecError {
         "schema.expected_execution_ms is {expected}; it must be between 1 and bounds.max_wall_ms ({max})"
     )]
     ExpectedTime { expected: u64, max: u64 },
-    #[error("schema.data_format.json.schema is not a JSON object: {0}")]
-    JsonSchema(String),
+    #[error("schema.data_format.json.schema is not a JSON object")]
+    JsonSchema,
     #[error(
-        "input.http.url {0:?} is not an http:// or https:// URL of printable ASCII with a host"
+        "input.http.url \"{0}\" is not an http:// or https:// URL of printable ASCII with a host"
     )]
     HttpUrl(String),
     #[error(
-        "input.http.headers has {0:?}: a header name is letters, digits and '-' and a value is printable ASCII"
+        "input.http.headers has \"{0}\": a header name is letters, digits and '-' and a value is printable ASCII"
     )]
     HttpHeader(String),
     #[error("input.http: a {0} request carries no body")]
     HttpBody(HttpMethod),
     #[error(
-        "input.http.extract has {0:?}: an extraction rule is a JSON pointer (\"\" or starting with '/')"
+        "input.http.extract has \"{0}\": an extraction rule is a JSON pointer (\"\" or starting with '/')"
     )]
     HttpExtract(String),
     #[error("input.llm.messages is empty: a conversation needs at least one message")]
@@ -554,13 +566,13 @@ pub enum JobSpecError {
     #[error("input.llm.temperature_milli is {0}; at most {MAX_TEMPERATURE_MILLI} (2.0)")]
     LlmTemperature(u16),
     #[error(
-        "input.mcp.server {0:?} is not an http:// or https:// URL of printable ASCII with a host"
+        "input.mcp.server \"{0}\" is not an http:// or https:// URL of printable ASCII with a host"
     )]
     McpServer(String),
     #[error("input.mcp.tool is empty")]
     McpTool,
-    #[error("input.mcp.arguments is not a JSON object: {0}")]
-    McpArguments(String),
+    #[error("input.mcp.arguments is not a JSON object")]
+    McpArguments,
     #[error("input.custom.kind is empty")]
     CustomKind,
     #[error("verification.runners is {runners}; {mode} needs between {min} and {max}")]
@@ -574,10 +586,14 @@ pub enum JobSpecError {
         "verification.threshold is {threshold} for {runners} runners; it must be more than half of them and at most all"
     )]
     Threshold { threshold: u8, runners: u8 },
+    #[error(
+        "verification.threshold is given without verification.runners; give both, or neither for the chain's defaults"
+    )]
+    ThresholdWithoutRunners,
     #[error("verification: deterministic needs tee_required = true (CIP-2 §9)")]
     DeterministicWithoutTee,
     #[error(
-        "verification.mode has field {0:?}: a field is a JSON pointer (\"\" or starting with '/')"
+        "verification.mode has field \"{0}\": a field is a JSON pointer (\"\" or starting with '/')"
     )]
     Field(String),
     #[error("verification.mode.structured_match.checks is empty")]
@@ -601,36 +617,45 @@ pub enum JobSpecError {
     #[error("verification.snapshot {0} needs an extraction rule in input.http.extract to combine")]
     SnapshotWithoutExtract(SnapshotMode),
     #[error(
-        "callback.handler {0:?} is not a handler name (letters, digits, '_'; not starting with '_' or a digit)"
+        "callback.handler \"{0}\" is not a handler name (letters, digits, '_'; not starting with '_' or a digit)"
     )]
     CallbackHandler(String),
     #[error("required_runner_pool is empty; omit it to allow any runner")]
     EmptyPool,
 }
 
+/// An `http://` or `https://` URL of printable ASCII with a host, without user info or
+/// backslashes (which URL parsers disagree on, so runners and filters could see different
+/// hosts).
 fn http_url(u: &str) -> bool {
     let rest = u
         .strip_prefix("https://")
         .or_else(|| u.strip_prefix("http://"));
     rest.is_some_and(|r| {
         let host = r.split(['/', '?', '#']).next().unwrap_or("");
-        !host.is_empty()
-    }) && u.bytes().all(|b| b.is_ascii_graphic())
+        !host.is_empty() && !host.contains('@')
+    }) && u.bytes().all(|b| b.is_ascii_graphic() && b != b'\\')
 }
 
 fn pointer(p: &str) -> bool {
     p.is_empty() || p.starts_with('/')
 }
 
-fn json_object(text: &str) -> Result<(), String> {
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(serde_json::Value::Object(_)) => Ok(()),
-        Ok(_) => Err("it is JSON, but not an object".into()),
-        Err(e) => Err(e.to_string()),
-    }
+fn json_object(text: &str) -> bool {
+    matches!(
+        serde_json::from_str::<serde_json::Value>(text),
+        Ok(serde_json::Value::Object(_))
+    )
 }
 
 impl JobSpec {
+    /// What submitting the job escrows: `max_price + tip + callback.max_fee`.
+    pub fn escrow(&self) -> u64 {
+        self.max_price
+            .saturating_add(self.tip)
+            .saturating_add(self.callback.max_fee)
+    }
+
     /// The job's type.
     pub fn job_type(&self) -> JobType {
         self.input.job_type()
@@ -643,6 +668,9 @@ impl JobSpec {
         let b = &self.bounds;
         if b.max_wall_ms == 0 {
             return Err(E::ZeroWallTime);
+        }
+        if b.max_wall_ms > MAX_WALL_MS || b.max_tokens > MAX_TOKENS {
+            return Err(E::BoundsTooLarge);
         }
         if self.max_price == 0 {
             return Err(E::ZeroMaxPrice);
@@ -664,7 +692,9 @@ impl JobSpec {
             DataFormat::Json {
                 schema: Some(schema),
             } => {
-                json_object(schema).map_err(E::JsonSchema)?;
+                if !json_object(schema) {
+                    return Err(E::JsonSchema);
+                }
                 true
             }
             _ => false,
@@ -715,7 +745,9 @@ impl JobSpec {
                 if m.tool.is_empty() {
                     return Err(E::McpTool);
                 }
-                json_object(&m.arguments).map_err(E::McpArguments)?;
+                if !json_object(&m.arguments) {
+                    return Err(E::McpArguments);
+                }
             }
             JobInput::Custom(c) => {
                 if c.kind.is_empty() {
@@ -733,8 +765,11 @@ impl JobSpec {
                 max,
             });
         }
+        if v.threshold != 0 && v.runners == 0 {
+            return Err(E::ThresholdWithoutRunners);
+        }
         if v.threshold != 0 {
-            let runners = if v.runners == 0 { min } else { v.runners };
+            let runners = v.runners;
             if u16::from(v.threshold) * 2 <= u16::from(runners) || v.threshold > runners {
                 return Err(E::Threshold {
                     threshold: v.threshold,
@@ -868,6 +903,7 @@ mod tests {
             callback: Callback {
                 actor: Address::system(0x42),
                 handler: text("on_price"),
+                max_fee: 0,
             },
             required_runner_pool: None,
         }
@@ -980,7 +1016,7 @@ mod tests {
                         schema: Some(text("[1]")),
                     }
                 },
-                |e| matches!(e, E::JsonSchema(_)),
+                |e| *e == E::JsonSchema,
             ),
             (
                 http_spec(),
@@ -1085,7 +1121,7 @@ mod tests {
                         arguments: text("["),
                     })
                 },
-                |e| matches!(e, E::McpArguments(_)),
+                |e| *e == E::McpArguments,
             ),
             (
                 http_spec(),
@@ -1214,6 +1250,26 @@ mod tests {
                 |e| *e == E::EmptyPool,
             ),
         ];
+        let mut cases = cases;
+        cases.push((
+            http_spec(),
+            |s| s.bounds.max_wall_ms = MAX_WALL_MS + 1,
+            |e| *e == E::BoundsTooLarge,
+        ));
+        cases.push((
+            http_spec(),
+            |s| s.verification.runners = 0,
+            |e| *e == E::ThresholdWithoutRunners,
+        ));
+        cases.push((
+            http_spec(),
+            |s| {
+                if let JobInput::Http(h) = &mut s.input {
+                    h.url = text("https://good.com\\@evil.com/")
+                }
+            },
+            |e| matches!(e, E::HttpUrl(_)),
+        ));
         let mut kinds = std::collections::HashSet::new();
         for (i, (mut spec, edit, expected)) in cases.into_iter().enumerate() {
             edit(&mut spec);
@@ -1223,7 +1279,7 @@ mod tests {
             kinds.insert(std::mem::discriminant(&e));
         }
         // Every rule of JobSpecError is exercised.
-        assert_eq!(kinds.len(), 31, "JobSpecError has 31 rules");
+        assert_eq!(kinds.len(), 33, "JobSpecError has 33 rules");
     }
 }
 
@@ -1261,6 +1317,9 @@ record! {
         pub seed: Hash,
         /// The retry this draw is (0 for the first).
         pub retry: u32,
+        /// Snapshot runners skipped because, at the draw, they had exited, left the registry
+        /// or were at their concurrency limit.
+        pub unavailable: List<Address, 4096>,
         /// The committee, in draw order, and its aggregator.
         pub committee: List<Address, 32>,
         pub aggregator: Address,
@@ -1301,13 +1360,73 @@ record! {
         #[serde(with = "amount")]
         pub min_stake: u64,
         pub status: JobStatus,
-        /// The height by which the current committee must commit.
+        /// The height the current step ends at: the commit deadline (assigned), the last
+        /// reveal height (committed), the end of the challenge window (verified).
         pub deadline: u64,
         /// Every draw, the latest last.
         pub draws: List<Draw, 4>,
         /// Runners that timed out on this job (never drawn again for it).
         pub excluded: List<Address, 128>,
+        /// The current committee's commitments, in the order they arrived.
+        pub commitments: List<Commitment, 32>,
+        /// The height every committed member had committed by (the reveal windows start).
+        pub committed_at: u64,
+        /// Reveals that matched their commitments.
+        pub reveals: List<Reveal, 32>,
+        /// Runners whose reveal did not match their commitment, or who never revealed.
+        pub slashed: List<Address, 32>,
+        /// The verified result.
+        pub result: Option<Bytes<65536>>,
+        /// What verification pays, held until the challenge window ends.
+        pub payouts: List<Payout, 32>,
+        #[serde(with = "amount")]
+        pub burn: u64,
+        #[serde(with = "amount")]
+        pub treasury: u64,
         /// Why the job failed, when it did.
         pub failure: Text<256>,
+    }
+}
+
+record! {
+    /// A committee member's commitment to its result: `keccak256(result ‖ salt)` with a
+    /// 32-byte salt (spec README "Commitments").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Commitment {
+        pub runner: Address,
+        pub hash: Hash,
+    }
+}
+
+record! {
+    /// A revealed result with its salt and the usage its runner reports (model tokens and
+    /// wall time, priced with its rate card).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Reveal {
+        pub runner: Address,
+        pub result: Bytes<65536>,
+        pub salt: Hash,
+        #[serde(default)]
+        pub tokens: u64,
+        #[serde(default)]
+        pub ms: u64,
+    }
+}
+
+impl Reveal {
+    /// `keccak256(result ‖ salt)`, what the runner committed to.
+    pub fn commitment(&self) -> Hash {
+        crate::keccak256(&[self.result.as_slice(), &self.salt.0].concat())
+    }
+}
+
+record! {
+    /// A runner's payment, held until the challenge window ends.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Payout {
+        pub runner: Address,
+        #[serde(with = "amount")]
+        pub amount: u64,
     }
 }

@@ -6,8 +6,9 @@
 
 use crate::{
     actor::canonicalize_source,
+    bounded::List,
     instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec},
-    job::JobSpec,
+    job::{JobSpec, Reveal},
     primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex},
     runner::RunnerProfile,
     transaction::{AccessListEntry, AdditionalSigner, Origin, Transaction},
@@ -202,6 +203,14 @@ pub enum InstructionJson {
     RunnerClaim {},
     JobSubmit {
         spec: Box<JobSpec>,
+    },
+    JobCommit {
+        job_id: Hash,
+        commitment: Hash,
+    },
+    JobReveal {
+        job_id: Hash,
+        reveals: List<Reveal, 32>,
     },
 }
 
@@ -491,6 +500,12 @@ impl From<InstructionJson> for Instruction {
             InstructionJson::JobSubmit { spec } => {
                 Instruction::System(SystemInstruction::JobSubmit { spec })
             }
+            InstructionJson::JobCommit { job_id, commitment } => {
+                Instruction::System(SystemInstruction::JobCommit { job_id, commitment })
+            }
+            InstructionJson::JobReveal { job_id, reveals } => {
+                Instruction::System(SystemInstruction::JobReveal { job_id, reveals })
+            }
         }
     }
 }
@@ -558,6 +573,18 @@ impl From<&Instruction> for InstructionJson {
             Instruction::System(SystemInstruction::RunnerClaim) => Self::RunnerClaim {},
             Instruction::System(SystemInstruction::JobSubmit { spec }) => {
                 Self::JobSubmit { spec: spec.clone() }
+            }
+            Instruction::System(SystemInstruction::JobCommit { job_id, commitment }) => {
+                Self::JobCommit {
+                    job_id: *job_id,
+                    commitment: *commitment,
+                }
+            }
+            Instruction::System(SystemInstruction::JobReveal { job_id, reveals }) => {
+                Self::JobReveal {
+                    job_id: *job_id,
+                    reveals: reveals.clone(),
+                }
             }
             Instruction::Actor(ActorInstruction::Deploy {
                 code,

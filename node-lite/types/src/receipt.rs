@@ -144,6 +144,14 @@ failure_kinds! {
     InvalidJob = 51,
     /// Too few registered runners qualify for the job.
     NoRunners = 52,
+    /// No job has this id.
+    JobNotFound = 53,
+    /// The sender may not take this step of the job (not on its committee, not its
+    /// aggregator, its own reveal before the aggregator's window ended).
+    NotOnCommittee = 54,
+    /// The job is not waiting for this step (already committed or revealed, past its
+    /// deadline, another status).
+    WrongJobState = 55,
 }
 
 impl std::fmt::Display for FailureKind {
@@ -177,6 +185,9 @@ pub mod failure {
     pub const NOTHING_TO_CLAIM: u8 = FailureKind::NothingToClaim.code();
     pub const INVALID_JOB: u8 = FailureKind::InvalidJob.code();
     pub const NO_RUNNERS: u8 = FailureKind::NoRunners.code();
+    pub const JOB_NOT_FOUND: u8 = FailureKind::JobNotFound.code();
+    pub const NOT_ON_COMMITTEE: u8 = FailureKind::NotOnCommittee.code();
+    pub const WRONG_JOB_STATE: u8 = FailureKind::WrongJobState.code();
 }
 
 /// What became of one message a transaction (or timer, or deferred delivery) sent.

@@ -316,7 +316,8 @@ impl RateCard {
     /// `per_job + tokens × per_1k_tokens / 1,000 + ms × per_second / 1,000`, each product
     /// rounded down, saturating at `u64::MAX` (a price above any escrow is refused anyway).
     pub fn price(&self, tokens: u64, ms: u64) -> u64 {
-        let part = |n: u64, rate: u64| (n as u128 * rate as u128 / 1_000) as u64;
+        let part =
+            |n: u64, rate: u64| u64::try_from(n as u128 * rate as u128 / 1_000).unwrap_or(u64::MAX);
         self.per_job
             .saturating_add(part(tokens, self.per_1k_tokens))
             .saturating_add(part(ms, self.per_second))
@@ -368,16 +369,16 @@ pub enum ProfileError {
     DuplicateModel(Hash),
     #[error("capabilities.domains lists {0} domains; at most {MAX_DOMAINS}")]
     TooManyDomains(usize),
-    #[error("capabilities.domains lists {0:?} twice")]
+    #[error("capabilities.domains lists \"{0}\" twice")]
     DuplicateDomain(String),
     #[error(
-        "capabilities.domains has {0:?}: a domain is a lowercase host name (letters, digits, '-', '.'; optionally starting with \"*.\"), at most {MAX_DOMAIN_LEN} characters"
+        "capabilities.domains has \"{0}\": a domain is a lowercase host name (letters, digits, '-', '.'; optionally starting with \"*.\"), at most {MAX_DOMAIN_LEN} characters"
     )]
     InvalidDomain(String),
     #[error("max_concurrent_jobs is {0}; it must be between 1 and {MAX_CONCURRENT_JOBS}")]
     Concurrency(u64),
     #[error(
-        "endpoint {0:?} is not an http:// or https:// URL of at most {MAX_ENDPOINT_LEN} printable ASCII characters"
+        "endpoint \"{0}\" is not an http:// or https:// URL of at most {MAX_ENDPOINT_LEN} printable ASCII characters"
     )]
     InvalidEndpoint(String),
 }

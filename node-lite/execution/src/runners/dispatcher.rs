@@ -34,12 +34,21 @@ use crate::{
 use cowboy_types::{
     Address, Hash,
     bounded::{Bytes, List, Text},
-    job::{Draw, DrawCandidate, JobRecord, JobSpec, JobStatus, VerificationMode},
+    job::{
+        Commitment, Draw, DrawCandidate, JobRecord, JobSpec, JobStatus, Payout, Reveal,
+        VerificationMode,
+    },
     keccak256,
     receipt::failure,
     runner::actors,
 };
 use std::num::NonZeroU64;
+
+// A job's bounded lists hold what the lifecycle can put in them: one draw per retry, and every
+// member of every draw excluded.
+const _: () = assert!((MAX_RETRIES as usize) < 4);
+const _: () =
+    assert!((MAX_RETRIES as usize + 1) * cowboy_types::job::MAX_COMMITTEE as usize <= 128);
 
 /// Cycles per registered runner the candidate filters cost (CIP-2 §7.4: "Entitlement check
 /// (per candidate, §4 filter) 500").
@@ -68,6 +77,12 @@ pub mod keys {
     }
     pub fn deadline(height: u64, id: &Hash) -> Vec<u8> {
         [DEADLINE, &height.to_be_bytes(), &id.0].concat()
+    }
+    /// `callback:` ‖ height (8 B BE) ‖ id → empty: callbacks to deliver, by height.
+    pub const CALLBACK: &[u8] = b"callback:";
+
+    pub fn callback(height: u64, id: &Hash) -> Vec<u8> {
+        [CALLBACK, &height.to_be_bytes(), &id.0].concat()
     }
 }
 
@@ -129,22 +144,33 @@ pub(crate) fn submit(
             "semantic_similarity needs the governance embedding model, and none is set (semantic_similarity_embedding_model.model_id)",
         ));
     }
+    if matches!(
+        spec.verification.mode,
+        VerificationMode::StructuredMatch { .. } | VerificationMode::SemanticSimilarity { .. }
+    ) {
+        return Ok(invalid(format!(
+            "verification.mode {} is not verifiable on chain yet; use none, economic_bond, majority_vote or deterministic",
+            spec.verification.mode.name()
+        )));
+    }
     let (size, threshold) = committee_of(spec, params.committee.m, params.committee.n);
-    let escrow = spec.max_price.saturating_add(spec.tip);
+    let escrow = spec.escrow();
     if x.world.account(&sender)?.balance < escrow {
         return Ok(Handled::failed(
             failure::INSUFFICIENT_BALANCE,
             format!(
-                "escrowing max_price + tip ({escrow} base units) needs that much in {sender}'s balance"
+                "escrowing max_price + tip + callback.max_fee ({escrow} base units) needs that much in {sender}'s balance"
             ),
         ));
     }
+    if spec.required_runner_pool.is_some() {
+        return Ok(invalid(
+            "required_runner_pool needs pool memberships from the Entitlement Registry, which is not on chain yet; omit it",
+        ));
+    }
     let runners = x.world.runners()?;
-    s.spend(
-        CANDIDATE_CHECK_CYCLES.saturating_mul(runners.len() as u64),
-        0,
-    );
-    if s.cycles_left == 0 {
+    let filter_cost = CANDIDATE_CHECK_CYCLES.saturating_mul(runners.len() as u64);
+    if filter_cost > s.cycles_left {
         return Ok(Handled::failed(
             cowboy_pvm::ErrorKind::OutOfCycles.code(),
             format!(
@@ -153,6 +179,7 @@ pub(crate) fn submit(
             ),
         ));
     }
+    s.spend(filter_cost, 0);
     let height = x.env.height;
     let snapshot = candidates::snapshot(&runners, spec, height, params, &[], &|_| false);
     if snapshot.len() < usize::from(size) {
@@ -175,7 +202,13 @@ pub(crate) fn submit(
             })
             .collect(),
     )
-    .map_err(|e| too_big("candidates", e))?;
+    .ok();
+    let Some(candidates) = candidates else {
+        return Ok(invalid(format!(
+            "{} runners qualify, more than a job's snapshot holds (4,096): narrow it with a model, domains or tee_required",
+            snapshot.len()
+        )));
+    };
     let min_stake = params.runner.runner_stake_floor;
     let seq = x.world.next_seq("job")?;
     let id = job_id(&sender, seq);
@@ -196,6 +229,14 @@ pub(crate) fn submit(
         deadline: 0,
         draws: List::default(),
         excluded: List::default(),
+        commitments: List::default(),
+        committed_at: 0,
+        reveals: List::default(),
+        slashed: List::default(),
+        result: None,
+        payouts: List::default(),
+        burn: 0,
+        treasury: 0,
         failure: Text::default(),
     };
     if size == 1 {
@@ -245,7 +286,20 @@ fn draw(
             reason: "0 (genesis validation refuses a zero stake floor)".into(),
         });
     };
-    let snapshot = snapshot_of(job)?.without(&job.excluded);
+    // Runners of the snapshot that exited, left the registry or are at their concurrency
+    // limit when the draw happens are skipped (and recorded, so the draw can be re-run).
+    let mut unavailable = Vec::new();
+    for c in job.candidates.iter() {
+        let usable = x.world.runner(&c.address)?.is_some_and(|r| {
+            r.exited_at.is_none() && r.active_jobs < r.profile.max_concurrent_jobs
+        });
+        if !usable && !job.excluded.contains(&c.address) {
+            unavailable.push(c.address);
+        }
+    }
+    let snapshot = snapshot_of(job)?
+        .without(&job.excluded)
+        .without(&unavailable);
     let Ok(committee) =
         selection::select(&snapshot, &seed, usize::from(job.committee_size), min_stake)
     else {
@@ -269,6 +323,7 @@ fn draw(
     let percentile = x.env.params.reputation.aggregator_eligibility_percentile;
     let aggregator = selection::aggregator(&members, &seed, percentile).unwrap_or_default();
     let record = Draw {
+        unavailable: List::new(unavailable).map_err(|e| too_big("unavailable", e))?,
         round_epoch: round.epoch,
         round_view: round.view,
         beacon: Bytes::new(beacon.to_vec()).map_err(|e| ExecError::Corrupt {
@@ -284,6 +339,7 @@ fn draw(
     draws.push(record);
     job.draws = List::new(draws).map_err(|e| too_big("draws", e))?;
     job.status = JobStatus::Assigned;
+    job.commitments = List::default();
     job.deadline = height.saturating_add(job.spec.timeout_blocks);
     x.world.set_storage(
         &actors::JOB_DISPATCHER,
@@ -352,12 +408,20 @@ fn pay(
     x.world.credit(to, amount)
 }
 
-/// Ends `job` as failed: the assigned runners are released, the escrow refunded.
+/// Ends `job` as failed (its runners already released): the escrow is refunded but for the
+/// callback's fee, and the callback is queued.
 fn fail(x: &mut Executor<'_, '_>, job: &mut JobRecord, why: &str) -> Result<(), ExecError> {
     job.status = JobStatus::Failed;
-    job.failure = Text::new(why.chars().take(256).collect::<String>()).unwrap_or_default();
-    let escrow = std::mem::take(&mut job.escrow);
-    pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), escrow)?;
+    let mut text = why.to_owned();
+    while text.len() > 256 {
+        text.pop();
+    }
+    job.failure = Text::new(text).unwrap_or_default();
+    let keep = job.spec.callback.max_fee.min(job.escrow);
+    let refund = job.escrow - keep;
+    pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), refund)?;
+    job.escrow = keep;
+    schedule_callback(x, job);
     store(x, job);
     Ok(())
 }
@@ -385,17 +449,23 @@ fn id_at_end(key: &[u8]) -> Result<Hash, ExecError> {
         })
 }
 
-/// The per-block phase: committee draws whose round has come, then commit deadlines that
-/// passed, each bounded.
-pub(crate) fn phase(x: &mut Executor<'_, '_>) -> Result<(), ExecError> {
+/// The per-block phase: committee draws whose round has come, then deadlines that passed
+/// (commit deadlines, reveal deadlines, ends of challenge windows), then due callbacks, each
+/// bounded per block and oldest first.
+pub(crate) fn phase(
+    x: &mut Executor<'_, '_>,
+    receipts: &mut Vec<(cowboy_types::Receipt, Option<u32>)>,
+) -> Result<(), ExecError> {
     let beacon = x.env.beacon;
     let delay = x.env.params.committee.round_delay;
     for key in entries(x, keys::AWAITING_DRAW, MAX_DRAWS_PER_BLOCK)? {
         let id = id_at_end(&key)?;
-        let mut job = load(&x.world, &id)?.ok_or_else(|| ExecError::Corrupt {
-            what: format!("job {id}"),
-            reason: "awaiting a draw but missing".into(),
-        })?;
+        // An index entry never outlives its job (submissions are atomic); if one did, it is
+        // dropped rather than halting the chain.
+        let Some(mut job) = load(&x.world, &id)? else {
+            x.world.set_storage(&actors::JOB_DISPATCHER, &key, None);
+            continue;
+        };
         let due = (job.bound_epoch, job.bound_view.saturating_add(delay));
         if (beacon.round.epoch, beacon.round.view) < due {
             // FIFO by submission: later jobs are bound to later rounds.
@@ -410,34 +480,54 @@ pub(crate) fn phase(x: &mut Executor<'_, '_>) -> Result<(), ExecError> {
     }
     let height = x.env.height;
     for key in entries(x, keys::DEADLINE, MAX_DEADLINES_PER_BLOCK)? {
-        let at = key
-            .get(keys::DEADLINE.len()..keys::DEADLINE.len() + 8)
-            .and_then(|b| <[u8; 8]>::try_from(b).ok())
-            .map(u64::from_be_bytes)
-            .ok_or_else(|| ExecError::Corrupt {
-                what: "job deadline key".into(),
-                reason: "no height".into(),
-            })?;
+        let at = height_in(&key, keys::DEADLINE)?;
         if at >= height {
             break;
         }
         x.world.set_storage(&actors::JOB_DISPATCHER, &key, None);
         let id = id_at_end(&key)?;
-        let mut job = load(&x.world, &id)?.ok_or_else(|| ExecError::Corrupt {
-            what: format!("job {id}"),
-            reason: "has a deadline but is missing".into(),
-        })?;
-        if job.status != JobStatus::Assigned || job.deadline != at {
+        let Some(mut job) = load(&x.world, &id)? else {
+            continue;
+        };
+        if job.deadline != at {
             continue;
         }
-        time_out(x, &mut job)?;
+        match job.status {
+            JobStatus::Assigned => commit_deadline(x, &mut job)?,
+            JobStatus::Committed => reveal_deadline(x, &mut job)?,
+            JobStatus::Verified => settle(x, &mut job)?,
+            _ => {}
+        }
+    }
+    for key in entries(x, keys::CALLBACK, MAX_CALLBACKS_PER_BLOCK)? {
+        if height_in(&key, keys::CALLBACK)? > height {
+            break;
+        }
+        x.world.set_storage(&actors::JOB_DISPATCHER, &key, None);
+        let id = id_at_end(&key)?;
+        let Some(mut job) = load(&x.world, &id)? else {
+            continue;
+        };
+        run_callback(x, &mut job, receipts)?;
     }
     Ok(())
 }
 
-/// The committee of `job` missed its commit deadline: penalise and release its members, then
-/// draw again without them or fail.
-fn time_out(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
+/// The height in an index key `prefix ‖ height (8 B BE) ‖ id`.
+fn height_in(key: &[u8], prefix: &[u8]) -> Result<u64, ExecError> {
+    key.get(prefix.len()..prefix.len() + 8)
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map(u64::from_be_bytes)
+        .ok_or_else(|| ExecError::Corrupt {
+            what: "job index key".into(),
+            reason: "no height".into(),
+        })
+}
+
+/// The commit deadline passed. Members that did not commit lose reputation and the job. With
+/// at least the threshold committed, the reveals start with them; otherwise the job is drawn
+/// again without the whole committee, or fails.
+fn commit_deadline(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
     let height = x.env.height;
     let half_life = x.env.params.reputation.half_life_blocks;
     let Some(last) = job.draws.last().cloned() else {
@@ -446,17 +536,30 @@ fn time_out(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecErr
             reason: "assigned without a draw".into(),
         });
     };
+    let enough = !job.commitments.is_empty() && job.commitments.len() >= usize::from(job.threshold);
     let mut excluded = std::mem::take(&mut job.excluded).into_inner();
     for a in last.committee.iter() {
+        let kept = job.commitments.iter().any(|c| c.runner == *a);
+        if kept && enough {
+            continue;
+        }
         if let Some(mut r) = x.world.runner(a)? {
-            r.reputation = reputation(&r, height, half_life).saturating_sub(TIMEOUT_PENALTY);
-            r.reputation_height = height;
+            if !kept {
+                r.reputation = reputation(&r, height, half_life).saturating_sub(TIMEOUT_PENALTY);
+                r.reputation_height = height;
+            }
             r.active_jobs = r.active_jobs.saturating_sub(1);
             x.world.set_runner(a, Some(&r));
         }
         excluded.push(*a);
     }
     job.excluded = List::new(excluded).map_err(|e| too_big("excluded", e))?;
+    if enough {
+        start_reveals(x, job);
+        store(x, job);
+        return Ok(());
+    }
+    job.commitments = List::default();
     if job.draws.len() > MAX_RETRIES as usize {
         return fail(
             x,
@@ -483,4 +586,524 @@ fn time_out(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecErr
             ),
         )
     }
+}
+
+/// The reveal windows closed: a member that committed and never revealed is slashed
+/// (`non_reveal_slash_bps`), and the job is verified with what was revealed.
+fn reveal_deadline(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
+    let silent: Vec<Address> = job
+        .commitments
+        .iter()
+        .map(|c| c.runner)
+        .filter(|a| !job.reveals.iter().any(|r| r.runner == *a) && !job.slashed.contains(a))
+        .collect();
+    let mut slashed = std::mem::take(&mut job.slashed).into_inner();
+    for a in silent {
+        slash(x, job, &a)?;
+        slashed.push(a);
+    }
+    job.slashed = List::new(slashed).map_err(|e| too_big("slashed", e))?;
+    verify(x, job)?;
+    store(x, job);
+    Ok(())
+}
+
+/// Delivers the job's callback, `handler(job_id, status, result, details)` on the callback
+/// actor, from the Job Dispatcher, paid from the `callback.max_fee` the job escrowed at this
+/// block's user-lane basefees (half the fee buys cycles, half cells, each capped by the timer
+/// per-fire caps); what it does not use goes back to the submitter.
+fn run_callback(
+    x: &mut Executor<'_, '_>,
+    job: &mut JobRecord,
+    receipts: &mut Vec<(cowboy_types::Receipt, Option<u32>)>,
+) -> Result<(), ExecError> {
+    let max_fee = job.spec.callback.max_fee.min(job.escrow);
+    job.escrow -= max_fee;
+    let prices = x.env.lane(x.env.params.lane_fee_multipliers.user_bps);
+    let caps = &x.env.params.timer;
+    let cycles = (max_fee / 2 / prices.cycle.max(1)).min(caps.max_cycles_per_fire);
+    let cells = (max_fee / 2 / prices.cell.max(1)).min(caps.max_cells_per_fire);
+    let held =
+        u128::from(cycles) * u128::from(prices.cycle) + u128::from(cells) * u128::from(prices.cell);
+    // held <= max_fee by construction.
+    let held_u64 = u64::try_from(held).unwrap_or(max_fee).min(max_fee);
+    pay(
+        x,
+        &actors::JOB_DISPATCHER,
+        &job.submitter.clone(),
+        max_fee - held_u64,
+    )?;
+    // The budget leaves the dispatcher; settling pays the fee out of it and refunds the rest
+    // to the submitter.
+    if !x.world.debit(&actors::JOB_DISPATCHER, held_u64)? {
+        return Err(ExecError::Supply(format!(
+            "the Job Dispatcher cannot fund a {held_u64} base-unit callback it escrowed"
+        )));
+    }
+    let id = keccak256(&[b"cowboy-callback:".as_slice(), &job.id.0].concat());
+    let bid = crate::fees::Bid {
+        max_fee_per_cycle: prices.cycle,
+        max_fee_per_cell: prices.cell,
+        max_priority_fee_per_cycle: 0,
+        max_priority_fee_per_cell: 0,
+    };
+    let mut s = Session::new(
+        job.submitter,
+        bid,
+        prices,
+        cycles,
+        cells,
+        x.env.params.execution.fanout_per_tx,
+        id,
+    );
+    let args = callback_args(job).map_err(|e| ExecError::Corrupt {
+        what: format!("job {} callback arguments", job.id),
+        reason: e.to_string(),
+    })?;
+    let handled = x.process(
+        &mut s,
+        crate::exec::Pending {
+            id,
+            sender: actors::JOB_DISPATCHER,
+            to: job.spec.callback.actor,
+            method: job.spec.callback.handler.to_string(),
+            args,
+            value: 0,
+            depth: 0,
+        },
+    )?;
+    x.drain(&mut s)?;
+    let fee = x.settle(&s, u128::from(held_u64), None)?;
+    store(x, job);
+    receipts.push((
+        crate::block::session_receipt(x, id, &handled, s, fee, None)?,
+        None,
+    ));
+    Ok(())
+}
+
+/// `(job_id, status, result, details)`: the id as bytes, the status name, the verified result
+/// (bytes, or `None`), and a dict with the committee, the runners paid and the failure.
+fn callback_args(job: &JobRecord) -> Result<Vec<u8>, cowboy_pvm::value::ValueError> {
+    use cowboy_pvm::Value;
+    let addresses = |list: Vec<Address>| {
+        Value::List(
+            list.into_iter()
+                .map(|a| Value::Str(a.to_string()))
+                .collect(),
+        )
+    };
+    let committee = job
+        .draws
+        .last()
+        .map(|d| d.committee.to_vec())
+        .unwrap_or_default();
+    let paid: Vec<Address> = job.payouts.iter().map(|p| p.runner).collect();
+    let mut details = vec![
+        (Value::Str("committee".into()), addresses(committee)),
+        (
+            Value::Str("failure".into()),
+            Value::Str(job.failure.to_string()),
+        ),
+        (Value::Str("paid".into()), addresses(paid)),
+    ];
+    // Canonical dicts are ordered by their keys' encodings.
+    let mut keyed = Vec::with_capacity(details.len());
+    for (k, v) in details.drain(..) {
+        keyed.push((k.encode()?, k, v));
+    }
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let details: Vec<(Value, Value)> = keyed.into_iter().map(|(_, k, v)| (k, v)).collect();
+    Value::List(vec![
+        Value::Bytes(job.id.0.to_vec()),
+        Value::Str(job.status.name().into()),
+        job.result
+            .as_ref()
+            .map_or(Value::None, |r| Value::Bytes(r.to_vec())),
+        Value::Dict(details),
+    ])
+    .encode()
+}
+
+/// Callbacks delivered per block (Cowboy decision).
+pub const MAX_CALLBACKS_PER_BLOCK: usize = 16;
+
+/// Reputation a runner loses when its revealed result is outside the verified group, or not
+/// a valid result at all (Cowboy decision: twice the timeout penalty; the spec says "reputation
+/// penalty").
+pub const MINORITY_PENALTY: u64 = 10;
+
+fn not_found(id: &Hash) -> Handled {
+    Handled::failed(
+        failure::JOB_NOT_FOUND,
+        format!("no job {id} (check the id cowboy_getJob returns)"),
+    )
+}
+
+fn wrong_state(message: String) -> Handled {
+    Handled::failed(failure::WRONG_JOB_STATE, message)
+}
+
+/// Charges the job record's bytes as cells and stores it, or fails when the session cannot
+/// pay them.
+fn store_paid(x: &mut Executor<'_, '_>, s: &mut Session, job: &JobRecord) -> Option<Handled> {
+    let size = commonware_codec::EncodeSize::encode_size(job) as u64;
+    if size > s.cells_left {
+        return Some(Handled::failed(
+            cowboy_pvm::ErrorKind::OutOfCells.code(),
+            format!("out of cells writing the {size}-byte job record"),
+        ));
+    }
+    s.spend(0, size);
+    store(x, job);
+    None
+}
+
+/// Runs a `job_commit` from `sender`.
+pub(crate) fn commit(
+    x: &mut Executor<'_, '_>,
+    s: &mut Session,
+    sender: Address,
+    id: &Hash,
+    commitment: &Hash,
+) -> Result<Handled, ExecError> {
+    let Some(mut job) = load(&x.world, id)? else {
+        return Ok(not_found(id));
+    };
+    let height = x.env.height;
+    if job.status != JobStatus::Assigned || height > job.deadline {
+        return Ok(wrong_state(format!(
+            "job {id} is {} (commit deadline {}, this is height {height}); commits are taken while it is assigned",
+            job.status, job.deadline
+        )));
+    }
+    let on_committee = job
+        .draws
+        .last()
+        .is_some_and(|d| d.committee.contains(&sender));
+    if !on_committee {
+        return Ok(Handled::failed(
+            failure::NOT_ON_COMMITTEE,
+            format!("{sender} is not on job {id}'s current committee"),
+        ));
+    }
+    if job.commitments.iter().any(|c| c.runner == sender) {
+        return Ok(wrong_state(format!(
+            "{sender} already committed to job {id}"
+        )));
+    }
+    let mut commitments = std::mem::take(&mut job.commitments).into_inner();
+    commitments.push(Commitment {
+        runner: sender,
+        hash: *commitment,
+    });
+    job.commitments = List::new(commitments).map_err(|e| too_big("commitments", e))?;
+    if job.commitments.len() == usize::from(job.committee_size) {
+        start_reveals(x, &mut job);
+    }
+    Ok(store_paid(x, s, &job).unwrap_or(Handled::Delivered(Vec::new())))
+}
+
+/// Every member (or, at the deadline, at least the threshold) committed: the reveal windows
+/// open.
+fn start_reveals(x: &mut Executor<'_, '_>, job: &mut JobRecord) {
+    let height = x.env.height;
+    let window = x.env.params.aggregator.aggregator_timeout_blocks;
+    job.status = JobStatus::Committed;
+    job.committed_at = height;
+    job.deadline = height.saturating_add(window.saturating_mul(2));
+    x.world.set_storage(
+        &actors::JOB_DISPATCHER,
+        &keys::deadline(job.deadline, &job.id),
+        Some(&[]),
+    );
+}
+
+/// Runs a `job_reveal` from `sender`: the aggregator may reveal any member's result while the
+/// job is committed; after `aggregator_timeout_blocks`, a member may reveal its own.
+pub(crate) fn reveal(
+    x: &mut Executor<'_, '_>,
+    s: &mut Session,
+    sender: Address,
+    id: &Hash,
+    reveals: &[Reveal],
+) -> Result<Handled, ExecError> {
+    let Some(mut job) = load(&x.world, id)? else {
+        return Ok(not_found(id));
+    };
+    let height = x.env.height;
+    if job.status != JobStatus::Committed || height > job.deadline {
+        return Ok(wrong_state(format!(
+            "job {id} is {} (reveals end at {}, this is height {height}); reveals are taken once every member committed",
+            job.status, job.deadline
+        )));
+    }
+    let aggregator = job.draws.last().map(|d| d.aggregator);
+    let own_window = job
+        .committed_at
+        .saturating_add(x.env.params.aggregator.aggregator_timeout_blocks);
+    if aggregator != Some(sender) {
+        if !job.commitments.iter().any(|c| c.runner == sender) {
+            return Ok(Handled::failed(
+                failure::NOT_ON_COMMITTEE,
+                format!("{sender} did not commit to job {id}"),
+            ));
+        }
+        if height <= own_window {
+            return Ok(Handled::failed(
+                failure::NOT_ON_COMMITTEE,
+                format!(
+                    "until height {own_window} only job {id}'s aggregator reveals; a member reveals its own result after that"
+                ),
+            ));
+        }
+        if reveals.iter().any(|r| r.runner != sender) {
+            return Ok(Handled::failed(
+                failure::NOT_ON_COMMITTEE,
+                "a member reveals only its own result; the aggregator reveals the others",
+            ));
+        }
+    }
+    let max_bytes = job.spec.schema.max_return_bytes as usize;
+    for (i, r) in reveals.iter().enumerate() {
+        let Some(c) = job.commitments.iter().find(|c| c.runner == r.runner) else {
+            return Ok(wrong_state(format!(
+                "reveal {i}: {} did not commit to job {id}",
+                r.runner
+            )));
+        };
+        if job.reveals.iter().any(|x| x.runner == r.runner)
+            || job.slashed.contains(&r.runner)
+            || reveals[..i].iter().any(|x| x.runner == r.runner)
+        {
+            return Ok(wrong_state(format!(
+                "reveal {i}: {} already revealed",
+                r.runner
+            )));
+        }
+        if r.result.len() > max_bytes {
+            return Ok(wrong_state(format!(
+                "reveal {i}: the result is {} bytes, above the job's max_return_bytes ({max_bytes})",
+                r.result.len()
+            )));
+        }
+        let _ = c;
+    }
+    // Hashing the reveals: 6 cycles per 32 bytes (§17.3 keccak256).
+    let bytes: u64 = reveals.iter().map(|r| r.result.len() as u64 + 32).sum();
+    s.spend(6 * bytes.div_ceil(32), 0);
+    let mut kept = std::mem::take(&mut job.reveals).into_inner();
+    let mut slashed = std::mem::take(&mut job.slashed).into_inner();
+    for r in reveals {
+        let committed = job
+            .commitments
+            .iter()
+            .find(|c| c.runner == r.runner)
+            .map(|c| c.hash);
+        if committed == Some(r.commitment()) {
+            kept.push(r.clone());
+        } else {
+            // A reveal that does not match its commitment is provable dishonesty.
+            slash(x, &job, &r.runner)?;
+            slashed.push(r.runner);
+        }
+    }
+    job.reveals = List::new(kept).map_err(|e| too_big("reveals", e))?;
+    job.slashed = List::new(slashed).map_err(|e| too_big("slashed", e))?;
+    if job.reveals.len() + job.slashed.len() == job.commitments.len() {
+        verify(x, &mut job)?;
+    }
+    Ok(store_paid(x, s, &job).unwrap_or(Handled::Delivered(Vec::new())))
+}
+
+/// Slashes `runner`'s stake by `non_reveal_slash_bps` (from its bonded stake, then its
+/// unbonding stake), distributed per `slash_distribution`; it loses the job.
+fn slash(x: &mut Executor<'_, '_>, job: &JobRecord, runner: &Address) -> Result<(), ExecError> {
+    let Some(mut r) = x.world.runner(runner)? else {
+        return Ok(());
+    };
+    let bps = x.env.params.non_reveal.non_reveal_slash_bps;
+    let base = r.stake.saturating_add(r.unbonding.amount);
+    let amount = (u128::from(base) * u128::from(bps) / u128::from(crate::params::BPS)) as u64;
+    let from_stake = amount.min(r.stake);
+    r.stake -= from_stake;
+    r.unbonding.amount = r.unbonding.amount.saturating_sub(amount - from_stake);
+    r.active_jobs = r.active_jobs.saturating_sub(1);
+    x.world.set_runner(runner, Some(&r));
+    let d = x.env.params.slash_distribution.clone();
+    let part =
+        |bps: u64| (u128::from(amount) * u128::from(bps) / u128::from(crate::params::BPS)) as u64;
+    let to_submitter = part(d.submitter_bps);
+    let to_treasury = part(d.treasury_bps);
+    let burned = amount - to_submitter - to_treasury;
+    pay(x, &actors::RUNNER_REGISTRY, &job.submitter, to_submitter)?;
+    pay(x, &actors::RUNNER_REGISTRY, &actors::TREASURY, to_treasury)?;
+    burn(x, &actors::RUNNER_REGISTRY, burned)
+}
+
+/// Takes `amount` from `from` out of the supply.
+fn burn(x: &mut Executor<'_, '_>, from: &Address, amount: u64) -> Result<(), ExecError> {
+    if !x.world.debit(from, amount)? {
+        return Err(ExecError::Supply(format!(
+            "{from} cannot burn {amount} base units it should hold"
+        )));
+    }
+    x.burned += u128::from(amount);
+    Ok(())
+}
+
+/// What a reveal agrees on under the job's mode, or `None` when it is not a valid result.
+fn agreement_key(job: &JobRecord, r: &Reveal) -> Option<Vec<u8>> {
+    use cowboy_types::job::DataFormat;
+    let json = || serde_json::from_slice::<serde_json::Value>(&r.result).ok();
+    let parsed = match job.spec.schema.data_format {
+        DataFormat::Json { .. } => Some(json()?),
+        DataFormat::Text {} => {
+            std::str::from_utf8(&r.result).ok()?;
+            None
+        }
+        DataFormat::Bytes {} => None,
+    };
+    match &job.spec.verification.mode {
+        VerificationMode::MajorityVote { vote_field } => {
+            let doc = parsed.or_else(json)?;
+            let vote = doc.pointer(vote_field)?;
+            serde_json::to_vec(vote).ok()
+        }
+        _ => Some(r.result.to_vec()),
+    }
+}
+
+/// Every committed member revealed (or the reveal windows closed): find the verified group,
+/// pay or fail.
+fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
+    let height = x.env.height;
+    let half_life = x.env.params.reputation.half_life_blocks;
+    // Groups in committee order of their first member, so ties resolve the same everywhere.
+    let mut groups: Vec<(Vec<u8>, Vec<&Reveal>)> = Vec::new();
+    let mut invalid = Vec::new();
+    for r in job.reveals.iter() {
+        match agreement_key(job, r) {
+            Some(k) => match groups.iter_mut().find(|(g, _)| *g == k) {
+                Some((_, members)) => members.push(r),
+                None => groups.push((k, vec![r])),
+            },
+            None => invalid.push(r.runner),
+        }
+    }
+    let best = groups
+        .iter()
+        .enumerate()
+        .max_by(|(i, a), (j, b)| a.1.len().cmp(&b.1.len()).then(j.cmp(i)))
+        .map(|(_, g)| g);
+    let winners: Vec<Reveal> = match best {
+        Some((_, members)) if members.len() >= usize::from(job.threshold) => {
+            members.iter().map(|r| (*r).clone()).collect()
+        }
+        _ => Vec::new(),
+    };
+    // Release every member still on the job; penalise those outside the verified group.
+    for r in job.reveals.iter() {
+        if let Some(mut rec) = x.world.runner(&r.runner)? {
+            rec.active_jobs = rec.active_jobs.saturating_sub(1);
+            if !winners.iter().any(|w| w.runner == r.runner) {
+                rec.reputation =
+                    reputation(&rec, height, half_life).saturating_sub(MINORITY_PENALTY);
+                rec.reputation_height = height;
+            }
+            x.world.set_runner(&r.runner, Some(&rec));
+        }
+    }
+    let Some(first) = winners.first() else {
+        let largest = best.map_or(0, |(_, m)| m.len());
+        return fail(
+            x,
+            job,
+            &format!(
+                "no consensus: the largest agreeing group has {largest} of the {} results needed ({} invalid)",
+                job.threshold,
+                invalid.len()
+            ),
+        );
+    };
+    // Price: each agreeing runner's rate card on the usage it reported, the highest of them,
+    // capped by max_price; plus the tip.
+    let mut price = 0u64;
+    for w in &winners {
+        if let Some(rec) = x.world.runner(&w.runner)? {
+            price = price.max(rec.profile.rate_card.price(w.tokens, w.ms));
+        }
+    }
+    let price = price.min(job.spec.max_price);
+    let gross = price.saturating_add(job.spec.tip);
+    let params = &x.env.params;
+    let share =
+        |bps: u64| (u128::from(gross) * u128::from(bps) / u128::from(crate::params::BPS)) as u64;
+    let treasury = share(params.settlement.treasury_bps);
+    let burn_part = share(params.settlement.burn_bps);
+    let runners_part = gross - treasury - burn_part;
+    let aggregator = job.draws.last().map(|d| d.aggregator);
+    let bonus = if winners.iter().any(|w| Some(w.runner) == aggregator) {
+        share(params.aggregator.aggregator_bonus_bps).min(runners_part)
+    } else {
+        0
+    };
+    let each = (runners_part - bonus) / winners.len() as u64;
+    let dust = runners_part - bonus - each * winners.len() as u64;
+    let payouts: Vec<Payout> = winners
+        .iter()
+        .map(|w| Payout {
+            runner: w.runner,
+            amount: each
+                + if Some(w.runner) == aggregator {
+                    bonus
+                } else {
+                    0
+                },
+        })
+        .collect();
+    job.payouts = List::new(payouts).map_err(|e| too_big("payouts", e))?;
+    job.treasury = treasury;
+    job.burn = burn_part + dust;
+    job.result = Some(first.result.clone());
+    // The rest of the price escrow goes back now; the payouts wait out the challenge window.
+    let callback_fee = job.spec.callback.max_fee;
+    let refund = job.escrow - gross - callback_fee;
+    pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), refund)?;
+    job.escrow = gross + callback_fee;
+    job.status = JobStatus::Verified;
+    job.deadline = height.saturating_add(x.env.params.runner.challenge_window_blocks);
+    x.world.set_storage(
+        &actors::JOB_DISPATCHER,
+        &keys::deadline(job.deadline, &job.id),
+        Some(&[]),
+    );
+    schedule_callback(x, job);
+    Ok(())
+}
+
+/// Pays out a verified job whose challenge window ended.
+fn settle(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
+    for p in job.payouts.iter() {
+        pay(x, &actors::JOB_DISPATCHER, &p.runner, p.amount)?;
+    }
+    pay(x, &actors::JOB_DISPATCHER, &actors::TREASURY, job.treasury)?;
+    burn(x, &actors::JOB_DISPATCHER, job.burn)?;
+    let paid: u64 = job.payouts.iter().map(|p| p.amount).sum::<u64>() + job.treasury + job.burn;
+    job.escrow -= paid;
+    job.status = JobStatus::Settled;
+    store(x, job);
+    Ok(())
+}
+
+/// Queues the job's callback for the next block's jobs phase.
+fn schedule_callback(x: &mut Executor<'_, '_>, job: &JobRecord) {
+    if job.spec.callback.max_fee == 0 {
+        return;
+    }
+    x.world.set_storage(
+        &actors::JOB_DISPATCHER,
+        &keys::callback(x.env.height.saturating_add(1), &job.id),
+        Some(&[]),
+    );
 }
