@@ -567,7 +567,14 @@ fn atomic(
     x.world.overlay.checkpoint();
     // Burns (a slash) are counted outside the overlay: undone with it.
     let burned = x.burned;
-    let handled = op(x)?;
+    let handled = match op(x) {
+        Ok(h) => h,
+        Err(e) => {
+            x.world.overlay.revert_checkpoint();
+            x.burned = burned;
+            return Err(e);
+        }
+    };
     if matches!(handled, Handled::Delivered(_)) {
         x.world.overlay.commit_checkpoint();
     } else {

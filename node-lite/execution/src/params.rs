@@ -661,6 +661,18 @@ impl Parameters {
                 "burn_bps + submitter_bps + treasury_bps must be 10,000",
             );
         }
+        if self.non_reveal.non_reveal_slash_bps > BPS {
+            return bad("non_reveal.non_reveal_slash_bps", "must be at most 10,000");
+        }
+        if self.aggregator.aggregator_timeout_blocks == 0 {
+            return bad(
+                "aggregator.aggregator_timeout_blocks",
+                "must be above 0 (members need a window to reveal)",
+            );
+        }
+        if self.aggregator.aggregator_bonus_bps > BPS {
+            return bad("aggregator.aggregator_bonus_bps", "must be at most 10,000");
+        }
         let r = &self.runner;
         if r.runner_stake_floor == 0 {
             return bad(

@@ -501,13 +501,26 @@ fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
             .filter(|a| *a != aggregator)
             .collect();
         let (honest, liar) = (others[0], others[1]);
-        let truth = |a: Address| reveal_of(a, br#"{"usd": 100, "at": 1}"#, 1);
+        let truth = |a: Address| reveal_of(a, br#"{"usd": 100, "at": 1}"#, a.0[0]);
         let lie = reveal_of(liar, br#"{"usd": 999}"#, 2);
+        // The honest member writes the same vote differently: it still agrees.
+        let honest_truth = reveal_of(honest, br#"{"at": 1, "usd": 100.0}"#, 77);
         for (a, r) in [
             (aggregator, truth(aggregator)),
-            (honest, truth(honest)),
-            (liar, lie.clone()),
+            (honest, honest_truth.clone()),
         ] {
+            let (receipt, _) = send(&node, engine, &signer(&a), commit_to(&id, &r));
+            assert_success(&receipt);
+        }
+        // Copying another member's commitment is refused.
+        let (r, _) = send(
+            &node,
+            engine,
+            &signer(&liar),
+            commit_to(&id, &truth(aggregator)),
+        );
+        assert_eq!(failure(&r).0, kind::WRONG_JOB_STATE);
+        for (a, r) in [(liar, lie.clone())] {
             let (receipt, _) = send(&node, engine, &signer(&a), commit_to(&id, &r));
             assert_success(&receipt);
         }
@@ -525,7 +538,7 @@ fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
             &node,
             engine,
             &signer(&aggregator),
-            reveal_all(&id, vec![truth(aggregator), truth(honest), lie]),
+            reveal_all(&id, vec![truth(aggregator), honest_truth, lie]),
         );
         assert_success(&r);
         let j = job(&node, &id);
@@ -573,14 +586,21 @@ fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
             assert_success(&receipt);
         }
         let stake = runner(&node, &silent).stake;
+        // The aggregator also posts the silent member's entry with a wrong salt: skipped, not
+        // slashed (an aggregator cannot get members slashed).
+        let mut forged = truth(silent);
+        forged.salt = Hash([0xee; 32]);
         let (r, _) = send(
             &node,
             engine,
             &signer(&aggregator),
-            reveal_all(&id, vec![truth(aggregator), truth(honest)]),
+            reveal_all(&id, vec![truth(aggregator), truth(honest), forged]),
         );
         assert_success(&r);
-        assert_eq!(job(&node, &id).status, JobStatus::Committed);
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Committed);
+        assert!(j.slashed.is_empty());
+        assert_eq!(runner(&node, &silent).stake, stake);
         for _ in 0..4 {
             node.block(engine, vec![]);
         }

@@ -1372,7 +1372,7 @@ record! {
         /// The height every committed member had committed by (the reveal windows start).
         pub committed_at: u64,
         /// Reveals that matched their commitments.
-        pub reveals: List<Reveal, 32>,
+        pub reveals: List<Revealed, 32>,
         /// Runners whose reveal did not match their commitment, or who never revealed.
         pub slashed: List<Address, 32>,
         /// The verified result.
@@ -1411,6 +1411,19 @@ record! {
         pub tokens: u64,
         #[serde(default)]
         pub ms: u64,
+    }
+}
+
+record! {
+    /// A reveal the Result Verifier accepted: the result, the usage (clamped to the job's
+    /// bounds) and what it agrees on under the job's mode (`None`: not a valid result).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Revealed {
+        pub runner: Address,
+        pub result: Bytes<65536>,
+        pub tokens: u64,
+        pub ms: u64,
+        pub agreement: Option<Hash>,
     }
 }
 

@@ -35,7 +35,7 @@ use cowboy_types::{
     Address, Hash,
     bounded::{Bytes, List, Text},
     job::{
-        Commitment, Draw, DrawCandidate, JobRecord, JobSpec, JobStatus, Payout, Reveal,
+        Commitment, Draw, DrawCandidate, JobRecord, JobSpec, JobStatus, Payout, Reveal, Revealed,
         VerificationMode,
     },
     keccak256,
@@ -241,7 +241,12 @@ pub(crate) fn submit(
     };
     if size == 1 {
         let beacon = x.env.beacon;
-        draw(x, &mut job, beacon.round, &beacon.signature)?;
+        if !draw(x, &mut job, beacon.round, &beacon.signature)? {
+            return Ok(Handled::failed(
+                failure::NO_RUNNERS,
+                "no qualifying runner is free to take the job now (all at max_concurrent_jobs)",
+            ));
+        }
     } else {
         let key = keys::awaiting_draw(seq, &id);
         x.world
@@ -792,6 +797,14 @@ pub(crate) fn commit(
             "{sender} already committed to job {id}"
         )));
     }
+    if job.commitments.iter().any(|c| c.hash == *commitment) {
+        // Copying another member's commitment would let a runner reveal its result without
+        // running the job; the first is kept, and an honest runner beaten to it commits
+        // again with a fresh salt.
+        return Ok(wrong_state(format!(
+            "commitment {commitment} is already another member's for job {id}; commit with a fresh salt"
+        )));
+    }
     let mut commitments = std::mem::take(&mut job.commitments).into_inner();
     commitments.push(Commitment {
         runner: sender,
@@ -819,8 +832,11 @@ fn start_reveals(x: &mut Executor<'_, '_>, job: &mut JobRecord) {
     );
 }
 
-/// Runs a `job_reveal` from `sender`: the aggregator may reveal any member's result while the
-/// job is committed; after `aggregator_timeout_blocks`, a member may reveal its own.
+/// Runs a `job_reveal` from `sender`: the aggregator (if it committed) may reveal any
+/// member's result while the job is committed; after `aggregator_timeout_blocks`, a member
+/// may reveal its own. An entry that does not open its member's commitment is slashed when the
+/// member sent it itself, and skipped (the member can still reveal) when the aggregator did —
+/// an aggregator cannot get others slashed.
 pub(crate) fn reveal(
     x: &mut Executor<'_, '_>,
     s: &mut Session,
@@ -834,21 +850,22 @@ pub(crate) fn reveal(
     let height = x.env.height;
     if job.status != JobStatus::Committed || height > job.deadline {
         return Ok(wrong_state(format!(
-            "job {id} is {} (reveals end at {}, this is height {height}); reveals are taken once every member committed",
+            "job {id} is {} (reveals end at {}, this is height {height}); reveals are taken once the commits are in",
             job.status, job.deadline
         )));
     }
-    let aggregator = job.draws.last().map(|d| d.aggregator);
+    let committed = |a: &Address| job.commitments.iter().any(|c| c.runner == *a);
+    if !committed(&sender) {
+        return Ok(Handled::failed(
+            failure::NOT_ON_COMMITTEE,
+            format!("{sender} did not commit to job {id}"),
+        ));
+    }
+    let is_aggregator = job.draws.last().map(|d| d.aggregator) == Some(sender);
     let own_window = job
         .committed_at
         .saturating_add(x.env.params.aggregator.aggregator_timeout_blocks);
-    if aggregator != Some(sender) {
-        if !job.commitments.iter().any(|c| c.runner == sender) {
-            return Ok(Handled::failed(
-                failure::NOT_ON_COMMITTEE,
-                format!("{sender} did not commit to job {id}"),
-            ));
-        }
+    if !is_aggregator {
         if height <= own_window {
             return Ok(Handled::failed(
                 failure::NOT_ON_COMMITTEE,
@@ -866,12 +883,12 @@ pub(crate) fn reveal(
     }
     let max_bytes = job.spec.schema.max_return_bytes as usize;
     for (i, r) in reveals.iter().enumerate() {
-        let Some(c) = job.commitments.iter().find(|c| c.runner == r.runner) else {
+        if !committed(&r.runner) {
             return Ok(wrong_state(format!(
                 "reveal {i}: {} did not commit to job {id}",
                 r.runner
             )));
-        };
+        }
         if job.reveals.iter().any(|x| x.runner == r.runner)
             || job.slashed.contains(&r.runner)
             || reveals[..i].iter().any(|x| x.runner == r.runner)
@@ -887,23 +904,37 @@ pub(crate) fn reveal(
                 r.result.len()
             )));
         }
-        let _ = c;
     }
-    // Hashing the reveals: 6 cycles per 32 bytes (§17.3 keccak256).
+    // Hashing the reveals (§17.3 keccak256: 6 cycles per 32 bytes) and reading each result
+    // for its agreement key (1 cycle per byte, Cowboy decision) are paid here, once.
     let bytes: u64 = reveals.iter().map(|r| r.result.len() as u64 + 32).sum();
-    s.spend(6 * bytes.div_ceil(32), 0);
+    let work = 6 * bytes.div_ceil(32) + bytes;
+    if work > s.cycles_left {
+        return Ok(Handled::failed(
+            cowboy_pvm::ErrorKind::OutOfCycles.code(),
+            format!("out of cycles checking {bytes} bytes of reveals ({work} cycles)"),
+        ));
+    }
+    s.spend(work, 0);
+    let bounds = job.spec.bounds;
     let mut kept = std::mem::take(&mut job.reveals).into_inner();
     let mut slashed = std::mem::take(&mut job.slashed).into_inner();
     for r in reveals {
-        let committed = job
+        let opens = job
             .commitments
             .iter()
-            .find(|c| c.runner == r.runner)
-            .map(|c| c.hash);
-        if committed == Some(r.commitment()) {
-            kept.push(r.clone());
-        } else {
-            // A reveal that does not match its commitment is provable dishonesty.
+            .any(|c| c.runner == r.runner && c.hash == r.commitment());
+        if opens {
+            kept.push(Revealed {
+                runner: r.runner,
+                agreement: agreement(&job, &r.result),
+                result: r.result.clone(),
+                // Usage beyond the job's bounds is not believed.
+                tokens: r.tokens.min(bounds.max_tokens),
+                ms: r.ms.min(bounds.max_wall_ms),
+            });
+        } else if r.runner == sender {
+            // The member's own reveal does not open its commitment: provable dishonesty.
             slash(x, &job, &r.runner)?;
             slashed.push(r.runner);
         }
@@ -952,14 +983,16 @@ fn burn(x: &mut Executor<'_, '_>, from: &Address, amount: u64) -> Result<(), Exe
     Ok(())
 }
 
-/// What a reveal agrees on under the job's mode, or `None` when it is not a valid result.
-fn agreement_key(job: &JobRecord, r: &Reveal) -> Option<Vec<u8>> {
+/// What a result agrees on under the job's mode — `keccak256` of its bytes (`none`,
+/// `economic_bond`, `deterministic`) or of the canonical JSON of the value at `vote_field`
+/// (`majority_vote`) — or `None` when it is not a valid result of the job's data format.
+fn agreement(job: &JobRecord, result: &[u8]) -> Option<Hash> {
     use cowboy_types::job::DataFormat;
-    let json = || serde_json::from_slice::<serde_json::Value>(&r.result).ok();
+    let json = || serde_json::from_slice::<serde_json::Value>(result).ok();
     let parsed = match job.spec.schema.data_format {
         DataFormat::Json { .. } => Some(json()?),
         DataFormat::Text {} => {
-            std::str::from_utf8(&r.result).ok()?;
+            std::str::from_utf8(result).ok()?;
             None
         }
         DataFormat::Bytes {} => None,
@@ -968,9 +1001,67 @@ fn agreement_key(job: &JobRecord, r: &Reveal) -> Option<Vec<u8>> {
         VerificationMode::MajorityVote { vote_field } => {
             let doc = parsed.or_else(json)?;
             let vote = doc.pointer(vote_field)?;
-            serde_json::to_vec(vote).ok()
+            let mut out = Vec::new();
+            canonical_json(vote, &mut out);
+            Some(keccak256(&out))
         }
-        _ => Some(r.result.to_vec()),
+        _ => Some(keccak256(result)),
+    }
+}
+
+/// A JSON value's canonical text, independent of how it was written and of serde_json's
+/// features: object keys sorted by their bytes, numbers by value (an integral number within
+/// ±2^53 as an integer, so `1` and `1.0` agree; others in Rust's shortest round-trip form),
+/// strings escaped by serde_json's string writer.
+fn canonical_json(v: &serde_json::Value, out: &mut Vec<u8>) {
+    use serde_json::Value as J;
+    match v {
+        J::Null => out.extend_from_slice(b"null"),
+        J::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        J::Number(n) => {
+            let text = if let Some(i) = n.as_i64() {
+                i.to_string()
+            } else if let Some(u) = n.as_u64() {
+                u.to_string()
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 {
+                    (f as i64).to_string()
+                } else {
+                    format!("{f:?}")
+                }
+            };
+            out.extend_from_slice(text.as_bytes());
+        }
+        J::String(s) => {
+            let quoted = serde_json::to_string(s).unwrap_or_default();
+            out.extend_from_slice(quoted.as_bytes());
+        }
+        J::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical_json(item, out);
+            }
+            out.push(b']');
+        }
+        J::Object(map) => {
+            let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push(b'{');
+            for (i, (k, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let quoted = serde_json::to_string(k).unwrap_or_default();
+                out.extend_from_slice(quoted.as_bytes());
+                out.push(b':');
+                canonical_json(item, out);
+            }
+            out.push(b'}');
+        }
     }
 }
 
@@ -979,11 +1070,12 @@ fn agreement_key(job: &JobRecord, r: &Reveal) -> Option<Vec<u8>> {
 fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
     let height = x.env.height;
     let half_life = x.env.params.reputation.half_life_blocks;
-    // Groups in committee order of their first member, so ties resolve the same everywhere.
-    let mut groups: Vec<(Vec<u8>, Vec<&Reveal>)> = Vec::new();
+    // Groups in the order their first result was revealed (a threshold above half the
+    // committee leaves at most one group that can reach it).
+    let mut groups: Vec<(Hash, Vec<&Revealed>)> = Vec::new();
     let mut invalid = Vec::new();
     for r in job.reveals.iter() {
-        match agreement_key(job, r) {
+        match r.agreement {
             Some(k) => match groups.iter_mut().find(|(g, _)| *g == k) {
                 Some((_, members)) => members.push(r),
                 None => groups.push((k, vec![r])),
@@ -996,7 +1088,7 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         .enumerate()
         .max_by(|(i, a), (j, b)| a.1.len().cmp(&b.1.len()).then(j.cmp(i)))
         .map(|(_, g)| g);
-    let winners: Vec<Reveal> = match best {
+    let winners: Vec<Revealed> = match best {
         Some((_, members)) if members.len() >= usize::from(job.threshold) => {
             members.iter().map(|r| (*r).clone()).collect()
         }
@@ -1026,15 +1118,21 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
             ),
         );
     };
-    // Price: each agreeing runner's rate card on the usage it reported, the highest of them,
-    // capped by max_price; plus the tip.
-    let mut price = 0u64;
+    // Price: each agreeing runner's rate card on the usage it reported (clamped to the job's
+    // bounds), the lower median of them, capped by max_price; plus the tip. One runner
+    // inflating its report cannot set the price.
+    let mut prices = Vec::with_capacity(winners.len());
     for w in &winners {
         if let Some(rec) = x.world.runner(&w.runner)? {
-            price = price.max(rec.profile.rate_card.price(w.tokens, w.ms));
+            prices.push(rec.profile.rate_card.price(w.tokens, w.ms));
         }
     }
-    let price = price.min(job.spec.max_price);
+    prices.sort_unstable();
+    let price = prices
+        .get(prices.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0)
+        .min(job.spec.max_price);
     let gross = price.saturating_add(job.spec.tip);
     let params = &x.env.params;
     let share =

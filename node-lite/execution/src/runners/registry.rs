@@ -174,6 +174,16 @@ pub(crate) fn execute(
         SystemInstruction::RunnerUpdate { profile } => {
             let mut r = ok_or_fail!(active(x, &sender)?);
             ok_or_fail!(check_profile(profile, r.stake, cfg.runner_stake_floor));
+            if r.active_jobs > 0 && r.profile.rate_card != profile.rate_card {
+                // Jobs are priced with the rate card their runners had when drawn.
+                return Ok(Handled::failed(
+                    failure::INVALID_RUNNER,
+                    format!(
+                        "runner {sender} has {} active jobs; change its rate card once they end",
+                        r.active_jobs
+                    ),
+                ));
+            }
             r.profile = (**profile).clone();
             r.last_heartbeat = height;
             Ok(write(x, s, &sender, Some(&r)))
