@@ -1,7 +1,9 @@
 //! Randomized blocks: transfers, deploys, calls, nested sends, failing handlers, value sends,
-//! actor and account timers, cancellations and per-actor budget deferrals, generated from a
-//! seed. Each block is built by one replica and replayed by a second replica on its own thread
-//! and engine; both must agree on the state root, the receipts and a balanced supply after every
+//! actor and account timers, cancellations, per-actor budget deferrals, and runner-market
+//! traffic (job submissions, some malformed; commits; aggregator batches, some forged; own
+//! reveals; lies; silences; heartbeats; stake top-ups after slashes), generated from a seed.
+//! Each block is built by one replica and replayed by a second replica on its own thread and
+//! engine; both must agree on the state root, the receipts and a balanced supply after every
 //! block. A second test kills a process between (and during) block commits and checks the store
 //! reopens at the last committed block with the same root a fresh replay computes.
 
@@ -82,11 +84,228 @@ fn params() -> Parameters {
     p
 }
 
+/// Genesis runners: keys 101..=100+RUNNERS.
+const RUNNERS: u8 = 5;
+
+fn runner_key(i: u8) -> cowboy_crypto::PrivateKey {
+    key(101 + i)
+}
+
 fn random_genesis() -> Genesis {
-    let funded: Vec<_> = (1..=KEYS)
+    let mut funded: Vec<_> = (1..=KEYS)
         .map(|i| (key(i).address(), 1_000_000 * CBY))
         .collect();
-    genesis_with(params(), &funded)
+    funded.extend((0..RUNNERS).map(|i| (runner_key(i).address(), 200_000 * CBY)));
+    let mut p = params();
+    p.runner.challenge_window_blocks = 4;
+    p.aggregator.aggregator_timeout_blocks = 2;
+    // Penalties recover within the run, so runners keep qualifying (and decay is exercised).
+    p.reputation.half_life_blocks = 40;
+    let mut g = genesis_with(p, &funded);
+    let mut ed = [0x66u8; 32];
+    ed[0] = 0x58;
+    for i in 0..RUNNERS {
+        g.runners.push(cowboy_execution::genesis::GenesisRunner {
+            address: runner_key(i).address(),
+            stake: cowboy_types::json::Amount(10_000 * CBY * (u64::from(i) + 1)),
+            profile: cowboy_types::runner::RunnerProfile {
+                key: cowboy_types::runner::RunnerKey::Ed25519(Hash(ed)),
+                capabilities: cowboy_types::runner::Capabilities {
+                    job_types: cowboy_types::runner::JobTypes::of(&[
+                        cowboy_types::runner::JobType::Http,
+                    ]),
+                    ..Default::default()
+                },
+                rate_card: cowboy_types::runner::RateCard {
+                    per_job: CBY / 1_000,
+                    per_1k_tokens: 0,
+                    per_second: CBY / 10_000,
+                },
+                max_concurrent_jobs: 3,
+                max_job_value: 0,
+                endpoint: "https://runner.example/push".into(),
+            },
+        });
+    }
+    g
+}
+
+/// A random job spec: one runner or a committee of three, a callback to `callback` (an
+/// actor, or not), sometimes malformed.
+fn random_job(rng: &mut StdRng, callback: Address) -> Instruction {
+    let committee = rng.gen_bool(0.5);
+    let mode = if committee {
+        serde_json::json!({"majority_vote": {"vote_field": "/v"}})
+    } else {
+        serde_json::json!({"none": {}})
+    };
+    let mut spec: cowboy_types::job::JobSpec = serde_json::from_value(serde_json::json!({
+        "input": {"http": {"method": "GET", "url": "https://api.example.com/v"}},
+        "bounds": {"max_wall_ms": 2000},
+        "schema": {"max_return_bytes": 64, "expected_execution_ms": 100,
+                   "data_format": {"json": {}}},
+        "verification": {"mode": mode, "runners": if committee { 3 } else { 0 }},
+        "max_price": (CBY / 100).to_string(),
+        "tip": rng.gen_range(0..1_000u64).to_string(),
+        "timeout_blocks": rng.gen_range(1..4u64),
+        "callback": {"actor": callback, "handler": "bump", "max_fee": (CBY / 100).to_string()}
+    }))
+    .expect("spec");
+    if rng.gen_bool(0.1) {
+        spec.timeout_blocks = 0; // refused: INVALID_JOB
+    }
+    Instruction::System(SystemInstruction::JobSubmit {
+        spec: Box::new(spec),
+    })
+}
+
+/// What runners do in the next block: members of assigned jobs commit (mostly), aggregators
+/// reveal what they were told (mostly, sometimes with a forged entry), members reveal their
+/// own after the aggregator's window, some lie, some stay silent.
+fn runner_txs(rng: &mut StdRng, node: &Node, known: &mut Known) -> Vec<Transaction> {
+    use cowboy_execution::runners::dispatcher;
+    use cowboy_types::job::{JobStatus, Reveal};
+    let mut out = Vec::new();
+    let mut nonces: Vec<u64> = (0..RUNNERS)
+        .map(|i| node.account(&runner_key(i).address()).nonce)
+        .collect();
+    let height = node.height() + 1;
+    let snap = node.chain.store().snapshot().expect("snapshot");
+    let world = cowboy_execution::world::World::new(cowboy_state::Overlay::new(&snap));
+    let index = |a: &Address| (0..RUNNERS).find(|i| runner_key(*i).address() == *a);
+    let mut send =
+        |rng: &mut StdRng, i: u8, instruction: Instruction, out: &mut Vec<Transaction>| {
+            let _ = rng;
+            let t = tx_with(
+                &runner_key(i),
+                nonces[i as usize],
+                instruction,
+                400_000,
+                400_000,
+            );
+            nonces[i as usize] += 1;
+            out.push(t);
+        };
+    // Heartbeats keep the runners healthy (they are candidates for 600 blocks after each).
+    for i in 0..RUNNERS {
+        if rng.gen_bool(0.02) {
+            send(
+                rng,
+                i,
+                Instruction::System(SystemInstruction::RunnerHeartbeat),
+                &mut out,
+            );
+        }
+        // A runner slashed below the floor bonds more (sometimes).
+        let slashed_out = world
+            .runner(&runner_key(i).address())
+            .expect("runner decodes")
+            .is_some_and(|r| r.stake < 10_000 * CBY);
+        if slashed_out && rng.gen_bool(0.2) {
+            send(
+                rng,
+                i,
+                Instruction::System(SystemInstruction::RunnerAddStake {
+                    amount: 5_000 * CBY,
+                }),
+                &mut out,
+            );
+        }
+    }
+    for id in known.jobs.clone() {
+        let Some(job) = dispatcher::load(&world, &id).expect("job decodes") else {
+            continue;
+        };
+        match job.status {
+            JobStatus::Assigned => {
+                let Some(draw) = job.draws.last() else {
+                    continue;
+                };
+                for member in draw.committee.iter() {
+                    let Some(i) = index(member) else { continue };
+                    if job.commitments.iter().any(|c| c.runner == *member) || !rng.gen_bool(0.6) {
+                        continue;
+                    }
+                    let vote = if rng.gen_bool(0.85) { 1 } else { 2 };
+                    let reveal = Reveal {
+                        runner: *member,
+                        result: cowboy_types::bounded::Bytes::new(
+                            format!("{{\"v\": {vote}}}").into_bytes(),
+                        )
+                        .expect("fits"),
+                        salt: Hash(rng.r#gen()),
+                        tokens: 0,
+                        ms: rng.gen_range(0..3_000),
+                    };
+                    send(
+                        rng,
+                        i,
+                        Instruction::System(SystemInstruction::JobCommit {
+                            job_id: id,
+                            commitment: reveal.commitment(),
+                        }),
+                        &mut out,
+                    );
+                    known.reveals.push((id, reveal));
+                }
+            }
+            JobStatus::Committed => {
+                let mine: Vec<Reveal> = known
+                    .reveals
+                    .iter()
+                    .filter(|(j, r)| {
+                        *j == id
+                            && job.commitments.iter().any(|c| c.runner == r.runner)
+                            && !job.reveals.iter().any(|x| x.runner == r.runner)
+                            && !job.slashed.contains(&r.runner)
+                    })
+                    .map(|(_, r)| r.clone())
+                    .collect();
+                let Some(aggregator) = job.draws.last().map(|d| d.aggregator) else {
+                    continue;
+                };
+                let own_window = job.committed_at + 2;
+                if height <= own_window {
+                    if let (Some(i), true) = (index(&aggregator), rng.gen_bool(0.5)) {
+                        let mut batch: Vec<Reveal> =
+                            mine.iter().filter(|_| rng.gen_bool(0.8)).cloned().collect();
+                        if let Some(first) = batch.first_mut().filter(|_| rng.gen_bool(0.1)) {
+                            first.salt = Hash([0xee; 32]); // forged or mistaken
+                        }
+                        if !batch.is_empty() {
+                            send(
+                                rng,
+                                i,
+                                Instruction::System(SystemInstruction::JobReveal {
+                                    job_id: id,
+                                    reveals: cowboy_types::bounded::List::new(batch).expect("fits"),
+                                }),
+                                &mut out,
+                            );
+                        }
+                    }
+                } else {
+                    for r in mine {
+                        let Some(i) = index(&r.runner) else { continue };
+                        if rng.gen_bool(0.4) {
+                            send(
+                                rng,
+                                i,
+                                Instruction::System(SystemInstruction::JobReveal {
+                                    job_id: id,
+                                    reveals: cowboy_types::bounded::List::new(vec![r])
+                                        .expect("fits"),
+                                }),
+                                &mut out,
+                            );
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What the generator knows about the chain.
@@ -95,6 +314,11 @@ struct Known {
     actors: Vec<Address>,
     account_timers: Vec<(u8, Hash)>,
     actor_timers: Vec<(Address, String)>,
+    /// Submission transactions, then the jobs they created.
+    job_submissions: Vec<Hash>,
+    jobs: Vec<Hash>,
+    /// What each committed runner will reveal.
+    reveals: Vec<(Hash, cowboy_types::job::Reveal)>,
 }
 
 impl Known {
@@ -102,6 +326,12 @@ impl Known {
         for (r, _) in &executed.receipts {
             if let Some(a) = r.created {
                 self.actors.push(a);
+            }
+            if self.job_submissions.contains(&r.tx_hash) {
+                if let Ok(Value::Bytes(b)) = Value::decode(&r.return_data) {
+                    self.jobs.push(Hash::from_slice(&b).unwrap());
+                }
+                continue;
             }
             if r.status != cowboy_types::Status::Success {
                 continue;
@@ -137,7 +367,11 @@ fn pick<T: Clone>(rng: &mut StdRng, v: &[T]) -> Option<T> {
 }
 
 /// Random transactions for the next block, with nonces from the committed state.
-fn random_txs(rng: &mut StdRng, node: &Node, known: &Known) -> (Vec<Transaction>, Vec<(Hash, u8)>) {
+fn random_txs(
+    rng: &mut StdRng,
+    node: &Node,
+    known: &mut Known,
+) -> (Vec<Transaction>, Vec<(Hash, u8)>) {
     let n = rng.gen_range(0..10);
     let mut nonces: Vec<u64> = (1..=KEYS)
         .map(|i| node.account(&key(i).address()).nonce)
@@ -239,7 +473,45 @@ fn random_txs(rng: &mut StdRng, node: &Node, known: &Known) -> (Vec<Transaction>
         senders.push((t.digest(), k));
         out.push(t);
     }
+    // Now and then a job, its callback on a known actor (or on an address without one).
+    if rng.gen_bool(0.25) {
+        let k = rng.gen_range(1..=KEYS);
+        let callback = pick(rng, &known.actors).unwrap_or(key(k).address());
+        let t = tx_with(
+            &key(k),
+            nonces[(k - 1) as usize],
+            random_job(rng, callback),
+            1_500_000,
+            150_000,
+        );
+        known.job_submissions.push(t.digest());
+        out.push(t);
+    }
     (out, senders)
+}
+
+/// How many jobs the Job Dispatcher holds in each status.
+fn job_statuses(node: &Node) -> std::collections::BTreeMap<String, usize> {
+    use cowboy_state::StateRead;
+    let snap = node.chain.store().snapshot().expect("snapshot");
+    let prefix = cowboy_types::state::key::storage(
+        &cowboy_types::runner::actors::JOB_DISPATCHER,
+        cowboy_execution::runners::dispatcher::keys::JOB,
+    );
+    let mut out = std::collections::BTreeMap::new();
+    let mut after: Option<Vec<u8>> = None;
+    loop {
+        let page = snap.scan(&prefix, after.as_deref(), 256).expect("scan");
+        for (_, v) in &page {
+            let job: cowboy_types::job::JobRecord =
+                cowboy_types::codec::decode_strict(v).expect("job decodes");
+            *out.entry(job.status.name().to_owned()).or_insert(0) += 1;
+        }
+        if page.len() < 256 {
+            return out;
+        }
+        after = page.last().map(|(k, _)| k.clone());
+    }
 }
 
 fn check_state(node: &Node) -> audit::SupplyAudit {
@@ -298,7 +570,8 @@ fn drive(
     let mut known = Known::default();
     let mut roots = Vec::new();
     for _ in 0..blocks {
-        let (txs, senders) = random_txs(&mut rng, node, &known);
+        let (mut txs, senders) = random_txs(&mut rng, node, &mut known);
+        txs.extend(runner_txs(&mut rng, node, &mut known));
         let executed = node.block(engine, txs);
         known.learn(&executed, &senders);
         roots.push(executed.outcome.state_root);
@@ -348,6 +621,28 @@ fn two_replicas_agree_on_every_block_of_a_random_run() {
                 .count();
         });
         drop(block_tx);
+        let jobs = job_statuses(&node);
+        eprintln!("jobs by status: {jobs:?}");
+        let snap = node.chain.store().snapshot().expect("snapshot");
+        let world = cowboy_execution::world::World::new(cowboy_state::Overlay::new(&snap));
+        let busy: u64 = world
+            .runners()
+            .expect("runners")
+            .iter()
+            .map(|(_, r)| r.active_jobs)
+            .sum();
+        let open: usize = ["submitted", "assigned", "committed"]
+            .iter()
+            .map(|s| jobs.get(*s).copied().unwrap_or(0))
+            .sum();
+        if open == 0 {
+            assert_eq!(busy, 0, "every job ended, so no runner is still busy");
+        }
+        let ended = |s: &str| jobs.get(s).copied().unwrap_or(0);
+        assert!(
+            block_count() < 500 || (ended("settled") > 0 && ended("failed") > 0),
+            "the run must settle and fail jobs: {jobs:?}"
+        );
         totals
     });
     verifier.join().expect("replica thread");

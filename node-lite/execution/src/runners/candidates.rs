@@ -2,7 +2,8 @@
 //! function of the registry's records, the job and the chain's height and parameters. The
 //! survivors, in address order, are the job's candidate [`Snapshot`].
 //!
-//! A runner is a candidate when it has not exited and:
+//! A runner is a candidate when it has not exited, its bonded stake still covers what its
+//! profile requires (a slash can take it below), and:
 //! 1. **health** — its last heartbeat is at most `runner.heartbeat_timeout_blocks` old;
 //! 2. **reputation** — at least [`MIN_REPUTATION`] (50) at this height;
 //! 3. **capability** — it serves the job type; for an LLM job, the model; for an HTTP job, the
@@ -36,6 +37,8 @@ use cowboy_types::{
 pub enum Refusal {
     Exited,
     Excluded,
+    /// Slashed below the stake its profile requires.
+    Stake,
     Unhealthy,
     Reputation,
     JobType,
@@ -98,6 +101,10 @@ pub fn refusal(
     let checks = [
         (r.exited_at.is_some(), Refusal::Exited),
         (excluded.contains(address), Refusal::Excluded),
+        (
+            r.stake < r.profile.required_stake(params.runner.runner_stake_floor),
+            Refusal::Stake,
+        ),
         (
             !healthy(r, height, params.runner.heartbeat_timeout_blocks),
             Refusal::Unhealthy,
@@ -230,6 +237,7 @@ mod tests {
         type Edit = fn(&mut Runner, &mut JobSpec);
         let cases: Vec<(Edit, Refusal)> = vec![
             (|r, _| r.exited_at = Some(1), Refusal::Exited),
+            (|r, _| r.stake -= 1, Refusal::Stake),
             (|r, _| r.last_heartbeat = 0, Refusal::Unhealthy),
             (
                 |r, _| {
