@@ -10,7 +10,11 @@
 //! - **Timers**: processing a block that fires 20 due timers while 1,000 or 1,000,000 other
 //!   timers are pending. Goal: ratio ≤ 1.2.
 //!
+//! - **Jobs**: processing a block in which 20 jobs' commit deadlines pass (each penalising its
+//!   runner and drawing again) while 100 or 100,000 other jobs are open. Goal: ratio ≤ 1.2.
+//!
 //! Run: `cargo bench -p cowboy-execution --bench chain` (add `-- --quick` for fewer blocks).
+//! Name groups to run only them: `-- jobs timers`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 
@@ -577,8 +581,221 @@ fn main() {
             if run("timers") {
                 timers(&mut engine, quick);
             }
+            if run("jobs") {
+                jobs(&mut engine, quick);
+            }
         })
         .expect("thread")
         .join()
         .expect("bench");
+}
+
+/// A chain with five runners, `open` jobs whose commit deadlines are far away, and 20 jobs
+/// whose deadlines pass in each of the next `blocks` blocks, written as one block of its own.
+fn job_chain(open: usize, blocks: u64) -> (tempfile::TempDir, Chain) {
+    use cowboy_execution::runners::dispatcher::keys as job_keys;
+    use cowboy_types::{
+        bounded::List,
+        job::{Draw, DrawCandidate, JobRecord, JobSpec, JobStatus},
+        runner::{Capabilities, JobType, JobTypes, RunnerKey, RunnerProfile, actors},
+    };
+    let keys: Vec<PrivateKey> = (0..2).map(key).collect();
+    let runners: Vec<PrivateKey> = (100..105).map(key).collect();
+    let mut g = genesis(&keys, Parameters::spec());
+    let mut ed = [0x66u8; 32];
+    ed[0] = 0x58;
+    for r in &runners {
+        g.runners.push(cowboy_execution::genesis::GenesisRunner {
+            address: r.address(),
+            stake: Amount(10_000 * CBY),
+            profile: RunnerProfile {
+                key: RunnerKey::Ed25519(Hash(ed)),
+                capabilities: Capabilities {
+                    job_types: JobTypes::of(&[JobType::Http]),
+                    ..Default::default()
+                },
+                rate_card: Default::default(),
+                max_concurrent_jobs: 1_024,
+                max_job_value: 0,
+                endpoint: "https://runner.example".into(),
+            },
+        });
+    }
+    let dir = tempfile::tempdir().expect("tmp");
+    let chain = Chain::open(&dir.path().join("s.redb"), &g).expect("genesis");
+    let spec: JobSpec = serde_json::from_value(serde_json::json!({
+        "input": {"http": {"method": "GET", "url": "https://api.example.com/v"}},
+        "bounds": {"max_wall_ms": 1000},
+        "schema": {"max_return_bytes": 64, "expected_execution_ms": 100, "data_format": {"bytes": {}}},
+        "verification": {"mode": {"none": {}}},
+        "max_price": "1000",
+        "timeout_blocks": 5,
+        "callback": {"actor": "0x0000000000000000000000000000000000000042", "handler": "done"}
+    }))
+    .expect("spec");
+    let candidates: Vec<DrawCandidate> = {
+        let mut c: Vec<DrawCandidate> = runners
+            .iter()
+            .map(|r| DrawCandidate {
+                address: r.address(),
+                stake: 10_000 * CBY,
+            })
+            .collect();
+        c.sort_by_key(|c| c.address.0);
+        c
+    };
+    let head = chain.head().expect("head");
+    let snapshot = chain.store().snapshot().expect("snapshot");
+    let mut world = World::new(Overlay::new(&snapshot));
+    let job = |i: u64, deadline: u64| {
+        let mut id = [0u8; 32];
+        id[..8].copy_from_slice(&i.to_be_bytes());
+        id[8] = 0x10;
+        JobRecord {
+            id: Hash(id),
+            submitter: keys[0].address(),
+            submitted_at: head.height,
+            bound_epoch: 0,
+            bound_view: head.height,
+            spec: spec.clone(),
+            escrow: 0,
+            committee_size: 1,
+            threshold: 1,
+            snapshot_root: Hash::ZERO,
+            candidates: List::new(candidates.clone()).expect("fits"),
+            min_stake: 10_000 * CBY,
+            status: JobStatus::Assigned,
+            deadline,
+            draws: List::new(vec![Draw {
+                round_epoch: 0,
+                round_view: head.height,
+                beacon: cowboy_types::bounded::Bytes::new(vec![7; 48]).expect("fits"),
+                seed: Hash(id),
+                retry: 0,
+                unavailable: List::default(),
+                committee: List::new(vec![candidates[(i % 5) as usize].address]).expect("fits"),
+                aggregator: candidates[(i % 5) as usize].address,
+            }])
+            .expect("fits"),
+            excluded: List::default(),
+            commitments: List::default(),
+            committed_at: 0,
+            reveals: List::default(),
+            slashed: List::default(),
+            result: None,
+            payouts: List::default(),
+            burn: 0,
+            treasury: 0,
+            failure: Default::default(),
+        }
+    };
+    let mut put = |j: &JobRecord| {
+        world.set_storage(
+            &actors::JOB_DISPATCHER,
+            &job_keys::job(&j.id),
+            Some(&cowboy_execution::world::encode_record(j)),
+        );
+        world.set_storage(
+            &actors::JOB_DISPATCHER,
+            &job_keys::deadline(j.deadline, &j.id),
+            Some(&[]),
+        );
+    };
+    for i in 0..open as u64 {
+        put(&job(i, 1_000_000_000 + i % 1_000));
+    }
+    for h in 0..blocks {
+        for k in 0..20u64 {
+            // Due at head + 1 + h, handled in the block after it.
+            put(&job(10_000_000 + h * 100 + k, head.height + 1 + h));
+        }
+    }
+    let basefees = world.basefees().expect("basefees");
+    let changes = world.overlay.into_changes().expect("changes");
+    let prepared = chain.store().prepare(&snapshot, changes).expect("prepare");
+    drop(snapshot);
+    let claim = chain
+        .outcome(head.height)
+        .expect("outcome")
+        .expect("the head is executed");
+    let block = Block {
+        header: Header {
+            parent: head.digest(),
+            height: head.height + 1,
+            round: head.round,
+            timestamp_ms: head.timestamp_ms,
+            proposer: validator(),
+            beacon: head.beacon,
+            tx_root: cowboy_execution::roots::tx_root(&[]),
+            state_height: claim.height,
+            state_root: claim.state_root,
+            receipts_root: claim.receipts_root,
+            cycle_basefee: claim.cycle_basefee,
+            cell_basefee: claim.cell_basefee,
+        },
+        transactions: vec![],
+    };
+    let outcome = Outcome {
+        height: head.height + 1,
+        state_root: prepared.root,
+        receipts_root: cowboy_execution::roots::receipts_root(&[]),
+        cycle_basefee: basefees.cycle,
+        cell_basefee: basefees.cell,
+    }
+    .to_bytes();
+    chain
+        .store()
+        .commit(
+            &prepared,
+            &BlockRecord {
+                block: &block,
+                hash: block.header.digest(),
+                receipts: &[],
+                outcome: &outcome,
+            },
+        )
+        .expect("commit jobs");
+    (dir, chain)
+}
+
+fn jobs(engine: &mut Engine, quick: bool) {
+    let blocks = if quick { 3 } else { 8 };
+    let mut phase = Vec::new();
+    let mut whole = Vec::new();
+    for open in [100usize, 100_000] {
+        let setup = Instant::now();
+        let (_dir, chain) = job_chain(open, blocks + 1);
+        let setup = setup.elapsed();
+        let (mut p, mut w) = (Vec::new(), Vec::new());
+        // The first block after the write has no deadline due yet.
+        let height = chain.head().expect("head").height + 1;
+        let assembled = assemble(&chain, vec![], height);
+        let executed = chain
+            .execute(engine, &assembled.block, Some(vec![]))
+            .expect("block");
+        chain.commit(&executed).expect("commit");
+        for _ in 0..blocks {
+            let height = chain.head().expect("head").height + 1;
+            let start = Instant::now();
+            let assembled = assemble(&chain, vec![], height);
+            let executed = chain
+                .execute(engine, &assembled.block, Some(vec![]))
+                .expect("block");
+            chain.commit(&executed).expect("commit");
+            w.push(start.elapsed().as_secs_f64() * 1e3);
+            p.push(executed.stats.job_time.as_secs_f64() * 1e3);
+        }
+        let (p, w) = (median(p), median(w));
+        println!(
+            "jobs: {open:>7} open, 20 deadlines per block: jobs phase {p:.2} ms, whole block with state root and commit {w:.2} ms (state written in {:.1} s)",
+            setup.as_secs_f64()
+        );
+        phase.push(p);
+        whole.push(w);
+    }
+    println!(
+        "jobs: 100,000 vs 100 open: jobs phase {:.2}× (goal ≤ 1.2); whole block {:.2}×",
+        phase[1] / phase[0],
+        whole[1] / whole[0]
+    );
 }

@@ -70,6 +70,9 @@ pub struct BlockStats {
     /// Wall time of the timer phases (reservation, expiry GC, firing), for benchmarks; not
     /// consensus data.
     pub timer_time: std::time::Duration,
+    /// Wall time of the jobs phase (draws, deadlines, callbacks), for benchmarks; not
+    /// consensus data.
+    pub job_time: std::time::Duration,
 }
 
 /// What executing one block produced: the commitments a later header may claim for it
@@ -346,7 +349,9 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
 /// The runner market's per-block work: committee draws whose round has come and commit
 /// deadlines that passed, each bounded per block.
 fn jobs(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
+    let start = std::time::Instant::now();
     crate::runners::dispatcher::phase(&mut run.x, &mut run.receipts)?;
+    run.stats.job_time += start.elapsed();
     Ok(())
 }
 
