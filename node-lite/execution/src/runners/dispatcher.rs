@@ -434,13 +434,43 @@ fn fail(x: &mut Executor<'_, '_>, job: &mut JobRecord, why: &str) -> Result<(), 
 /// Entries under `prefix` of the dispatcher's storage, oldest key first, at most `limit`.
 fn entries(x: &Executor<'_, '_>, prefix: &[u8], limit: usize) -> Result<Vec<Vec<u8>>, ExecError> {
     let full = cowboy_types::state::key::storage(&actors::JOB_DISPATCHER, prefix);
-    let page = x
-        .world
-        .overlay
-        .range(&full, cowboy_state::prefix_end(&full).as_deref(), limit)?;
+    range(
+        x,
+        &full,
+        cowboy_state::prefix_end(&full),
+        prefix.len(),
+        limit,
+    )
+}
+
+/// Entries of a height-keyed index (`prefix ‖ height (8 B BE) ‖ id`) with a height below
+/// `below`, oldest first, at most `limit`: one range read that stops at `below`, so the work
+/// does not depend on how many later entries wait.
+fn entries_below(
+    x: &Executor<'_, '_>,
+    prefix: &[u8],
+    below: u64,
+    limit: usize,
+) -> Result<Vec<Vec<u8>>, ExecError> {
+    let full = cowboy_types::state::key::storage(&actors::JOB_DISPATCHER, prefix);
+    let end = [full.as_slice(), &below.to_be_bytes()].concat();
+    range(x, &full, Some(end), prefix.len(), limit)
+}
+
+/// Dispatcher-storage keys in `[from, to)` (full state keys), at most `limit`, returned
+/// without the storage header (so they start with the index prefix, `prefix_len` bytes long).
+fn range(
+    x: &Executor<'_, '_>,
+    from: &[u8],
+    to: Option<Vec<u8>>,
+    prefix_len: usize,
+    limit: usize,
+) -> Result<Vec<Vec<u8>>, ExecError> {
+    let header = from.len() - prefix_len;
+    let page = x.world.overlay.range(from, to.as_deref(), limit)?;
     Ok(page
         .into_iter()
-        .map(|(k, _)| k[full.len() - prefix.len()..].to_vec())
+        .map(|(k, _)| k[header..].to_vec())
         .collect())
 }
 
@@ -484,7 +514,7 @@ pub(crate) fn phase(
         }
     }
     let height = x.env.height;
-    for key in entries(x, keys::DEADLINE, MAX_DEADLINES_PER_BLOCK)? {
+    for key in entries_below(x, keys::DEADLINE, height, MAX_DEADLINES_PER_BLOCK)? {
         let at = height_in(&key, keys::DEADLINE)?;
         if at >= height {
             break;
@@ -504,7 +534,12 @@ pub(crate) fn phase(
             _ => {}
         }
     }
-    for key in entries(x, keys::CALLBACK, MAX_CALLBACKS_PER_BLOCK)? {
+    for key in entries_below(
+        x,
+        keys::CALLBACK,
+        height.saturating_add(1),
+        MAX_CALLBACKS_PER_BLOCK,
+    )? {
         if height_in(&key, keys::CALLBACK)? > height {
             break;
         }
