@@ -687,6 +687,7 @@ fn job_chain(open: usize, blocks: u64) -> (tempfile::TempDir, Chain) {
             burn: 0,
             treasury: 0,
             failure: Default::default(),
+            dispute: None,
         }
     };
     let mut put = |j: &JobRecord| {

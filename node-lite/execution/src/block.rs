@@ -542,6 +542,9 @@ fn execute_tx(
         Instruction::System(SystemInstruction::JobReveal { job_id, reveals }) => atomic(x, |x| {
             crate::runners::dispatcher::reveal(x, &mut s, vtx.sender, job_id, reveals)
         })?,
+        Instruction::System(SystemInstruction::JobChallenge { job_id, bond }) => atomic(x, |x| {
+            crate::runners::dispatcher::challenge(x, &mut s, vtx.sender, job_id, *bond)
+        })?,
         Instruction::System(SystemInstruction::CancelTimer { timer_id }) => {
             match x.world.timer(timer_id)? {
                 Some(t) if t.creator == vtx.sender => {

@@ -43,6 +43,7 @@ pub fn lane_of(instruction: &Instruction) -> Lane {
         Instruction::System(
             SystemInstruction::Transfer { .. }
             | SystemInstruction::JobSubmit { .. }
+            | SystemInstruction::JobChallenge { .. }
             | SystemInstruction::SetTimer { .. }
             | SystemInstruction::SetInterval { .. }
             | SystemInstruction::CancelTimer { .. },

@@ -438,8 +438,7 @@ fn a_job_is_committed_revealed_verified_called_back_and_settled() {
         audit_holds(&node);
 
         // The callback runs in the next block, with the verified result.
-        let callback_id =
-            cowboy_types::keccak256(&[b"cowboy-callback:".as_slice(), &id.0].concat());
+        let callback_id = dispatcher::callback_id(&id, "verified");
         let executed = node.block(engine, vec![]);
         let cb = receipt_of(&executed, &callback_id);
         assert_success(cb);
@@ -606,6 +605,157 @@ fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
         assert_eq!(j.status, JobStatus::Verified, "{:?}", j.failure);
         assert_eq!(j.slashed.to_vec(), vec![silent]);
         assert_eq!(runner(&node, &silent).stake, stake - stake / 4);
+        audit_holds(&node);
+    });
+}
+
+fn challenge(job: &Hash, bond: u64) -> Instruction {
+    Instruction::System(SystemInstruction::JobChallenge { job_id: *job, bond })
+}
+
+fn id_of(r: &cowboy_types::Receipt) -> Hash {
+    match returned(r) {
+        cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("id"),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Every member of `job`'s latest draw commits to what `answer` gives it, then the
+/// aggregator reveals them all.
+fn run_committee(
+    node: &Node,
+    engine: &mut cowboy_pvm::Engine,
+    id: &Hash,
+    answer: impl Fn(Address) -> Reveal,
+) {
+    let d = job(node, id).draws.last().cloned().expect("a draw");
+    let reveals: Vec<Reveal> = d.committee.iter().map(|a| answer(*a)).collect();
+    for r in &reveals {
+        let (receipt, _) = send(node, engine, &signer(&r.runner), commit_to(id, r));
+        assert_success(&receipt);
+    }
+    let (receipt, _) = send(
+        node,
+        engine,
+        &signer(&d.aggregator),
+        reveal_all(id, reveals),
+    );
+    assert_success(&receipt);
+}
+
+/// A colluding majority's result is challenged; a fresh committee (nobody who ran the job)
+/// agrees on a different result: the colluders are slashed, the challenger's bond and the
+/// submitter's price come back, and the callback hears "disputed".
+#[test]
+fn a_successful_challenge_overturns_a_colluding_majority() {
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let me = key(1).address();
+        let mut s = spec(
+            callback,
+            serde_json::json!({"majority_vote": {"vote_field": "/usd"}}),
+            3,
+        );
+        s.timeout_blocks = 10;
+        s.callback.max_fee = CBY / 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        let id = id_of(&r);
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        let first = job(&node, &id).draws[0].clone();
+        let honest = first.committee[2];
+        // Two members (the aggregator among them) collude on a wrong price.
+        run_committee(&node, engine, &id, |a| {
+            let body: &[u8] = if a == honest {
+                br#"{"usd": 100}"#
+            } else {
+                br#"{"usd": 1}"#
+            };
+            reveal_of(a, body, a.0[0])
+        });
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified);
+        let colluders: Vec<Address> = j.payouts.iter().map(|p| p.runner).collect();
+        assert_eq!(colluders.len(), 2);
+        let stakes: Vec<u64> = colluders.iter().map(|a| runner(&node, a).stake).collect();
+        let gross = CBY / 100 + 5;
+        // The result's callback runs first.
+        node.block(engine, vec![]);
+        let balance = node.account(&me).balance;
+
+        // A wrong bond is refused; the right one opens the dispute.
+        let bond = Parameters::spec().runner.challenge_bond;
+        let (r, _) = send(&node, engine, &key(1), challenge(&id, bond - 1));
+        assert_eq!(failure(&r).0, kind::INVALID_JOB);
+        let mut fees = r.fee;
+        let (r, _) = send(&node, engine, &key(1), challenge(&id, bond));
+        assert_success(&r);
+        fees += r.fee;
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Disputed);
+        let fresh = j.draws.last().cloned().expect("fresh draw");
+        assert!(fresh.committee.iter().all(|a| !first.committee.contains(a)));
+        // A second challenge is refused.
+        let (r, _) = send(&node, engine, &key(1), challenge(&id, bond));
+        assert_eq!(failure(&r).0, kind::WRONG_JOB_STATE);
+        fees += r.fee;
+
+        run_committee(&node, engine, &id, |a| {
+            reveal_of(a, br#"{"usd": 100}"#, a.0[0])
+        });
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Failed, "{}", j.failure);
+        let d = j.dispute.as_ref().expect("dispute");
+        assert_eq!(d.outcome.as_str(), "overturned");
+        for (a, before) in colluders.iter().zip(stakes) {
+            assert_eq!(
+                runner(&node, a).stake,
+                before - before / 4,
+                "{a} is slashed"
+            );
+        }
+        // The bond and the price come back (the callback's fees are the submitter's).
+        assert_eq!(node.account(&me).balance, balance - fees + gross);
+        let callback_id = dispatcher::callback_id(&id, "disputed");
+        let executed = node.block(engine, vec![]);
+        let cb = receipt_of(&executed, &callback_id);
+        assert_success(cb);
+        assert_eq!(returned(cb), cowboy_pvm::Value::Str("disputed".into()));
+        audit_holds(&node);
+    });
+}
+
+/// A challenge the fresh committee does not support forfeits the bond to the Treasury, and the
+/// job settles as verified.
+#[test]
+fn a_failed_challenge_forfeits_the_bond() {
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let (r, _) = send(
+            &node,
+            engine,
+            &key(1),
+            submit(spec(callback, serde_json::json!({"none": {}}), 0)),
+        );
+        let id = id_of(&r);
+        run_committee(&node, engine, &id, |a| reveal_of(a, br#"{"usd": 7}"#, 3));
+        assert_eq!(job(&node, &id).status, JobStatus::Verified);
+        let bond = Parameters::spec().runner.challenge_bond;
+        let (r, _) = send(&node, engine, &key(1), challenge(&id, bond));
+        assert_success(&r);
+        let treasury = node.account(&actors::TREASURY).balance;
+        run_committee(&node, engine, &id, |a| reveal_of(a, br#"{"usd": 7}"#, 4));
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified);
+        assert_eq!(
+            j.dispute.as_ref().map(|d| d.outcome.to_string()),
+            Some("upheld".into())
+        );
+        assert_eq!(node.account(&actors::TREASURY).balance, treasury + bond);
+        node.block(engine, vec![]);
+        assert_eq!(job(&node, &id).status, JobStatus::Settled);
         audit_holds(&node);
     });
 }

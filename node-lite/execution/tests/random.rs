@@ -216,7 +216,13 @@ fn runner_txs(rng: &mut StdRng, node: &Node, known: &mut Known) -> Vec<Transacti
         let Some(job) = dispatcher::load(&world, &id).expect("job decodes") else {
             continue;
         };
-        match job.status {
+        // A dispute's re-execution commits and reveals like a first run.
+        let stage = match (job.status, job.dispute.as_ref().map(|d| d.revealing)) {
+            (JobStatus::Disputed, Some(false)) => JobStatus::Assigned,
+            (JobStatus::Disputed, Some(true)) => JobStatus::Committed,
+            (status, _) => status,
+        };
+        match stage {
             JobStatus::Assigned => {
                 let Some(draw) = job.draws.last() else {
                     continue;
@@ -302,6 +308,10 @@ fn runner_txs(rng: &mut StdRng, node: &Node, known: &mut Known) -> Vec<Transacti
                     }
                 }
             }
+            // Now and then someone challenges a verified result.
+            JobStatus::Verified if job.dispute.is_none() && rng.gen_bool(0.2) => {
+                known.challenges.push(id);
+            }
             _ => {}
         }
     }
@@ -319,6 +329,8 @@ struct Known {
     jobs: Vec<Hash>,
     /// What each committed runner will reveal.
     reveals: Vec<(Hash, cowboy_types::job::Reveal)>,
+    /// Verified jobs the next block challenges.
+    challenges: Vec<Hash>,
 }
 
 impl Known {
@@ -473,6 +485,19 @@ fn random_txs(
         senders.push((t.digest(), k));
         out.push(t);
     }
+    for id in std::mem::take(&mut known.challenges) {
+        let k = rng.gen_range(1..=KEYS);
+        let bond = Parameters::spec().runner.challenge_bond;
+        let t = tx_with(
+            &key(k),
+            nonces[(k - 1) as usize],
+            Instruction::System(SystemInstruction::JobChallenge { job_id: id, bond }),
+            200_000,
+            200_000,
+        );
+        nonces[(k - 1) as usize] += 1;
+        out.push(t);
+    }
     // Now and then a job, its callback on a known actor (or on an address without one).
     if rng.gen_bool(0.25) {
         let k = rng.gen_range(1..=KEYS);
@@ -506,6 +531,9 @@ fn job_statuses(node: &Node) -> std::collections::BTreeMap<String, usize> {
             let job: cowboy_types::job::JobRecord =
                 cowboy_types::codec::decode_strict(v).expect("job decodes");
             *out.entry(job.status.name().to_owned()).or_insert(0) += 1;
+            if let Some(d) = &job.dispute {
+                *out.entry(format!("dispute {}", d.outcome)).or_insert(0) += 1;
+            }
         }
         if page.len() < 256 {
             return out;
@@ -640,7 +668,8 @@ fn two_replicas_agree_on_every_block_of_a_random_run() {
         }
         let ended = |s: &str| jobs.get(s).copied().unwrap_or(0);
         assert!(
-            block_count() < 500 || (ended("settled") > 0 && ended("failed") > 0),
+            block_count() < 500
+                || (ended("settled") > 0 && ended("failed") > 0 && ended("dispute upheld") > 0),
             "the run must settle and fail jobs: {jobs:?}"
         );
         totals

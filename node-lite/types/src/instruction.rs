@@ -58,6 +58,8 @@ pub mod system_op {
     /// The aggregator's batch of reveals, or a member's own reveal after the aggregator's
     /// window.
     pub const JOB_REVEAL: u8 = 22;
+    /// Challenge a verified result within its window, posting the challenge bond.
+    pub const JOB_CHALLENGE: u8 = 24;
     /// One-shot timer at an absolute height (§5.1b, opcode 48).
     pub const SET_TIMER: u8 = 48;
     /// Recurring timer every N blocks (§5.1b, opcode 49).
@@ -123,6 +125,8 @@ pub enum SystemInstruction {
         job_id: Hash,
         reveals: List<Reveal, 32>,
     },
+    /// Challenge `job_id`'s verified result, bonding `bond` (the chain's `challenge_bond`).
+    JobChallenge { job_id: Hash, bond: u64 },
 }
 
 /// What a timer delivers and who pays for each firing (§5.1a per-fire `fee_payer` model; the
@@ -241,6 +245,7 @@ impl Instruction {
                     SystemInstruction::JobSubmit { .. } => system_op::JOB_SUBMIT,
                     SystemInstruction::JobCommit { .. } => system_op::JOB_COMMIT,
                     SystemInstruction::JobReveal { .. } => system_op::JOB_REVEAL,
+                    SystemInstruction::JobChallenge { .. } => system_op::JOB_CHALLENGE,
                 },
             ),
             Self::Actor(a) => (
@@ -262,6 +267,7 @@ impl Instruction {
             Self::System(SystemInstruction::RunnerRegister { stake, .. }) => *stake,
             Self::System(SystemInstruction::RunnerAddStake { amount }) => *amount,
             Self::System(SystemInstruction::JobSubmit { spec }) => spec.escrow(),
+            Self::System(SystemInstruction::JobChallenge { bond, .. }) => *bond,
             Self::System(_) => 0,
         }
     }
@@ -283,6 +289,7 @@ impl Instruction {
             Self::System(SystemInstruction::JobSubmit { .. }) => "job_submit",
             Self::System(SystemInstruction::JobCommit { .. }) => "job_commit",
             Self::System(SystemInstruction::JobReveal { .. }) => "job_reveal",
+            Self::System(SystemInstruction::JobChallenge { .. }) => "job_challenge",
             Self::Actor(ActorInstruction::Deploy { .. }) => "deploy",
             Self::Actor(ActorInstruction::Message { .. }) => "call",
         }
@@ -374,6 +381,10 @@ impl Write for Instruction {
                 job_id.write(buf);
                 reveals.write(buf);
             }
+            Self::System(SystemInstruction::JobChallenge { job_id, bond }) => {
+                job_id.write(buf);
+                bond.write(buf);
+            }
             Self::System(
                 SystemInstruction::RunnerAddStake { amount }
                 | SystemInstruction::RunnerWithdrawStake { amount },
@@ -428,6 +439,7 @@ impl EncodeSize for Instruction {
             Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.encode_size(),
             Self::System(SystemInstruction::JobSubmit { spec }) => spec.encode_size(),
             Self::System(SystemInstruction::JobCommit { .. }) => 2 * Hash::LEN,
+            Self::System(SystemInstruction::JobChallenge { .. }) => Hash::LEN + 8,
             Self::System(SystemInstruction::JobReveal { reveals, .. }) => {
                 Hash::LEN + reveals.encode_size()
             }
@@ -515,6 +527,12 @@ impl Read for Instruction {
                 Ok(Self::System(SystemInstruction::JobReveal {
                     job_id: read_plain(b, "job_id")?,
                     reveals: read_plain(b, "reveals")?,
+                }))
+            }),
+            (category::SYSTEM, system_op::JOB_CHALLENGE) => field(buf, "job_challenge", |b| {
+                Ok(Self::System(SystemInstruction::JobChallenge {
+                    job_id: read_plain(b, "job_id")?,
+                    bond: read_u64_be(b, "bond")?,
                 }))
             }),
             (category::SYSTEM, system_op::RUNNER_HEARTBEAT) => {

@@ -55,6 +55,7 @@ pub fn cost(instruction: &Instruction, encoded_size: usize) -> (u64, u64) {
             | SystemInstruction::JobReveal { .. },
         ) => (RUNNER_OP_CYCLES, data),
         Instruction::System(SystemInstruction::JobSubmit { .. }) => (JOB_SUBMIT_CYCLES, data),
+        Instruction::System(SystemInstruction::JobChallenge { .. }) => (TRANSFER_CYCLES, data),
         Instruction::Actor(ActorInstruction::Deploy { .. }) => (DEPLOY_CYCLES, data),
         Instruction::Actor(ActorInstruction::Message { .. }) => (MESSAGE_CYCLES, data),
     }

@@ -650,10 +650,12 @@ fn json_object(text: &str) -> bool {
 
 impl JobSpec {
     /// What submitting the job escrows: `max_price + tip + callback.max_fee`.
+    /// What submitting the job escrows: `max_price + tip` and twice `callback.max_fee` (one
+    /// for the result's callback, one held for a dispute's until the job settles).
     pub fn escrow(&self) -> u64 {
         self.max_price
             .saturating_add(self.tip)
-            .saturating_add(self.callback.max_fee)
+            .saturating_add(self.callback.max_fee.saturating_mul(2))
     }
 
     /// The job's type.
@@ -1364,9 +1366,9 @@ record! {
         /// reveal height (committed), the end of the challenge window (verified).
         pub deadline: u64,
         /// Every draw, the latest last.
-        pub draws: List<Draw, 4>,
+        pub draws: List<Draw, 8>,
         /// Runners that timed out on this job (never drawn again for it).
-        pub excluded: List<Address, 128>,
+        pub excluded: List<Address, 256>,
         /// The current committee's commitments, in the order they arrived.
         pub commitments: List<Commitment, 32>,
         /// The height every committed member had committed by (the reveal windows start).
@@ -1385,6 +1387,29 @@ record! {
         pub treasury: u64,
         /// Why the job failed, when it did.
         pub failure: Text<256>,
+        /// A challenge of the verified result, once one is made.
+        pub dispute: Option<Dispute>,
+    }
+}
+
+record! {
+    /// A challenge (spec README "Challenges"): the challenger's bond, what the verified result
+    /// agreed on and who was to be paid for it, where the fresh committee's re-execution is,
+    /// and how it ended.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Dispute {
+        pub challenger: Address,
+        #[serde(with = "amount")]
+        pub bond: u64,
+        /// The challenged result's agreement hash and the runners it was to pay.
+        pub original: Hash,
+        pub paid: List<Address, 32>,
+        /// The fresh committee has committed and is revealing.
+        pub revealing: bool,
+        /// The outcome: `upheld` (the bond is forfeited), `overturned` (the runners who agreed
+        /// are slashed, the bond and the escrow go back), `inconclusive` (no fresh result; the
+        /// bond goes back), or empty while it runs.
+        pub outcome: Text<16>,
     }
 }
 

@@ -212,6 +212,10 @@ pub enum InstructionJson {
         job_id: Hash,
         reveals: List<Reveal, 32>,
     },
+    JobChallenge {
+        job_id: Hash,
+        bond: Amount,
+    },
 }
 
 /// JSON form of one access-list entry.
@@ -506,6 +510,12 @@ impl From<InstructionJson> for Instruction {
             InstructionJson::JobReveal { job_id, reveals } => {
                 Instruction::System(SystemInstruction::JobReveal { job_id, reveals })
             }
+            InstructionJson::JobChallenge { job_id, bond } => {
+                Instruction::System(SystemInstruction::JobChallenge {
+                    job_id,
+                    bond: bond.0,
+                })
+            }
         }
     }
 }
@@ -584,6 +594,12 @@ impl From<&Instruction> for InstructionJson {
                 Self::JobReveal {
                     job_id: *job_id,
                     reveals: reveals.clone(),
+                }
+            }
+            Instruction::System(SystemInstruction::JobChallenge { job_id, bond }) => {
+                Self::JobChallenge {
+                    job_id: *job_id,
+                    bond: Amount(*bond),
                 }
             }
             Instruction::Actor(ActorInstruction::Deploy {

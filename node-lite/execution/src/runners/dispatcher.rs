@@ -35,8 +35,8 @@ use cowboy_types::{
     Address, Hash,
     bounded::{Bytes, List, Text},
     job::{
-        Commitment, Draw, DrawCandidate, JobRecord, JobSpec, JobStatus, Payout, Reveal, Revealed,
-        VerificationMode,
+        Commitment, Dispute, Draw, DrawCandidate, JobRecord, JobSpec, JobStatus, Payout, Reveal,
+        Revealed, VerificationMode,
     },
     keccak256,
     receipt::failure,
@@ -44,11 +44,11 @@ use cowboy_types::{
 };
 use std::num::NonZeroU64;
 
-// A job's bounded lists hold what the lifecycle can put in them: one draw per retry, and every
-// member of every draw excluded.
-const _: () = assert!((MAX_RETRIES as usize) < 4);
+// A job's bounded lists hold what the lifecycle can put in them: one draw per retry and one
+// for a dispute, and every member of every draw excluded.
+const _: () = assert!((MAX_RETRIES as usize) + 2 <= 8);
 const _: () =
-    assert!((MAX_RETRIES as usize + 1) * cowboy_types::job::MAX_COMMITTEE as usize <= 128);
+    assert!((MAX_RETRIES as usize + 2) * cowboy_types::job::MAX_COMMITTEE as usize <= 256);
 
 /// Cycles per registered runner the candidate filters cost (CIP-2 §7.4: "Entitlement check
 /// (per candidate, §4 filter) 500").
@@ -238,6 +238,7 @@ pub(crate) fn submit(
         burn: 0,
         treasury: 0,
         failure: Text::default(),
+        dispute: None,
     };
     if size == 1 {
         let beacon = x.env.beacon;
@@ -302,8 +303,18 @@ fn draw(
             unavailable.push(c.address);
         }
     }
+    // A dispute's fresh committee excludes everyone who ran the job before.
+    let previous: Vec<Address> = if job.dispute.is_some() {
+        job.draws
+            .iter()
+            .flat_map(|d| d.committee.iter().copied())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let snapshot = snapshot_of(job)?
         .without(&job.excluded)
+        .without(&previous)
         .without(&unavailable);
     let Ok(committee) =
         selection::select(&snapshot, &seed, usize::from(job.committee_size), min_stake)
@@ -343,7 +354,10 @@ fn draw(
     let mut draws = std::mem::take(&mut job.draws).into_inner();
     draws.push(record);
     job.draws = List::new(draws).map_err(|e| too_big("draws", e))?;
-    job.status = JobStatus::Assigned;
+    // A dispute's re-execution stays `Disputed` through its own commits and reveals.
+    if job.dispute.is_none() {
+        job.status = JobStatus::Assigned;
+    }
     job.commitments = List::default();
     job.deadline = height.saturating_add(job.spec.timeout_blocks);
     x.world.set_storage(
@@ -527,10 +541,14 @@ pub(crate) fn phase(
         if job.deadline != at {
             continue;
         }
-        match job.status {
-            JobStatus::Assigned => commit_deadline(x, &mut job)?,
-            JobStatus::Committed => reveal_deadline(x, &mut job)?,
-            JobStatus::Verified => settle(x, &mut job)?,
+        match (job.status, job.dispute.as_ref().map(|d| d.revealing)) {
+            (JobStatus::Assigned, _) | (JobStatus::Disputed, Some(false)) => {
+                commit_deadline(x, &mut job)?
+            }
+            (JobStatus::Committed, _) | (JobStatus::Disputed, Some(true)) => {
+                reveal_deadline(x, &mut job)?
+            }
+            (JobStatus::Verified, _) => settle(x, &mut job)?,
             _ => {}
         }
     }
@@ -600,6 +618,9 @@ fn commit_deadline(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), 
         return Ok(());
     }
     job.commitments = List::default();
+    if job.dispute.is_some() {
+        return resolve(x, job, None);
+    }
     if job.draws.len() > MAX_RETRIES as usize {
         return fail(
             x,
@@ -680,7 +701,7 @@ fn run_callback(
             "the Job Dispatcher cannot fund a {held_u64} base-unit callback it escrowed"
         )));
     }
-    let id = keccak256(&[b"cowboy-callback:".as_slice(), &job.id.0].concat());
+    let id = callback_id(&job.id, callback_status(job));
     let bid = crate::fees::Bid {
         max_fee_per_cycle: prices.cycle,
         max_fee_per_cell: prices.cell,
@@ -722,6 +743,20 @@ fn run_callback(
     Ok(())
 }
 
+/// The status a callback reports: the job's, or `disputed` for an overturned result.
+fn callback_status(job: &JobRecord) -> &'static str {
+    match job.dispute.as_ref().map(|d| d.outcome.as_str()) {
+        Some("overturned") => "disputed",
+        _ => job.status.name(),
+    }
+}
+
+/// A callback's message id (and its receipt's hash): `keccak256("cowboy-callback:" ‖ job_id ‖
+/// status)`, one per outcome a job can report.
+pub fn callback_id(job: &Hash, status: &str) -> Hash {
+    keccak256(&[b"cowboy-callback:".as_slice(), &job.0, status.as_bytes()].concat())
+}
+
 /// `(job_id, status, result, details)`: the id as bytes, the status name, the verified result
 /// (bytes, or `None`), and a dict with the committee, the runners paid and the failure.
 fn callback_args(job: &JobRecord) -> Result<Vec<u8>, cowboy_pvm::value::ValueError> {
@@ -756,7 +791,7 @@ fn callback_args(job: &JobRecord) -> Result<Vec<u8>, cowboy_pvm::value::ValueErr
     let details: Vec<(Value, Value)> = keyed.into_iter().map(|(_, k, v)| (k, v)).collect();
     Value::List(vec![
         Value::Bytes(job.id.0.to_vec()),
-        Value::Str(job.status.name().into()),
+        Value::Str(callback_status(job).into()),
         job.result
             .as_ref()
             .map_or(Value::None, |r| Value::Bytes(r.to_vec())),
@@ -811,7 +846,10 @@ pub(crate) fn commit(
         return Ok(not_found(id));
     };
     let height = x.env.height;
-    if job.status != JobStatus::Assigned || height > job.deadline {
+    let committing = job.status == JobStatus::Assigned
+        || (job.status == JobStatus::Disputed
+            && job.dispute.as_ref().is_some_and(|d| !d.revealing));
+    if !committing || height > job.deadline {
         return Ok(wrong_state(format!(
             "job {id} is {} (commit deadline {}, this is height {height}); commits are taken while it is assigned",
             job.status, job.deadline
@@ -857,7 +895,10 @@ pub(crate) fn commit(
 fn start_reveals(x: &mut Executor<'_, '_>, job: &mut JobRecord) {
     let height = x.env.height;
     let window = x.env.params.aggregator.aggregator_timeout_blocks;
-    job.status = JobStatus::Committed;
+    match job.dispute.as_mut() {
+        Some(d) => d.revealing = true,
+        None => job.status = JobStatus::Committed,
+    }
     job.committed_at = height;
     job.deadline = height.saturating_add(window.saturating_mul(2));
     x.world.set_storage(
@@ -883,7 +924,9 @@ pub(crate) fn reveal(
         return Ok(not_found(id));
     };
     let height = x.env.height;
-    if job.status != JobStatus::Committed || height > job.deadline {
+    let revealing = job.status == JobStatus::Committed
+        || (job.status == JobStatus::Disputed && job.dispute.as_ref().is_some_and(|d| d.revealing));
+    if !revealing || height > job.deadline {
         return Ok(wrong_state(format!(
             "job {id} is {} (reveals end at {}, this is height {height}); reveals are taken once the commits are in",
             job.status, job.deadline
@@ -985,6 +1028,17 @@ pub(crate) fn reveal(
 /// Slashes `runner`'s stake by `non_reveal_slash_bps` (from its bonded stake, then its
 /// unbonding stake), distributed per `slash_distribution`; it loses the job.
 fn slash(x: &mut Executor<'_, '_>, job: &JobRecord, runner: &Address) -> Result<(), ExecError> {
+    slash_stake(x, job, runner, true)
+}
+
+/// Slashes `runner` (see [`slash`]); `release` also ends its part in the job (it is still on
+/// it), which a runner slashed after its job ended (an overturned result) no longer is.
+fn slash_stake(
+    x: &mut Executor<'_, '_>,
+    job: &JobRecord,
+    runner: &Address,
+    release: bool,
+) -> Result<(), ExecError> {
     let Some(mut r) = x.world.runner(runner)? else {
         return Ok(());
     };
@@ -994,7 +1048,9 @@ fn slash(x: &mut Executor<'_, '_>, job: &JobRecord, runner: &Address) -> Result<
     let from_stake = amount.min(r.stake);
     r.stake -= from_stake;
     r.unbonding.amount = r.unbonding.amount.saturating_sub(amount - from_stake);
-    r.active_jobs = r.active_jobs.saturating_sub(1);
+    if release {
+        r.active_jobs = r.active_jobs.saturating_sub(1);
+    }
     x.world.set_runner(runner, Some(&r));
     let d = x.env.params.slash_distribution.clone();
     let part =
@@ -1141,6 +1197,10 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
             x.world.set_runner(&r.runner, Some(&rec));
         }
     }
+    if job.dispute.is_some() {
+        let fresh = winners.first().map(|w| (w.agreement, w.result.clone()));
+        return resolve(x, job, fresh);
+    }
     let Some(first) = winners.first() else {
         let largest = best.map_or(0, |(_, m)| m.len());
         return fail(
@@ -1200,10 +1260,10 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
     job.burn = burn_part + dust;
     job.result = Some(first.result.clone());
     // The rest of the price escrow goes back now; the payouts wait out the challenge window.
-    let callback_fee = job.spec.callback.max_fee;
-    let refund = job.escrow - gross - callback_fee;
+    // What the price escrow does not pay goes back; the callback budgets stay.
+    let refund = job.spec.max_price.saturating_add(job.spec.tip) - gross;
     pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), refund)?;
-    job.escrow = gross + callback_fee;
+    job.escrow -= refund;
     job.status = JobStatus::Verified;
     job.deadline = height.saturating_add(x.env.params.runner.challenge_window_blocks);
     x.world.set_storage(
@@ -1224,6 +1284,9 @@ fn settle(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
     burn(x, &actors::JOB_DISPATCHER, job.burn)?;
     let paid: u64 = job.payouts.iter().map(|p| p.amount).sum::<u64>() + job.treasury + job.burn;
     job.escrow -= paid;
+    // The dispute callback's reserve (and a callback that never ran) goes back.
+    let rest = std::mem::take(&mut job.escrow);
+    pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), rest)?;
     job.status = JobStatus::Settled;
     store(x, job);
     Ok(())
@@ -1239,4 +1302,148 @@ fn schedule_callback(x: &mut Executor<'_, '_>, job: &JobRecord) {
         &keys::callback(x.env.height.saturating_add(1), &job.id),
         Some(&[]),
     );
+}
+
+/// Runs a `job_challenge` from `sender` (spec README "Challenges"): within a verified job's
+/// challenge window anyone may post `runner.challenge_bond`; the payouts stay held and a fresh
+/// committee — nobody who ran the job before — re-executes it.
+pub(crate) fn challenge(
+    x: &mut Executor<'_, '_>,
+    s: &mut Session,
+    sender: Address,
+    id: &Hash,
+    bond: u64,
+) -> Result<Handled, ExecError> {
+    let Some(mut job) = load(&x.world, id)? else {
+        return Ok(not_found(id));
+    };
+    let height = x.env.height;
+    if job.status != JobStatus::Verified || job.dispute.is_some() || height > job.deadline {
+        return Ok(wrong_state(format!(
+            "job {id} is {} (challenges are taken while it is verified and not yet challenged, until height {})",
+            job.status, job.deadline
+        )));
+    }
+    let required = x.env.params.runner.challenge_bond;
+    if bond != required {
+        return Ok(invalid(format!(
+            "the challenge bond is {required} base units (runner.challenge_bond); this one is {bond}"
+        )));
+    }
+    let paid: Vec<Address> = job.payouts.iter().map(|p| p.runner).collect();
+    let Some(original) = job
+        .reveals
+        .iter()
+        .find(|r| paid.first() == Some(&r.runner))
+        .and_then(|r| r.agreement)
+    else {
+        return Ok(wrong_state(format!(
+            "job {id} has no verified result to challenge"
+        )));
+    };
+    job.dispute = Some(Dispute {
+        challenger: sender,
+        bond,
+        original,
+        paid: List::new(paid).map_err(|e| too_big("paid", e))?,
+        revealing: false,
+        outcome: Text::default(),
+    });
+    job.status = JobStatus::Disputed;
+    job.commitments = List::default();
+    job.reveals = List::default();
+    job.slashed = List::default();
+    let first = job
+        .draws
+        .first()
+        .cloned()
+        .ok_or_else(|| ExecError::Corrupt {
+            what: format!("job {id}"),
+            reason: "verified without a draw".into(),
+        })?;
+    let round = cowboy_types::Round {
+        epoch: first.round_epoch,
+        view: first.round_view,
+    };
+    if !draw(x, &mut job, round, &first.beacon)? {
+        return Ok(Handled::failed(
+            failure::NO_RUNNERS,
+            format!("too few runners who have not run job {id} are left to re-execute it"),
+        ));
+    }
+    if let Some(refused) = store_paid(x, s, &job) {
+        return Ok(refused);
+    }
+    pay(x, &sender, &actors::JOB_DISPATCHER, bond)?;
+    Ok(Handled::Delivered(Vec::new()))
+}
+
+/// Ends a dispute with the fresh committee's verified result (`None`: none was reached).
+fn resolve(
+    x: &mut Executor<'_, '_>,
+    job: &mut JobRecord,
+    fresh: Option<(Option<Hash>, Bytes<65536>)>,
+) -> Result<(), ExecError> {
+    let Some(mut dispute) = job.dispute.take() else {
+        return Err(ExecError::Corrupt {
+            what: format!("job {}", job.id),
+            reason: "resolving a dispute it does not have".into(),
+        });
+    };
+    let height = x.env.height;
+    let outcome = match &fresh {
+        None => "inconclusive",
+        Some((agreement, _)) if *agreement == Some(dispute.original) => "upheld",
+        Some(_) => "overturned",
+    };
+    dispute.outcome = Text::new(outcome.to_owned()).unwrap_or_default();
+    match outcome {
+        "overturned" => {
+            // The runners who agreed on a result a fresh committee contradicts are slashed;
+            // the challenger's bond and the price escrow go back; the callback hears of it.
+            for a in dispute.paid.iter() {
+                slash_stake(x, job, a, false)?;
+            }
+            pay(
+                x,
+                &actors::JOB_DISPATCHER,
+                &dispute.challenger,
+                dispute.bond,
+            )?;
+            let held: u64 =
+                job.payouts.iter().map(|p| p.amount).sum::<u64>() + job.treasury + job.burn;
+            pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), held)?;
+            job.escrow -= held;
+            job.payouts = List::default();
+            job.treasury = 0;
+            job.burn = 0;
+            job.result = fresh.map(|(_, result)| result);
+            job.status = JobStatus::Failed;
+            job.failure =
+                Text::new("overturned: a fresh committee agreed on a different result".to_owned())
+                    .unwrap_or_default();
+            job.dispute = Some(dispute);
+            schedule_callback(x, job);
+        }
+        _ => {
+            // The result stands: the bond is forfeited to the Treasury when the challenge was
+            // wrong, returned when the re-execution could not decide; payouts follow.
+            let to = if outcome == "upheld" {
+                actors::TREASURY
+            } else {
+                dispute.challenger
+            };
+            pay(x, &actors::JOB_DISPATCHER, &to, dispute.bond)?;
+            job.status = JobStatus::Verified;
+            job.deadline = height;
+            x.world.set_storage(
+                &actors::JOB_DISPATCHER,
+                &keys::deadline(height, &job.id),
+                Some(&[]),
+            );
+            job.dispute = Some(dispute);
+        }
+    }
+    store(x, job);
+    Ok(())
 }
