@@ -20,8 +20,9 @@ use cowboy_rpc::jsonrpsee::{
     types::ErrorObjectOwned,
 };
 use cowboy_rpc::{
-    AccountView, ActorView, BlockId, BlockSummary, BlockTag, BlockView, CowboyApiServer, FeesView,
-    Health, MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest, QueryView, RUNNERS_PAGE,
+    AccountView, ActorView, Assignments, BlockId, BlockSummary, BlockTag, BlockView,
+    CowboyApiServer, DutyView, FeesView, Health, JOBS_PAGE, JOBS_SCAN, JobFilter, JobsPage,
+    MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest, QueryView, RUNNERS_PAGE,
     ReceiptView, RunnerView, RunnersPage, TimerView, TxView, code,
 };
 use cowboy_state::{Overlay, StateRead};
@@ -342,6 +343,79 @@ impl CowboyApiServer for Rpc {
         let snap = self.core.chain().store().snapshot().map_err(internal)?;
         let world = World::new(Overlay::new(&snap));
         cowboy_execution::runners::dispatcher::load(&world, &id).map_err(state)
+    }
+
+    async fn jobs(&self, filter: JobFilter) -> RpcResult<JobsPage> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        let scanned = cowboy_execution::runners::dispatcher::jobs_after(
+            &world,
+            filter.after.as_ref(),
+            JOBS_SCAN,
+        )
+        .map_err(state)?;
+        let scanned_all = scanned.len() < JOBS_SCAN;
+        let mut jobs = Vec::new();
+        let mut next = None;
+        for job in &scanned {
+            let matches = filter.submitter.is_none_or(|s| s == job.submitter)
+                && filter.status.is_none_or(|s| s == job.status)
+                && filter
+                    .runner
+                    .is_none_or(|r| job.draws.iter().any(|d| d.committee.contains(&r)));
+            if matches {
+                jobs.push(job.clone());
+                if jobs.len() == JOBS_PAGE {
+                    next = Some(job.id);
+                    break;
+                }
+            }
+        }
+        if next.is_none() && !scanned_all {
+            next = scanned.last().map(|j| j.id);
+        }
+        Ok(JobsPage { jobs, next })
+    }
+
+    async fn wait_for_assignment(
+        &self,
+        runner: Address,
+        after: u64,
+        timeout_ms: Option<u64>,
+    ) -> RpcResult<Option<Assignments>> {
+        use cowboy_execution::runners::dispatcher::{Duty, duty, jobs_after};
+        let mut rx = self.core.subscribe();
+        let wait = rx.wait_for(|h| *h > after);
+        match tokio::time::timeout(wait_for(timeout_ms), wait).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(_)) => return Err(err(code::UNAVAILABLE, "the node is shutting down")),
+            Err(_) => return Ok(None),
+        }
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let height = snap.height.unwrap_or(0);
+        let world = World::new(Overlay::new(&snap));
+        let window = world
+            .params()
+            .map_err(state)?
+            .aggregator
+            .aggregator_timeout_blocks;
+        let jobs = jobs_after(&world, None, JOBS_SCAN).map_err(state)?;
+        // The runner's transaction lands in the next block, at height + 1.
+        let duties = jobs
+            .iter()
+            .filter_map(|j| {
+                duty(j, &runner, height + 1, window).map(|d| DutyView {
+                    job_id: j.id,
+                    duty: match d {
+                        Duty::Commit => "commit",
+                        Duty::Reveal => "reveal",
+                    }
+                    .into(),
+                    deadline: j.deadline,
+                })
+            })
+            .collect();
+        Ok(Some(Assignments { height, duties }))
     }
 
     async fn runners(&self, after: Option<Address>) -> RpcResult<RunnersPage> {

@@ -763,3 +763,146 @@ async fn a_registered_runner_is_listed_with_its_health_and_reputation() {
     assert!(body.contains(r#""job_types":["llm"]"#), "{body}");
     assert!(body.contains(r#""healthy":true"#), "{body}");
 }
+
+/// A job submitted through the RPC is listed by `cowboy_getJobs` (by submitter, status and
+/// runner), and its runner's long poll returns the commit it owes as soon as the job's block
+/// is executed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_runner_long_polls_for_its_assignment_and_jobs_are_listed() {
+    use cowboy_types::{
+        Hash,
+        job::{JobSpec, JobStatus},
+        runner::{Capabilities, JobType, JobTypes, RunnerKey, RunnerProfile},
+    };
+    let runner = key(9);
+    let mut g = genesis();
+    let mut base_point = [0x66u8; 32];
+    base_point[0] = 0x58;
+    g.allocations.push(Allocation {
+        address: runner.address(),
+        balance: Amount(1_000_000_000_000),
+    });
+    g.runners.push(cowboy_execution::genesis::GenesisRunner {
+        address: runner.address(),
+        stake: Amount(10_000 * 1_000_000_000),
+        profile: RunnerProfile {
+            key: RunnerKey::Ed25519(Hash(base_point)),
+            capabilities: Capabilities {
+                job_types: JobTypes::of(&[JobType::Http]),
+                ..Default::default()
+            },
+            rate_card: Default::default(),
+            max_concurrent_jobs: 2,
+            max_job_value: 0,
+            endpoint: "http://127.0.0.1:9".into(),
+        },
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let core = Core::open(dir.path(), &g, CoreOptions::default()).expect("core");
+    let (addr, handle) = cowboy_node::rpc::serve(
+        core.clone(),
+        "127.0.0.1:0".parse().expect("addr"),
+        RpcLimits::default(),
+    )
+    .await
+    .expect("serve");
+    std::mem::forget(handle);
+    let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
+
+    // An actor to call back, then the job.
+    let code = "class Actor:\n    def __init__(self):\n        pass\n\n    def done(self, job_id, status, result, details):\n        return status\n";
+    let mut deploy = transfer(&key(1), 0, CHAIN_ID);
+    deploy.instruction = Instruction::Actor(cowboy_types::ActorInstruction::Deploy {
+        code: code.into(),
+        salt: Hash::ZERO,
+        init_args: vec![0x80],
+        value: 0,
+    });
+    deploy.cycles_limit = 1_000_000;
+    deploy.cells_limit = 20_000;
+    cowboy_crypto::sign_transaction(&mut deploy, &key(1)).expect("sign");
+    client
+        .send_raw_transaction(HexBytes(deploy.to_bytes()))
+        .await
+        .expect("admitted");
+    core.apply_finalized(next_block(&core))
+        .await
+        .expect("applied");
+    let actor = cowboy_types::actor_address(
+        &key(1).address(),
+        &Hash::ZERO,
+        &cowboy_types::code_hash(&cowboy_types::canonicalize_source(code)),
+    );
+    let spec: JobSpec = serde_json::from_value(serde_json::json!({
+        "input": {"http": {"method": "GET", "url": "https://api.example.com/v"}},
+        "bounds": {"max_wall_ms": 1000},
+        "schema": {"max_return_bytes": 64, "expected_execution_ms": 100, "data_format": {"bytes": {}}},
+        "verification": {"mode": {"none": {}}},
+        "max_price": "1000",
+        "timeout_blocks": 10,
+        "callback": {"actor": actor, "handler": "done"}
+    }))
+    .expect("spec");
+    let mut submit = transfer(&key(1), 1, CHAIN_ID);
+    submit.instruction = Instruction::System(SystemInstruction::JobSubmit {
+        spec: Box::new(spec),
+    });
+    submit.cycles_limit = 200_000;
+    submit.cells_limit = 20_000;
+    cowboy_crypto::sign_transaction(&mut submit, &key(1)).expect("sign");
+    client
+        .send_raw_transaction(HexBytes(submit.to_bytes()))
+        .await
+        .expect("admitted");
+
+    // The runner waits for its next assignment before the block exists.
+    let poll = {
+        let client = client.clone();
+        let me = runner.address();
+        tokio::spawn(async move { client.wait_for_assignment(me, 1, Some(30_000)).await })
+    };
+    core.apply_finalized(next_block(&core))
+        .await
+        .expect("applied");
+    let assignments = poll.await.expect("join").expect("call").expect("assigned");
+    assert_eq!(assignments.height, 2);
+    assert_eq!(assignments.duties.len(), 1, "{assignments:?}");
+    assert_eq!(assignments.duties[0].duty, "commit");
+    let id = assignments.duties[0].job_id;
+
+    let by_submitter = client
+        .jobs(cowboy_rpc::JobFilter {
+            submitter: Some(key(1).address()),
+            ..Default::default()
+        })
+        .await
+        .expect("call");
+    assert_eq!(by_submitter.jobs.len(), 1);
+    assert_eq!(by_submitter.jobs[0].id, id);
+    assert_eq!(by_submitter.next, None);
+    let assigned = client
+        .jobs(cowboy_rpc::JobFilter {
+            status: Some(JobStatus::Assigned),
+            runner: Some(runner.address()),
+            ..Default::default()
+        })
+        .await
+        .expect("call");
+    assert_eq!(assigned.jobs.len(), 1);
+    let settled = client
+        .jobs(cowboy_rpc::JobFilter {
+            status: Some(JobStatus::Settled),
+            ..Default::default()
+        })
+        .await
+        .expect("call");
+    assert!(settled.jobs.is_empty());
+    let job = client.job(id).await.expect("call").expect("stored");
+    assert_eq!(job.status, JobStatus::Assigned);
+    // Nothing new for someone else, and a timeout is `null`.
+    let idle = client
+        .wait_for_assignment(key(1).address(), 2, Some(50))
+        .await
+        .expect("call");
+    assert_eq!(idle, None);
+}

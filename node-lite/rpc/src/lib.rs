@@ -392,6 +392,51 @@ pub struct RunnersPage {
 /// Most runners one `cowboy_getRunners` page holds.
 pub const RUNNERS_PAGE: usize = 256;
 
+/// Which jobs `cowboy_getJobs` returns: all of these that are given must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JobFilter {
+    #[serde(default)]
+    pub submitter: Option<Address>,
+    /// A runner on any of the job's committees.
+    #[serde(default)]
+    pub runner: Option<Address>,
+    #[serde(default)]
+    pub status: Option<cowboy_types::job::JobStatus>,
+    /// Continue after this job id (the previous page's `next`).
+    #[serde(default)]
+    pub after: Option<Hash>,
+}
+
+/// A page of jobs in id order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobsPage {
+    pub jobs: Vec<cowboy_types::job::JobRecord>,
+    /// Pass as `after` to continue; `null` when every job was looked at.
+    pub next: Option<Hash>,
+}
+
+/// Most jobs one `cowboy_getJobs` page returns, and most it looks at.
+pub const JOBS_PAGE: usize = 100;
+pub const JOBS_SCAN: usize = 10_000;
+
+/// What a runner must do now for one job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DutyView {
+    pub job_id: Hash,
+    /// `commit` or `reveal`.
+    pub duty: String,
+    /// The last height the step is taken at.
+    pub deadline: u64,
+}
+
+/// A runner's duties at a height (the answer to its long poll).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assignments {
+    pub height: u64,
+    pub duties: Vec<DutyView>,
+}
+
 /// An actor's record.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActorView {
@@ -548,6 +593,22 @@ pub trait CowboyApi {
     /// beacon, seed, committee and aggregator, the excluded runners), or `null`.
     #[method(name = "getJob")]
     async fn job(&self, id: Hash) -> RpcResult<Option<cowboy_types::job::JobRecord>>;
+
+    /// Jobs matching `filter`, in id order: at most [`JOBS_PAGE`] of them, looking at most at
+    /// [`JOBS_SCAN`] jobs; `next` continues.
+    #[method(name = "getJobs")]
+    async fn jobs(&self, filter: JobFilter) -> RpcResult<JobsPage>;
+
+    /// A runner's long poll: as soon as a block above `after` is executed, what `runner` must
+    /// do (commit or reveal, with the last height for it); `null` after `timeout_ms` (at most
+    /// [`MAX_WAIT_MS`]). No client sleeps: pass the returned height as the next `after`.
+    #[method(name = "waitForAssignment")]
+    async fn wait_for_assignment(
+        &self,
+        runner: Address,
+        after: u64,
+        timeout_ms: Option<u64>,
+    ) -> RpcResult<Option<Assignments>>;
 
     /// Registered runners in address order, [`RUNNERS_PAGE`] at a time, starting after
     /// `after`.

@@ -1447,3 +1447,66 @@ fn resolve(
     store(x, job);
     Ok(())
 }
+
+/// Up to `limit` jobs with ids above `after`, in id order (for explorers and runners; the
+/// node's RPC pages through them).
+pub fn jobs_after(
+    world: &crate::world::World<'_>,
+    after: Option<&Hash>,
+    limit: usize,
+) -> Result<Vec<JobRecord>, ExecError> {
+    let prefix = cowboy_types::state::key::storage(&actors::JOB_DISPATCHER, keys::JOB);
+    let start =
+        after.map(|id| cowboy_types::state::key::storage(&actors::JOB_DISPATCHER, &keys::job(id)));
+    let page = world.overlay.scan(&prefix, start.as_deref(), limit)?;
+    page.into_iter()
+        .map(|(k, v)| {
+            cowboy_types::codec::decode_strict(&v).map_err(|e| ExecError::Corrupt {
+                what: format!("job record {}", cowboy_types::encode_hex(&k)),
+                reason: e.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// What a runner must do for a job now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duty {
+    /// It is on the committee drawn last and has not committed.
+    Commit,
+    /// It aggregates and the reveals are open, or its own reveal is due after the
+    /// aggregator's window.
+    Reveal,
+}
+
+/// `runner`'s duty on `job` at `height`, if any.
+pub fn duty(
+    job: &JobRecord,
+    runner: &Address,
+    height: u64,
+    aggregator_window: u64,
+) -> Option<Duty> {
+    let draw = job.draws.last()?;
+    let stage = match (job.status, job.dispute.as_ref().map(|d| d.revealing)) {
+        (JobStatus::Assigned, _) | (JobStatus::Disputed, Some(false)) => JobStatus::Assigned,
+        (JobStatus::Committed, _) | (JobStatus::Disputed, Some(true)) => JobStatus::Committed,
+        _ => return None,
+    };
+    if height > job.deadline {
+        return None;
+    }
+    let committed = job.commitments.iter().any(|c| c.runner == *runner);
+    match stage {
+        JobStatus::Assigned if draw.committee.contains(runner) && !committed => Some(Duty::Commit),
+        JobStatus::Committed if committed => {
+            let revealed =
+                job.reveals.iter().any(|r| r.runner == *runner) || job.slashed.contains(runner);
+            let own_turn = height > job.committed_at.saturating_add(aggregator_window);
+            let aggregating = draw.aggregator == *runner
+                && job.reveals.len() + job.slashed.len() < job.commitments.len();
+            (aggregating || (own_turn && !revealed)).then_some(Duty::Reveal)
+        }
+        _ => None,
+    }
+}
