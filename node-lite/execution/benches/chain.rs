@@ -688,6 +688,7 @@ fn job_chain(open: usize, blocks: u64) -> (tempfile::TempDir, Chain) {
             treasury: 0,
             failure: Default::default(),
             dispute: None,
+            callbacks_pending: 0,
         }
     };
     let mut put = |j: &JobRecord| {

@@ -670,6 +670,12 @@ impl Parameters {
                 "must be above 0 (members need a window to reveal)",
             );
         }
+        if self.runner.challenge_window_blocks == 0 {
+            return bad(
+                "runner.challenge_window_blocks",
+                "must be above 0 (a verified result must be challengeable)",
+            );
+        }
         if self.aggregator.aggregator_bonus_bps > BPS {
             return bad("aggregator.aggregator_bonus_bps", "must be at most 10,000");
         }

@@ -692,14 +692,20 @@ fn a_successful_challenge_overturns_a_colluding_majority() {
         let (r, _) = send(&node, engine, &key(1), challenge(&id, bond));
         assert_success(&r);
         fees += r.fee;
-        let j = job(&node, &id);
-        assert_eq!(j.status, JobStatus::Disputed);
-        let fresh = j.draws.last().cloned().expect("fresh draw");
-        assert!(fresh.committee.iter().all(|a| !first.committee.contains(a)));
+        assert_eq!(job(&node, &id).status, JobStatus::Disputed);
         // A second challenge is refused.
         let (r, _) = send(&node, engine, &key(1), challenge(&id, bond));
         assert_eq!(failure(&r).0, kind::WRONG_JOB_STATE);
         fees += r.fee;
+        // The fresh committee is drawn K = 2 rounds after the challenge, from nobody who ran
+        // the job before.
+        assert_eq!(job(&node, &id).draws.len(), 1);
+        node.block(engine, vec![]);
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Disputed);
+        assert_eq!(j.draws.len(), 2);
+        let fresh = j.draws.last().cloned().expect("fresh draw");
+        assert!(fresh.committee.iter().all(|a| !first.committee.contains(a)));
 
         run_committee(&node, engine, &id, |a| {
             reveal_of(a, br#"{"usd": 100}"#, a.0[0])
@@ -726,34 +732,60 @@ fn a_successful_challenge_overturns_a_colluding_majority() {
     });
 }
 
-/// A challenge the fresh committee does not support forfeits the bond to the Treasury, and the
-/// job settles as verified.
+/// A single runner's result cannot be challenged; a committee's that a fresh committee
+/// confirms is upheld: the bond is forfeited to the confirming runners, and the job settles.
 #[test]
-fn a_failed_challenge_forfeits_the_bond() {
+fn a_failed_challenge_forfeits_the_bond_to_the_confirming_runners() {
     with_engine(|engine| {
         let node = node();
         let callback = callback_actor(&node, engine);
+        let bond = Parameters::spec().runner.challenge_bond;
         let (r, _) = send(
             &node,
             engine,
             &key(1),
             submit(spec(callback, serde_json::json!({"none": {}}), 0)),
         );
+        let single = id_of(&r);
+        run_committee(&node, engine, &single, |a| {
+            reveal_of(a, br#"{"usd": 7}"#, 3)
+        });
+        assert_eq!(job(&node, &single).status, JobStatus::Verified);
+        let (r, _) = send(&node, engine, &key(1), challenge(&single, bond));
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::INVALID_JOB);
+        assert!(message.contains("cannot be challenged"), "{message}");
+
+        let mut s = spec(
+            callback,
+            serde_json::json!({"majority_vote": {"vote_field": "/usd"}}),
+            3,
+        );
+        s.timeout_blocks = 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
         let id = id_of(&r);
-        run_committee(&node, engine, &id, |a| reveal_of(a, br#"{"usd": 7}"#, 3));
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        run_committee(&node, engine, &id, |a| {
+            reveal_of(a, br#"{"usd": 7}"#, a.0[0])
+        });
         assert_eq!(job(&node, &id).status, JobStatus::Verified);
-        let bond = Parameters::spec().runner.challenge_bond;
         let (r, _) = send(&node, engine, &key(1), challenge(&id, bond));
         assert_success(&r);
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
         let treasury = node.account(&actors::TREASURY).balance;
-        run_committee(&node, engine, &id, |a| reveal_of(a, br#"{"usd": 7}"#, 4));
+        run_committee(&node, engine, &id, |a| {
+            reveal_of(a, br#"{"usd": 7.0}"#, a.0[1])
+        });
         let j = job(&node, &id);
         assert_eq!(j.status, JobStatus::Verified);
         assert_eq!(
             j.dispute.as_ref().map(|d| d.outcome.to_string()),
             Some("upheld".into())
         );
-        assert_eq!(node.account(&actors::TREASURY).balance, treasury + bond);
+        // Three confirming runners share the bond; the base unit left over goes to the Treasury.
+        assert_eq!(node.account(&actors::TREASURY).balance, treasury + bond % 3);
         node.block(engine, vec![]);
         assert_eq!(job(&node, &id).status, JobStatus::Settled);
         audit_holds(&node);

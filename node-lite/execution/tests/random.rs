@@ -85,7 +85,7 @@ fn params() -> Parameters {
 }
 
 /// Genesis runners: keys 101..=100+RUNNERS.
-const RUNNERS: u8 = 5;
+const RUNNERS: u8 = 7;
 
 fn runner_key(i: u8) -> cowboy_crypto::PrivateKey {
     key(101 + i)

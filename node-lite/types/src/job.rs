@@ -649,7 +649,6 @@ fn json_object(text: &str) -> bool {
 }
 
 impl JobSpec {
-    /// What submitting the job escrows: `max_price + tip + callback.max_fee`.
     /// What submitting the job escrows: `max_price + tip` and twice `callback.max_fee` (one
     /// for the result's callback, one held for a dispute's until the job settles).
     pub fn escrow(&self) -> u64 {
@@ -1389,6 +1388,8 @@ record! {
         pub failure: Text<256>,
         /// A challenge of the verified result, once one is made.
         pub dispute: Option<Dispute>,
+        /// Callbacks queued and not yet delivered (each keeps a `callback.max_fee` escrowed).
+        pub callbacks_pending: u8,
     }
 }
 
@@ -1404,6 +1405,10 @@ record! {
         /// The challenged result's agreement hash and the runners it was to pay.
         pub original: Hash,
         pub paid: List<Address, 32>,
+        /// The round of the challenge's block: the fresh committee is drawn from the beacon of
+        /// a round `committee.round_delay` later, so nobody can see it when challenging.
+        pub bound_epoch: u64,
+        pub bound_view: u64,
         /// The fresh committee has committed and is revealing.
         pub revealing: bool,
         /// The outcome: `upheld` (the bond is forfeited), `overturned` (the runners who agreed

@@ -159,7 +159,7 @@ pub(crate) fn submit(
         return Ok(Handled::failed(
             failure::INSUFFICIENT_BALANCE,
             format!(
-                "escrowing max_price + tip + callback.max_fee ({escrow} base units) needs that much in {sender}'s balance"
+                "escrowing max_price + tip + 2 × callback.max_fee ({escrow} base units) needs that much in {sender}'s balance"
             ),
         ));
     }
@@ -239,6 +239,7 @@ pub(crate) fn submit(
         treasury: 0,
         failure: Text::default(),
         dispute: None,
+        callbacks_pending: 0,
     };
     if size == 1 {
         let beacon = x.env.beacon;
@@ -282,9 +283,17 @@ fn draw(
     beacon: &[u8],
 ) -> Result<bool, ExecError> {
     let retry = job.draws.len() as u32;
-    let seed = match job.draws.first() {
-        Some(first) => selection::retry_seed(&first.seed, retry),
-        None => selection::seed(round, beacon, &job.id),
+    let seed = match (job.dispute.is_some(), job.draws.first()) {
+        // A dispute's fresh committee comes from a beacon nobody knew when challenging.
+        (true, _) => keccak256(
+            &[
+                b"cowboy-dispute:".as_slice(),
+                &selection::seed(round, beacon, &job.id).0,
+            ]
+            .concat(),
+        ),
+        (false, Some(first)) => selection::retry_seed(&first.seed, retry),
+        (false, None) => selection::seed(round, beacon, &job.id),
     };
     let Some(min_stake) = NonZeroU64::new(job.min_stake) else {
         return Err(ExecError::Corrupt {
@@ -440,7 +449,7 @@ fn fail(x: &mut Executor<'_, '_>, job: &mut JobRecord, why: &str) -> Result<(), 
     let refund = job.escrow - keep;
     pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), refund)?;
     job.escrow = keep;
-    schedule_callback(x, job);
+    schedule_callback(x, job, "failed")?;
     store(x, job);
     Ok(())
 }
@@ -515,7 +524,13 @@ pub(crate) fn phase(
             x.world.set_storage(&actors::JOB_DISPATCHER, &key, None);
             continue;
         };
-        let due = (job.bound_epoch, job.bound_view.saturating_add(delay));
+        let bound = job
+            .dispute
+            .as_ref()
+            .map_or((job.bound_epoch, job.bound_view), |d| {
+                (d.bound_epoch, d.bound_view)
+            });
+        let due = (bound.0, bound.1.saturating_add(delay));
         if (beacon.round.epoch, beacon.round.view) < due {
             // FIFO by submission: later jobs are bound to later rounds.
             break;
@@ -523,6 +538,8 @@ pub(crate) fn phase(
         x.world.set_storage(&actors::JOB_DISPATCHER, &key, None);
         if draw(x, &mut job, beacon.round, &beacon.signature)? {
             store(x, &job);
+        } else if job.dispute.is_some() {
+            resolve(x, &mut job, None)?;
         } else {
             fail(x, &mut job, "too few candidates left to draw the committee")?;
         }
@@ -561,12 +578,17 @@ pub(crate) fn phase(
         if height_in(&key, keys::CALLBACK)? > height {
             break;
         }
+        let status = x
+            .world
+            .storage(&actors::JOB_DISPATCHER, &key)?
+            .and_then(|v| String::from_utf8(v).ok())
+            .unwrap_or_default();
         x.world.set_storage(&actors::JOB_DISPATCHER, &key, None);
         let id = id_at_end(&key)?;
         let Some(mut job) = load(&x.world, &id)? else {
             continue;
         };
-        run_callback(x, &mut job, receipts)?;
+        run_callback(x, &mut job, &status, receipts)?;
     }
     Ok(())
 }
@@ -676,10 +698,12 @@ fn reveal_deadline(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), 
 fn run_callback(
     x: &mut Executor<'_, '_>,
     job: &mut JobRecord,
+    status: &str,
     receipts: &mut Vec<(cowboy_types::Receipt, Option<u32>)>,
 ) -> Result<(), ExecError> {
     let max_fee = job.spec.callback.max_fee.min(job.escrow);
     job.escrow -= max_fee;
+    job.callbacks_pending = job.callbacks_pending.saturating_sub(1);
     let prices = x.env.lane(x.env.params.lane_fee_multipliers.user_bps);
     let caps = &x.env.params.timer;
     let cycles = (max_fee / 2 / prices.cycle.max(1)).min(caps.max_cycles_per_fire);
@@ -701,7 +725,7 @@ fn run_callback(
             "the Job Dispatcher cannot fund a {held_u64} base-unit callback it escrowed"
         )));
     }
-    let id = callback_id(&job.id, callback_status(job));
+    let id = callback_id(&job.id, status);
     let bid = crate::fees::Bid {
         max_fee_per_cycle: prices.cycle,
         max_fee_per_cell: prices.cell,
@@ -717,7 +741,7 @@ fn run_callback(
         x.env.params.execution.fanout_per_tx,
         id,
     );
-    let args = callback_args(job).map_err(|e| ExecError::Corrupt {
+    let args = callback_args(job, status).map_err(|e| ExecError::Corrupt {
         what: format!("job {} callback arguments", job.id),
         reason: e.to_string(),
     })?;
@@ -743,14 +767,6 @@ fn run_callback(
     Ok(())
 }
 
-/// The status a callback reports: the job's, or `disputed` for an overturned result.
-fn callback_status(job: &JobRecord) -> &'static str {
-    match job.dispute.as_ref().map(|d| d.outcome.as_str()) {
-        Some("overturned") => "disputed",
-        _ => job.status.name(),
-    }
-}
-
 /// A callback's message id (and its receipt's hash): `keccak256("cowboy-callback:" ‖ job_id ‖
 /// status)`, one per outcome a job can report.
 pub fn callback_id(job: &Hash, status: &str) -> Hash {
@@ -759,7 +775,7 @@ pub fn callback_id(job: &Hash, status: &str) -> Hash {
 
 /// `(job_id, status, result, details)`: the id as bytes, the status name, the verified result
 /// (bytes, or `None`), and a dict with the committee, the runners paid and the failure.
-fn callback_args(job: &JobRecord) -> Result<Vec<u8>, cowboy_pvm::value::ValueError> {
+fn callback_args(job: &JobRecord, status: &str) -> Result<Vec<u8>, cowboy_pvm::value::ValueError> {
     use cowboy_pvm::Value;
     let addresses = |list: Vec<Address>| {
         Value::List(
@@ -791,7 +807,7 @@ fn callback_args(job: &JobRecord) -> Result<Vec<u8>, cowboy_pvm::value::ValueErr
     let details: Vec<(Value, Value)> = keyed.into_iter().map(|(_, k, v)| (k, v)).collect();
     Value::List(vec![
         Value::Bytes(job.id.0.to_vec()),
-        Value::Str(callback_status(job).into()),
+        Value::Str(status.into()),
         job.result
             .as_ref()
             .map_or(Value::None, |r| Value::Bytes(r.to_vec())),
@@ -1198,7 +1214,13 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         }
     }
     if job.dispute.is_some() {
-        let fresh = winners.first().map(|w| (w.agreement, w.result.clone()));
+        let fresh = winners.first().map(|w| {
+            (
+                w.agreement,
+                w.result.clone(),
+                winners.iter().map(|w| w.runner).collect(),
+            )
+        });
         return resolve(x, job, fresh);
     }
     let Some(first) = winners.first() else {
@@ -1271,7 +1293,7 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         &keys::deadline(job.deadline, &job.id),
         Some(&[]),
     );
-    schedule_callback(x, job);
+    schedule_callback(x, job, "verified")?;
     Ok(())
 }
 
@@ -1284,29 +1306,55 @@ fn settle(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
     burn(x, &actors::JOB_DISPATCHER, job.burn)?;
     let paid: u64 = job.payouts.iter().map(|p| p.amount).sum::<u64>() + job.treasury + job.burn;
     job.escrow -= paid;
-    // The dispute callback's reserve (and a callback that never ran) goes back.
-    let rest = std::mem::take(&mut job.escrow);
+    // The dispute callback's reserve goes back; the fees of callbacks still queued stay.
+    let keep = job
+        .spec
+        .callback
+        .max_fee
+        .saturating_mul(u64::from(job.callbacks_pending))
+        .min(job.escrow);
+    let rest = job.escrow - keep;
     pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), rest)?;
+    job.escrow = keep;
     job.status = JobStatus::Settled;
     store(x, job);
     Ok(())
 }
 
-/// Queues the job's callback for the next block's jobs phase.
-fn schedule_callback(x: &mut Executor<'_, '_>, job: &JobRecord) {
+/// Queues a callback reporting `status` for the next free height from the next block on (so
+/// a result and a dispute reported in one block are both delivered), keeping its fee.
+fn schedule_callback(
+    x: &mut Executor<'_, '_>,
+    job: &mut JobRecord,
+    status: &str,
+) -> Result<(), ExecError> {
     if job.spec.callback.max_fee == 0 {
-        return;
+        return Ok(());
+    }
+    let mut at = x.env.height.saturating_add(1);
+    while x
+        .world
+        .storage(&actors::JOB_DISPATCHER, &keys::callback(at, &job.id))?
+        .is_some()
+    {
+        at = at.saturating_add(1);
     }
     x.world.set_storage(
         &actors::JOB_DISPATCHER,
-        &keys::callback(x.env.height.saturating_add(1), &job.id),
-        Some(&[]),
+        &keys::callback(at, &job.id),
+        Some(status.as_bytes()),
     );
+    job.callbacks_pending = job.callbacks_pending.saturating_add(1);
+    Ok(())
 }
 
 /// Runs a `job_challenge` from `sender` (spec README "Challenges"): within a verified job's
 /// challenge window anyone may post `runner.challenge_bond`; the payouts stay held and a fresh
-/// committee — nobody who ran the job before — re-executes it.
+/// committee — nobody who ran the job before — re-executes it, drawn from the beacon of a round
+/// `committee.round_delay` after the challenge (nobody can see it when challenging). Only
+/// results that a fresh committee can reproduce are challengeable: `majority_vote` and
+/// `deterministic` (a single runner's `none` / `economic_bond` result awaits the objective
+/// checks).
 pub(crate) fn challenge(
     x: &mut Executor<'_, '_>,
     s: &mut Session,
@@ -1324,11 +1372,48 @@ pub(crate) fn challenge(
             job.status, job.deadline
         )));
     }
+    if !matches!(
+        job.spec.verification.mode,
+        VerificationMode::MajorityVote { .. } | VerificationMode::Deterministic {}
+    ) {
+        return Ok(invalid(format!(
+            "job {id} ({}) cannot be challenged: only majority_vote and deterministic results can be re-executed and compared",
+            job.spec.verification.mode.name()
+        )));
+    }
     let required = x.env.params.runner.challenge_bond;
     if bond != required {
         return Ok(invalid(format!(
             "the challenge bond is {required} base units (runner.challenge_bond); this one is {bond}"
         )));
+    }
+    // The deferred draw's filtering is paid now, as a committee submission pays for its own.
+    let cost = CANDIDATE_CHECK_CYCLES.saturating_mul(job.candidates.len() as u64);
+    if cost > s.cycles_left {
+        return Ok(Handled::failed(
+            cowboy_pvm::ErrorKind::OutOfCycles.code(),
+            format!("out of cycles paying the fresh committee's draw ({cost} cycles)"),
+        ));
+    }
+    s.spend(cost, 0);
+    let previous: Vec<Address> = job
+        .draws
+        .iter()
+        .flat_map(|d| d.committee.iter().copied())
+        .collect();
+    let left = job
+        .candidates
+        .iter()
+        .filter(|c| !previous.contains(&c.address) && !job.excluded.contains(&c.address))
+        .count();
+    if left < usize::from(job.committee_size) {
+        return Ok(Handled::failed(
+            failure::NO_RUNNERS,
+            format!(
+                "{left} runners who have not run job {id} are left; re-executing it needs {}",
+                job.committee_size
+            ),
+        ));
     }
     let paid: Vec<Address> = job.payouts.iter().map(|p| p.runner).collect();
     let Some(original) = job
@@ -1346,6 +1431,8 @@ pub(crate) fn challenge(
         bond,
         original,
         paid: List::new(paid).map_err(|e| too_big("paid", e))?,
+        bound_epoch: x.env.block.epoch,
+        bound_view: x.env.block.view,
         revealing: false,
         outcome: Text::default(),
     });
@@ -1353,24 +1440,15 @@ pub(crate) fn challenge(
     job.commitments = List::default();
     job.reveals = List::default();
     job.slashed = List::default();
-    let first = job
-        .draws
-        .first()
-        .cloned()
-        .ok_or_else(|| ExecError::Corrupt {
-            what: format!("job {id}"),
-            reason: "verified without a draw".into(),
-        })?;
-    let round = cowboy_types::Round {
-        epoch: first.round_epoch,
-        view: first.round_view,
-    };
-    if !draw(x, &mut job, round, &first.beacon)? {
-        return Ok(Handled::failed(
-            failure::NO_RUNNERS,
-            format!("too few runners who have not run job {id} are left to re-execute it"),
-        ));
-    }
+    // No step is due until the fresh committee is drawn (the window's index entry no longer
+    // matches).
+    job.deadline = 0;
+    let seq = x.world.next_seq("job")?;
+    x.world.set_storage(
+        &actors::JOB_DISPATCHER,
+        &keys::awaiting_draw(seq, id),
+        Some(&[]),
+    );
     if let Some(refused) = store_paid(x, s, &job) {
         return Ok(refused);
     }
@@ -1382,7 +1460,7 @@ pub(crate) fn challenge(
 fn resolve(
     x: &mut Executor<'_, '_>,
     job: &mut JobRecord,
-    fresh: Option<(Option<Hash>, Bytes<65536>)>,
+    fresh: Option<(Option<Hash>, Bytes<65536>, Vec<Address>)>,
 ) -> Result<(), ExecError> {
     let Some(mut dispute) = job.dispute.take() else {
         return Err(ExecError::Corrupt {
@@ -1393,7 +1471,7 @@ fn resolve(
     let height = x.env.height;
     let outcome = match &fresh {
         None => "inconclusive",
-        Some((agreement, _)) if *agreement == Some(dispute.original) => "upheld",
+        Some((agreement, _, _)) if *agreement == Some(dispute.original) => "upheld",
         Some(_) => "overturned",
     };
     dispute.outcome = Text::new(outcome.to_owned()).unwrap_or_default();
@@ -1417,23 +1495,29 @@ fn resolve(
             job.payouts = List::default();
             job.treasury = 0;
             job.burn = 0;
-            job.result = fresh.map(|(_, result)| result);
+            job.result = fresh.map(|(_, result, _)| result);
             job.status = JobStatus::Failed;
             job.failure =
                 Text::new("overturned: a fresh committee agreed on a different result".to_owned())
                     .unwrap_or_default();
             job.dispute = Some(dispute);
-            schedule_callback(x, job);
+            schedule_callback(x, job, "disputed")?;
         }
         _ => {
-            // The result stands: the bond is forfeited to the Treasury when the challenge was
-            // wrong, returned when the re-execution could not decide; payouts follow.
-            let to = if outcome == "upheld" {
-                actors::TREASURY
+            // The result stands and the bond is forfeited (spec README "Challenges"): to the
+            // fresh committee that confirmed the result, equally (dust to the Treasury), or to
+            // the Treasury when the re-execution reached no result.
+            let confirmers = fresh.map(|(_, _, winners)| winners).unwrap_or_default();
+            let each = if confirmers.is_empty() {
+                0
             } else {
-                dispute.challenger
+                dispute.bond / confirmers.len() as u64
             };
-            pay(x, &actors::JOB_DISPATCHER, &to, dispute.bond)?;
+            for a in &confirmers {
+                pay(x, &actors::JOB_DISPATCHER, a, each)?;
+            }
+            let rest = dispute.bond - each * confirmers.len() as u64;
+            pay(x, &actors::JOB_DISPATCHER, &actors::TREASURY, rest)?;
             job.status = JobStatus::Verified;
             job.deadline = height;
             x.world.set_storage(
