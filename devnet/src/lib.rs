@@ -440,10 +440,12 @@ impl Devnet {
             threshold_public: None,
             // Cycle budgets sized so a full block executes in half of this devnet's block time
             // (unless asked for another budget).
+            // The runner market's windows are devnet-short.
             parameters: match options.cycle_budget_ppm {
                 Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
                 None => cowboy_execution::Parameters::for_block_time(state.block_time_ms),
-            },
+            }
+            .with_devnet_windows(),
         };
         let stake = cowboy_execution::Parameters::default()
             .consensus

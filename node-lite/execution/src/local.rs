@@ -102,7 +102,7 @@ impl LocalChain {
         let mut funded: Vec<Address> = accounts.to_vec();
         funded.sort();
         funded.dedup();
-        let parameters = Parameters::for_block_time(BLOCK_TIME_MS);
+        let parameters = Parameters::for_block_time(BLOCK_TIME_MS).with_devnet_windows();
         Genesis {
             chain_id: CHAIN_ID,
             genesis_time_ms: GENESIS_TIME_MS,

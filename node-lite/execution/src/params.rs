@@ -440,6 +440,18 @@ impl Parameters {
         Self::with_budget_ppm(budget_scale_ppm(block_time_ms))
     }
 
+    /// These parameters with the runner market's windows shortened for devnets and local runs
+    /// (Cowboy decision, `book/src/guide/devnet.md`): a 20-block challenge window (instead of
+    /// 15 minutes), 5-block aggregator windows, a 100-block unbonding delay and a 10-block
+    /// dispute window, so a job's whole lifecycle plays out in a minute on a laptop.
+    pub fn with_devnet_windows(mut self) -> Self {
+        self.runner.challenge_window_blocks = 20;
+        self.runner.dispute_window_blocks = 10;
+        self.runner.unbonding_blocks = 100;
+        self.aggregator.aggregator_timeout_blocks = 5;
+        self
+    }
+
     /// The spec's own cycle budgets, unscaled (what the chain grows to; the formula tests).
     pub fn spec() -> Self {
         Self::with_budget_ppm(1_000_000)
