@@ -438,88 +438,42 @@ fn timer_chain(engine: &mut Engine, pending: usize, blocks: u64) -> (tempfile::T
     let actor = cowboy_types::actor_address(&keys[0].address(), &Hash::ZERO, &code_hash);
     timed_block(engine, &chain, vec![deploy, fund_actor(actor)]);
     // Write the timers as a block of their own.
-    let head = chain.head().expect("head");
-    let snapshot = chain.store().snapshot().expect("snapshot");
-    let mut world = World::new(Overlay::new(&snapshot));
-    let args = Value::List(vec![]).encode().expect("args");
-    let timer = |next_height: u64| TimerRecord {
-        creator: actor,
-        fee_payer: actor,
-        actor,
-        handler: "tick".into(),
-        args: args.clone(),
-        next_height,
-        every: 0,
-        cycles_per_fire: 20_000,
-        cells_per_fire: 200,
-        expires_at: None,
-        seq: 0,
-        bid: None,
-    };
-    for i in 0..pending {
-        let mut id = [0u8; 32];
-        id[..8].copy_from_slice(&(i as u64).to_be_bytes());
-        id[8] = 0xf0;
-        world
-            .insert_timer(&Hash(id), timer(1_000_000_000 + i as u64 % 1_000))
-            .expect("timer");
-    }
-    for h in 0..blocks {
-        for j in 0..20u64 {
+    commit_written(&chain, |world, head| {
+        let args = Value::List(vec![]).encode().expect("args");
+        let timer = |next_height: u64| TimerRecord {
+            creator: actor,
+            fee_payer: actor,
+            actor,
+            handler: "tick".into(),
+            args: args.clone(),
+            next_height,
+            every: 0,
+            cycles_per_fire: 20_000,
+            cells_per_fire: 200,
+            expires_at: None,
+            seq: 0,
+            bid: None,
+        };
+        for i in 0..pending {
             let mut id = [0u8; 32];
-            id[..8].copy_from_slice(&h.to_be_bytes());
-            id[8..16].copy_from_slice(&j.to_be_bytes());
-            id[16] = 0xd0;
+            id[..8].copy_from_slice(&(i as u64).to_be_bytes());
+            id[8] = 0xf0;
             world
-                .insert_timer(&Hash(id), timer(head.height + 2 + h))
+                .insert_timer(&Hash(id), timer(1_000_000_000 + i as u64 % 1_000))
                 .expect("timer");
         }
-    }
-    let basefees = world.basefees().expect("basefees");
-    let changes = world.overlay.into_changes().expect("changes");
-    let prepared = chain.store().prepare(&snapshot, changes).expect("prepare");
-    drop(snapshot);
-    let claim = chain
-        .outcome(head.height)
-        .expect("outcome")
-        .expect("the head is executed");
-    let block = Block {
-        header: Header {
-            parent: head.digest(),
-            height: head.height + 1,
-            round: head.round,
-            timestamp_ms: head.timestamp_ms,
-            proposer: validator(),
-            beacon: head.beacon,
-            tx_root: cowboy_execution::roots::tx_root(&[]),
-            state_height: claim.height,
-            state_root: claim.state_root,
-            receipts_root: claim.receipts_root,
-            cycle_basefee: claim.cycle_basefee,
-            cell_basefee: claim.cell_basefee,
-        },
-        transactions: vec![],
-    };
-    let outcome = Outcome {
-        height: head.height + 1,
-        state_root: prepared.root,
-        receipts_root: cowboy_execution::roots::receipts_root(&[]),
-        cycle_basefee: basefees.cycle,
-        cell_basefee: basefees.cell,
-    }
-    .to_bytes();
-    chain
-        .store()
-        .commit(
-            &prepared,
-            &BlockRecord {
-                block: &block,
-                hash: block.header.digest(),
-                receipts: &[],
-                outcome: &outcome,
-            },
-        )
-        .expect("commit timers");
+        for h in 0..blocks {
+            for j in 0..20u64 {
+                let mut id = [0u8; 32];
+                id[..8].copy_from_slice(&h.to_be_bytes());
+                id[8..16].copy_from_slice(&j.to_be_bytes());
+                id[16] = 0xd0;
+                world
+                    .insert_timer(&Hash(id), timer(head.height + 2 + h))
+                    .expect("timer");
+            }
+        }
+    });
     (dir, chain)
 }
 
@@ -644,74 +598,125 @@ fn job_chain(open: usize, blocks: u64) -> (tempfile::TempDir, Chain) {
         c.sort_by_key(|c| c.address.0);
         c
     };
+    commit_written(&chain, |world, head| {
+        let job = |i: u64, deadline: u64| {
+            let mut id = [0u8; 32];
+            id[..8].copy_from_slice(&i.to_be_bytes());
+            id[8] = 0x10;
+            JobRecord {
+                id: Hash(id),
+                submitter: keys[0].address(),
+                submitted_at: head.height,
+                bound_epoch: 0,
+                bound_view: head.height,
+                spec: spec.clone(),
+                escrow: 0,
+                committee_size: 1,
+                threshold: 1,
+                snapshot_root: Hash::ZERO,
+                candidates: List::new(candidates.clone()).expect("fits"),
+                min_stake: 10_000 * CBY,
+                status: JobStatus::Assigned,
+                deadline,
+                draws: List::new(vec![Draw {
+                    round_epoch: 0,
+                    round_view: head.height,
+                    beacon: cowboy_types::bounded::Bytes::new(vec![7; 48]).expect("fits"),
+                    seed: Hash(id),
+                    retry: 0,
+                    unavailable: List::default(),
+                    committee: List::new(vec![candidates[(i % 5) as usize].address]).expect("fits"),
+                    aggregator: candidates[(i % 5) as usize].address,
+                }])
+                .expect("fits"),
+                excluded: List::default(),
+                commitments: List::default(),
+                committed_at: 0,
+                reveals: List::default(),
+                slashed: List::default(),
+                result: None,
+                payouts: List::default(),
+                burn: 0,
+                treasury: 0,
+                failure: Default::default(),
+                dispute: None,
+                callbacks_pending: 0,
+            }
+        };
+        let mut put = |j: &JobRecord| {
+            world.set_storage(
+                &actors::JOB_DISPATCHER,
+                &job_keys::job(&j.id),
+                Some(&cowboy_execution::world::encode_record(j)),
+            );
+            world.set_storage(
+                &actors::JOB_DISPATCHER,
+                &job_keys::deadline(j.deadline, &j.id),
+                Some(&[]),
+            );
+        };
+        for i in 0..open as u64 {
+            put(&job(i, 1_000_000_000 + i % 1_000));
+        }
+        for h in 0..blocks {
+            for k in 0..20u64 {
+                // Due at head + 1 + h, handled in the block after it.
+                put(&job(10_000_000 + h * 100 + k, head.height + 1 + h));
+            }
+        }
+    });
+    (dir, chain)
+}
+
+fn jobs(engine: &mut Engine, quick: bool) {
+    let blocks = if quick { 3 } else { 8 };
+    let mut phase = Vec::new();
+    let mut whole = Vec::new();
+    for open in [100usize, 100_000] {
+        let setup = Instant::now();
+        let (_dir, chain) = job_chain(open, blocks + 1);
+        let setup = setup.elapsed();
+        let (mut p, mut w) = (Vec::new(), Vec::new());
+        // The first block after the write has no deadline due yet.
+        let height = chain.head().expect("head").height + 1;
+        let assembled = assemble(&chain, vec![], height);
+        let executed = chain
+            .execute(engine, &assembled.block, Some(vec![]))
+            .expect("block");
+        chain.commit(&executed).expect("commit");
+        for _ in 0..blocks {
+            let height = chain.head().expect("head").height + 1;
+            let start = Instant::now();
+            let assembled = assemble(&chain, vec![], height);
+            let executed = chain
+                .execute(engine, &assembled.block, Some(vec![]))
+                .expect("block");
+            chain.commit(&executed).expect("commit");
+            w.push(start.elapsed().as_secs_f64() * 1e3);
+            p.push(executed.stats.job_time.as_secs_f64() * 1e3);
+        }
+        let (p, w) = (median(p), median(w));
+        println!(
+            "jobs: {open:>7} open, 20 deadlines per block: jobs phase {p:.2} ms, whole block with state root and commit {w:.2} ms (state written in {:.1} s)",
+            setup.as_secs_f64()
+        );
+        phase.push(p);
+        whole.push(w);
+    }
+    println!(
+        "jobs: 100,000 vs 100 open: jobs phase {:.2}× (goal ≤ 1.2); whole block {:.2}×",
+        phase[1] / phase[0],
+        whole[1] / whole[0]
+    );
+}
+
+/// Commits what `write` writes over the chain's head as a block of its own: the benches write
+/// large states directly rather than through transactions.
+fn commit_written(chain: &Chain, write: impl FnOnce(&mut World<'_>, &Header)) {
     let head = chain.head().expect("head");
     let snapshot = chain.store().snapshot().expect("snapshot");
     let mut world = World::new(Overlay::new(&snapshot));
-    let job = |i: u64, deadline: u64| {
-        let mut id = [0u8; 32];
-        id[..8].copy_from_slice(&i.to_be_bytes());
-        id[8] = 0x10;
-        JobRecord {
-            id: Hash(id),
-            submitter: keys[0].address(),
-            submitted_at: head.height,
-            bound_epoch: 0,
-            bound_view: head.height,
-            spec: spec.clone(),
-            escrow: 0,
-            committee_size: 1,
-            threshold: 1,
-            snapshot_root: Hash::ZERO,
-            candidates: List::new(candidates.clone()).expect("fits"),
-            min_stake: 10_000 * CBY,
-            status: JobStatus::Assigned,
-            deadline,
-            draws: List::new(vec![Draw {
-                round_epoch: 0,
-                round_view: head.height,
-                beacon: cowboy_types::bounded::Bytes::new(vec![7; 48]).expect("fits"),
-                seed: Hash(id),
-                retry: 0,
-                unavailable: List::default(),
-                committee: List::new(vec![candidates[(i % 5) as usize].address]).expect("fits"),
-                aggregator: candidates[(i % 5) as usize].address,
-            }])
-            .expect("fits"),
-            excluded: List::default(),
-            commitments: List::default(),
-            committed_at: 0,
-            reveals: List::default(),
-            slashed: List::default(),
-            result: None,
-            payouts: List::default(),
-            burn: 0,
-            treasury: 0,
-            failure: Default::default(),
-            dispute: None,
-            callbacks_pending: 0,
-        }
-    };
-    let mut put = |j: &JobRecord| {
-        world.set_storage(
-            &actors::JOB_DISPATCHER,
-            &job_keys::job(&j.id),
-            Some(&cowboy_execution::world::encode_record(j)),
-        );
-        world.set_storage(
-            &actors::JOB_DISPATCHER,
-            &job_keys::deadline(j.deadline, &j.id),
-            Some(&[]),
-        );
-    };
-    for i in 0..open as u64 {
-        put(&job(i, 1_000_000_000 + i % 1_000));
-    }
-    for h in 0..blocks {
-        for k in 0..20u64 {
-            // Due at head + 1 + h, handled in the block after it.
-            put(&job(10_000_000 + h * 100 + k, head.height + 1 + h));
-        }
-    }
+    write(&mut world, &head);
     let basefees = world.basefees().expect("basefees");
     let changes = world.overlay.into_changes().expect("changes");
     let prepared = chain.store().prepare(&snapshot, changes).expect("prepare");
@@ -756,48 +761,5 @@ fn job_chain(open: usize, blocks: u64) -> (tempfile::TempDir, Chain) {
                 outcome: &outcome,
             },
         )
-        .expect("commit jobs");
-    (dir, chain)
-}
-
-fn jobs(engine: &mut Engine, quick: bool) {
-    let blocks = if quick { 3 } else { 8 };
-    let mut phase = Vec::new();
-    let mut whole = Vec::new();
-    for open in [100usize, 100_000] {
-        let setup = Instant::now();
-        let (_dir, chain) = job_chain(open, blocks + 1);
-        let setup = setup.elapsed();
-        let (mut p, mut w) = (Vec::new(), Vec::new());
-        // The first block after the write has no deadline due yet.
-        let height = chain.head().expect("head").height + 1;
-        let assembled = assemble(&chain, vec![], height);
-        let executed = chain
-            .execute(engine, &assembled.block, Some(vec![]))
-            .expect("block");
-        chain.commit(&executed).expect("commit");
-        for _ in 0..blocks {
-            let height = chain.head().expect("head").height + 1;
-            let start = Instant::now();
-            let assembled = assemble(&chain, vec![], height);
-            let executed = chain
-                .execute(engine, &assembled.block, Some(vec![]))
-                .expect("block");
-            chain.commit(&executed).expect("commit");
-            w.push(start.elapsed().as_secs_f64() * 1e3);
-            p.push(executed.stats.job_time.as_secs_f64() * 1e3);
-        }
-        let (p, w) = (median(p), median(w));
-        println!(
-            "jobs: {open:>7} open, 20 deadlines per block: jobs phase {p:.2} ms, whole block with state root and commit {w:.2} ms (state written in {:.1} s)",
-            setup.as_secs_f64()
-        );
-        phase.push(p);
-        whole.push(w);
-    }
-    println!(
-        "jobs: 100,000 vs 100 open: jobs phase {:.2}× (goal ≤ 1.2); whole block {:.2}×",
-        phase[1] / phase[0],
-        whole[1] / whole[0]
-    );
+        .expect("commit the written state");
 }

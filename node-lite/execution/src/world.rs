@@ -122,6 +122,29 @@ impl<'a> World<'a> {
         }
     }
 
+    /// Takes `amount` from `a`, which must hold it: a shortfall is a broken supply invariant
+    /// (escrow, stake or a bond the chain itself holds), not a user error.
+    pub fn withdraw_held(&mut self, a: &Address, amount: u64) -> Result<(), ExecError> {
+        if self.debit(a, amount)? {
+            Ok(())
+        } else {
+            Err(ExecError::Supply(format!(
+                "{a} cannot pay {amount} base units it should hold"
+            )))
+        }
+    }
+
+    /// Moves `amount` from `from`, which must hold it (see [`Self::withdraw_held`]), to `to`.
+    pub fn transfer_held(
+        &mut self,
+        from: &Address,
+        to: &Address,
+        amount: u64,
+    ) -> Result<(), ExecError> {
+        self.withdraw_held(from, amount)?;
+        self.credit(to, amount)
+    }
+
     pub fn code(&self, h: &Hash) -> Result<Option<String>, ExecError> {
         match self.get(&key::code(h))? {
             Some(b) => String::from_utf8(b)

@@ -187,10 +187,7 @@ fn callback_actor(node: &Node, engine: &mut cowboy_pvm::Engine) -> Address {
 fn submitted(executed: &cowboy_execution::Executed, hash: &Hash) -> Hash {
     let r = receipt_of(executed, hash);
     assert_success(r);
-    match returned(r) {
-        cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("32 bytes"),
-        other => panic!("a job id, got {other:?}"),
-    }
+    id_of(r)
 }
 
 /// Re-runs the job's latest draw from what it records.
@@ -392,10 +389,7 @@ fn a_job_is_committed_revealed_verified_called_back_and_settled() {
         let (r, _) = send(&node, engine, &key(1), submit(s));
         assert_success(&r);
         let submit_fee = r.fee;
-        let id = match returned(&r) {
-            cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("id"),
-            other => panic!("{other:?}"),
-        };
+        let id = id_of(&r);
         let runner = job(&node, &id).draws[0].committee[0];
         let k = signer(&runner);
         let runner_before = node.account(&runner).balance;
@@ -483,10 +477,7 @@ fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
         let mut s = spec(callback, mode, 3);
         s.timeout_blocks = 10;
         let (r, _) = send(&node, engine, &key(1), submit(s));
-        let id = match returned(&r) {
-            cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("id"),
-            other => panic!("{other:?}"),
-        };
+        let id = id_of(&r);
         node.block(engine, vec![]);
         node.block(engine, vec![]);
         let j = job(&node, &id);
@@ -563,10 +554,7 @@ fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
         let mut s = spec(callback, mode, 3);
         s.timeout_blocks = 10;
         let (r, _) = send(&node, engine, &key(1), submit(s));
-        let id = match returned(&r) {
-            cowboy_pvm::Value::Bytes(b) => Hash::from_slice(&b).expect("id"),
-            other => panic!("{other:?}"),
-        };
+        let id = id_of(&r);
         node.block(engine, vec![]);
         node.block(engine, vec![]);
         let d = job(&node, &id).draws[0].clone();

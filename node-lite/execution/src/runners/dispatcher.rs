@@ -263,7 +263,8 @@ pub(crate) fn submit(
     }
     s.spend(0, size);
     store(x, &job);
-    pay(x, &sender, &actors::JOB_DISPATCHER, escrow)?;
+    x.world
+        .transfer_held(&sender, &actors::JOB_DISPATCHER, escrow)?;
     Ok(Handled::Delivered(
         cowboy_pvm::Value::Bytes(id.0.to_vec())
             .encode()
@@ -422,20 +423,6 @@ pub fn load(world: &crate::world::World<'_>, id: &Hash) -> Result<Option<JobReco
     }
 }
 
-fn pay(
-    x: &mut Executor<'_, '_>,
-    from: &Address,
-    to: &Address,
-    amount: u64,
-) -> Result<(), ExecError> {
-    if !x.world.debit(from, amount)? {
-        return Err(ExecError::Supply(format!(
-            "{from} cannot pay {amount} base units it should hold"
-        )));
-    }
-    x.world.credit(to, amount)
-}
-
 /// Ends `job` as failed (its runners already released): the escrow is refunded but for the
 /// callback's fee, and the callback is queued.
 fn fail(x: &mut Executor<'_, '_>, job: &mut JobRecord, why: &str) -> Result<(), ExecError> {
@@ -447,7 +434,8 @@ fn fail(x: &mut Executor<'_, '_>, job: &mut JobRecord, why: &str) -> Result<(), 
     job.failure = Text::new(text).unwrap_or_default();
     let keep = job.spec.callback.max_fee.min(job.escrow);
     let refund = job.escrow - keep;
-    pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), refund)?;
+    x.world
+        .transfer_held(&actors::JOB_DISPATCHER, &job.submitter, refund)?;
     job.escrow = keep;
     schedule_callback(x, job, "failed")?;
     store(x, job);
@@ -712,19 +700,11 @@ fn run_callback(
         u128::from(cycles) * u128::from(prices.cycle) + u128::from(cells) * u128::from(prices.cell);
     // held <= max_fee by construction.
     let held_u64 = u64::try_from(held).unwrap_or(max_fee).min(max_fee);
-    pay(
-        x,
-        &actors::JOB_DISPATCHER,
-        &job.submitter.clone(),
-        max_fee - held_u64,
-    )?;
+    x.world
+        .transfer_held(&actors::JOB_DISPATCHER, &job.submitter, max_fee - held_u64)?;
     // The budget leaves the dispatcher; settling pays the fee out of it and refunds the rest
     // to the submitter.
-    if !x.world.debit(&actors::JOB_DISPATCHER, held_u64)? {
-        return Err(ExecError::Supply(format!(
-            "the Job Dispatcher cannot fund a {held_u64} base-unit callback it escrowed"
-        )));
-    }
+    x.world.withdraw_held(&actors::JOB_DISPATCHER, held_u64)?;
     let id = callback_id(&job.id, status);
     let bid = crate::fees::Bid {
         max_fee_per_cycle: prices.cycle,
@@ -1074,18 +1054,16 @@ fn slash_stake(
     let to_submitter = part(d.submitter_bps);
     let to_treasury = part(d.treasury_bps);
     let burned = amount - to_submitter - to_treasury;
-    pay(x, &actors::RUNNER_REGISTRY, &job.submitter, to_submitter)?;
-    pay(x, &actors::RUNNER_REGISTRY, &actors::TREASURY, to_treasury)?;
+    x.world
+        .transfer_held(&actors::RUNNER_REGISTRY, &job.submitter, to_submitter)?;
+    x.world
+        .transfer_held(&actors::RUNNER_REGISTRY, &actors::TREASURY, to_treasury)?;
     burn(x, &actors::RUNNER_REGISTRY, burned)
 }
 
 /// Takes `amount` from `from` out of the supply.
 fn burn(x: &mut Executor<'_, '_>, from: &Address, amount: u64) -> Result<(), ExecError> {
-    if !x.world.debit(from, amount)? {
-        return Err(ExecError::Supply(format!(
-            "{from} cannot burn {amount} base units it should hold"
-        )));
-    }
+    x.world.withdraw_held(from, amount)?;
     x.burned += u128::from(amount);
     Ok(())
 }
@@ -1284,7 +1262,8 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
     // The rest of the price escrow goes back now; the payouts wait out the challenge window.
     // What the price escrow does not pay goes back; the callback budgets stay.
     let refund = job.spec.max_price.saturating_add(job.spec.tip) - gross;
-    pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), refund)?;
+    x.world
+        .transfer_held(&actors::JOB_DISPATCHER, &job.submitter, refund)?;
     job.escrow -= refund;
     job.status = JobStatus::Verified;
     job.deadline = height.saturating_add(x.env.params.runner.challenge_window_blocks);
@@ -1300,9 +1279,11 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
 /// Pays out a verified job whose challenge window ended.
 fn settle(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
     for p in job.payouts.iter() {
-        pay(x, &actors::JOB_DISPATCHER, &p.runner, p.amount)?;
+        x.world
+            .transfer_held(&actors::JOB_DISPATCHER, &p.runner, p.amount)?;
     }
-    pay(x, &actors::JOB_DISPATCHER, &actors::TREASURY, job.treasury)?;
+    x.world
+        .transfer_held(&actors::JOB_DISPATCHER, &actors::TREASURY, job.treasury)?;
     burn(x, &actors::JOB_DISPATCHER, job.burn)?;
     let paid: u64 = job.payouts.iter().map(|p| p.amount).sum::<u64>() + job.treasury + job.burn;
     job.escrow -= paid;
@@ -1314,7 +1295,8 @@ fn settle(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         .saturating_mul(u64::from(job.callbacks_pending))
         .min(job.escrow);
     let rest = job.escrow - keep;
-    pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), rest)?;
+    x.world
+        .transfer_held(&actors::JOB_DISPATCHER, &job.submitter, rest)?;
     job.escrow = keep;
     job.status = JobStatus::Settled;
     store(x, job);
@@ -1452,7 +1434,8 @@ pub(crate) fn challenge(
     if let Some(refused) = store_paid(x, s, &job) {
         return Ok(refused);
     }
-    pay(x, &sender, &actors::JOB_DISPATCHER, bond)?;
+    x.world
+        .transfer_held(&sender, &actors::JOB_DISPATCHER, bond)?;
     Ok(Handled::Delivered(Vec::new()))
 }
 
@@ -1482,15 +1465,12 @@ fn resolve(
             for a in dispute.paid.iter() {
                 slash_stake(x, job, a, false)?;
             }
-            pay(
-                x,
-                &actors::JOB_DISPATCHER,
-                &dispute.challenger,
-                dispute.bond,
-            )?;
+            x.world
+                .transfer_held(&actors::JOB_DISPATCHER, &dispute.challenger, dispute.bond)?;
             let held: u64 =
                 job.payouts.iter().map(|p| p.amount).sum::<u64>() + job.treasury + job.burn;
-            pay(x, &actors::JOB_DISPATCHER, &job.submitter.clone(), held)?;
+            x.world
+                .transfer_held(&actors::JOB_DISPATCHER, &job.submitter, held)?;
             job.escrow -= held;
             job.payouts = List::default();
             job.treasury = 0;
@@ -1514,10 +1494,11 @@ fn resolve(
                 dispute.bond / confirmers.len() as u64
             };
             for a in &confirmers {
-                pay(x, &actors::JOB_DISPATCHER, a, each)?;
+                x.world.transfer_held(&actors::JOB_DISPATCHER, a, each)?;
             }
             let rest = dispute.bond - each * confirmers.len() as u64;
-            pay(x, &actors::JOB_DISPATCHER, &actors::TREASURY, rest)?;
+            x.world
+                .transfer_held(&actors::JOB_DISPATCHER, &actors::TREASURY, rest)?;
             job.status = JobStatus::Verified;
             job.deadline = height;
             x.world.set_storage(

@@ -255,7 +255,8 @@ pub(crate) fn execute(
             r.unbonding = Unbonding::default();
             let handled = write(x, s, &sender, if drained { None } else { Some(&r) });
             if matches!(handled, Handled::Delivered(_)) {
-                pay(x, &actors::RUNNER_REGISTRY, &sender, due.amount)?;
+                x.world
+                    .transfer_held(&actors::RUNNER_REGISTRY, &sender, due.amount)?;
             }
             Ok(handled)
         }
@@ -294,24 +295,10 @@ fn bond(
     }
     let handled = write(x, s, &sender, Some(&record));
     if matches!(handled, Handled::Delivered(_)) {
-        pay(x, &sender, &actors::RUNNER_REGISTRY, amount)?;
+        x.world
+            .transfer_held(&sender, &actors::RUNNER_REGISTRY, amount)?;
     }
     Ok(handled)
-}
-
-/// Moves `amount` from `from` to `to`; a shortfall is a broken invariant, not a user error.
-fn pay(
-    x: &mut Executor<'_, '_>,
-    from: &Address,
-    to: &Address,
-    amount: u64,
-) -> Result<(), ExecError> {
-    if !x.world.debit(from, amount)? {
-        return Err(ExecError::Supply(format!(
-            "{from} cannot pay {amount} base units it should hold"
-        )));
-    }
-    x.world.credit(to, amount)
 }
 
 #[cfg(test)]
