@@ -817,6 +817,7 @@ async fn a_runner_long_polls_for_its_assignment_and_jobs_are_listed() {
         salt: Hash::ZERO,
         init_args: vec![0x80],
         value: 0,
+        entitlements: Default::default(),
     });
     deploy.cycles_limit = 1_000_000;
     deploy.cells_limit = 20_000;

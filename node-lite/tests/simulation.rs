@@ -405,6 +405,7 @@ fn workload() -> Vec<Transaction> {
             salt: Hash::ZERO,
             init_args: args(vec![]),
             value: 0,
+            entitlements: Default::default(),
         }),
         1_000_000,
     );

@@ -8,7 +8,7 @@ use crate::{
 };
 use anyhow::{Context as _, Result};
 use clap::Args;
-use cowboy_types::{ActorInstruction, Hash, Instruction};
+use cowboy_types::{ActorInstruction, Hash, Instruction, entitlement::ActorEntitlements};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -40,6 +40,10 @@ pub struct DeployArgs {
     /// Value to transfer to the new actor, in base units (it pays the actor's timers).
     #[arg(long, default_value_t = 0)]
     value: u64,
+    /// An entitlement a `.py` actor is deployed declaring, e.g. `http.fetch` (repeat for
+    /// several). A project's actors and build artifacts declare theirs in cowboy.toml.
+    #[arg(long = "entitlement", value_name = "NAME")]
+    entitlements: Vec<cowboy_types::entitlement::ActorEntitlement>,
     #[command(flatten)]
     tx: TxArgs,
     #[command(flatten)]
@@ -48,10 +52,12 @@ pub struct DeployArgs {
     signer: SignerArgs,
 }
 
-/// The canonical code to deploy from a `.py` file or an artifact.
-pub fn code_from_file(path: &Path) -> Result<String> {
+/// The canonical code to deploy from a `.py` file or an artifact, and the entitlements an
+/// artifact declares (`None` for a `.py` file).
+fn code_from_file(path: &Path) -> Result<(String, Option<ActorEntitlements>)> {
     if path.extension().is_some_and(|e| e == "json") {
-        return Ok(cowboy_project::build::read_artifact(path)?.code);
+        let artifact = cowboy_project::build::read_artifact(path)?;
+        return Ok((artifact.code, Some(artifact.entitlements)));
     }
     let source =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -61,12 +67,12 @@ pub fn code_from_file(path: &Path) -> Result<String> {
         let shown: Vec<String> = diagnostics.iter().map(|d| d.render(&file)).collect();
         anyhow::bail!("the actor source is refused:\n{}", shown.join("\n"));
     }
-    Ok(cowboy_types::actor::canonicalize_source(&source))
+    Ok((cowboy_types::actor::canonicalize_source(&source), None))
 }
 
 impl DeployArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
-        let code = match &self.source {
+        let (code, declared) = match &self.source {
             Some(path) => code_from_file(path)?,
             None => {
                 let project = cowboy_project::Project::locate(self.path.as_deref())?;
@@ -76,9 +82,16 @@ impl DeployArgs {
                 artifacts
                     .into_iter()
                     .find(|a| a.name == actor)
-                    .map(|a| a.code)
+                    .map(|a| (a.code, Some(a.entitlements)))
                     .context("the build produced no artifact for the actor")?
             }
+        };
+        let entitlements = match declared {
+            None => ActorEntitlements::of(&self.entitlements),
+            Some(_) if !self.entitlements.is_empty() => anyhow::bail!(
+                "--entitlement applies to a .py file; a project actor declares its entitlements in cowboy.toml (entitlements = [...])"
+            ),
+            Some(declared) => declared,
         };
         let salt = match &self.salt {
             Some(s) => client::hash(s, "--salt")?,
@@ -94,6 +107,7 @@ impl DeployArgs {
                 salt,
                 init_args,
                 value: self.value,
+                entitlements,
             }),
             &self.tx,
         )?;

@@ -53,6 +53,10 @@ pub struct RunArgs {
     /// Height of the block the deploy and the call run in (the blocks below it are empty).
     #[arg(long, default_value_t = 1)]
     height: u64,
+    /// An entitlement the actor is deployed declaring, e.g. `http.fetch` (repeat for several;
+    /// a project's actors declare theirs in cowboy.toml).
+    #[arg(long = "entitlement", value_name = "NAME")]
+    entitlements: Vec<cowboy_types::entitlement::ActorEntitlement>,
 }
 
 fn parse_arg(text: &str) -> Result<Value> {
@@ -150,6 +154,7 @@ impl RunArgs {
             call,
             value: self.value,
             height: self.height,
+            entitlements: cowboy_types::entitlement::ActorEntitlements::of(&self.entitlements),
             budget: match (self.cycles_limit, self.cells_limit) {
                 (None, None) => None,
                 (cycles, cells) => Some(Budget::Call {

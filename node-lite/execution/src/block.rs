@@ -477,9 +477,18 @@ fn execute_tx(
             salt,
             init_args,
             value,
+            entitlements,
         }) => {
             x.world.debit(&vtx.sender, *value)?;
-            let (h, addr) = x.deploy(&mut s, vtx.sender, code, salt, init_args, *value)?;
+            let (h, addr) = x.deploy(
+                &mut s,
+                vtx.sender,
+                code,
+                salt,
+                init_args,
+                *value,
+                *entitlements,
+            )?;
             created = addr;
             if matches!(h, Handled::Delivered(_)) {
                 x.drain(&mut s)?;
@@ -532,7 +541,10 @@ fn execute_tx(
             crate::runners::registry::execute(x, &mut s, vtx.sender, op)
         })?,
         Instruction::System(SystemInstruction::JobSubmit { spec }) => atomic(x, |x| {
-            crate::runners::dispatcher::submit(x, &mut s, vtx.sender, spec)
+            // The job id is the id of the transaction's message (sender, nonce, instruction),
+            // the same rule an actor's `submit_job` follows.
+            let id = cowboy_types::message_id(&vtx.sender, tx.nonce, &tx.instruction);
+            crate::runners::dispatcher::submit(x, &mut s, vtx.sender, id, spec)
         })?,
         Instruction::System(SystemInstruction::JobCommit { job_id, commitment }) => {
             atomic(x, |x| {
@@ -544,6 +556,9 @@ fn execute_tx(
         })?,
         Instruction::System(SystemInstruction::JobChallenge { job_id, bond }) => atomic(x, |x| {
             crate::runners::dispatcher::challenge(x, &mut s, vtx.sender, job_id, *bond)
+        })?,
+        Instruction::System(SystemInstruction::Entitlement(op)) => atomic(x, |x| {
+            crate::entitlements::execute(x, vtx.sender, op)
         })?,
         Instruction::System(SystemInstruction::CancelTimer { timer_id }) => {
             match x.world.timer(timer_id)? {

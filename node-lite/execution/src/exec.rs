@@ -395,6 +395,11 @@ impl<'e, 'a> Executor<'e, 'a> {
             nonce: account.nonce,
             depth,
             limits: self.limits(s.fanout_left),
+            entitlements: account
+                .actor
+                .as_ref()
+                .map(|a| a.entitlements)
+                .unwrap_or_default(),
         };
         let limits = cowboy_pvm::Limits {
             cycles: s.cycles_left,
@@ -584,13 +589,27 @@ impl<'e, 'a> Executor<'e, 'a> {
                 },
             )?;
         }
+        // Jobs: the dispatcher takes each with its escrow from the actor, or the call reverts.
+        for job in &effects.jobs {
+            let handled = crate::runners::dispatcher::submit(
+                self,
+                s,
+                actor,
+                Hash(job.id),
+                &job.spec,
+            )?;
+            if let Handled::Failed { kind, message } = handled {
+                return Ok(Err((kind, format!("submit_job: {message}"))));
+            }
+        }
         // Events and sends: nothing below can fail.
         s.events.extend(effects.events.into_iter().map(|e| Event {
             emitter: actor,
             topics: e.topics.into_iter().map(Hash).collect(),
             data: e.data,
         }));
-        let enqueued = (effects.messages.len() + effects.timers_set.len()) as u64;
+        let enqueued =
+            (effects.messages.len() + effects.timers_set.len() + effects.jobs.len()) as u64;
         s.fanout_left = s.fanout_left.saturating_sub(enqueued);
         for m in effects.messages {
             let p = Pending {
@@ -724,6 +743,7 @@ impl<'e, 'a> Executor<'e, 'a> {
         salt: &Hash,
         init_args: &[u8],
         value: u64,
+        entitlements: cowboy_types::entitlement::ActorEntitlements,
     ) -> Result<(Handled, Option<Address>), ExecError> {
         let canonical = cowboy_types::canonicalize_source(code);
         let code_hash = cowboy_types::code_hash(&canonical);
@@ -783,6 +803,7 @@ impl<'e, 'a> Executor<'e, 'a> {
                     quota: self.env.params.execution.storage_quota_bytes,
                     bond: 0,
                 },
+                entitlements,
             }),
             metadata: existing.metadata,
         };

@@ -46,7 +46,8 @@ pub fn lane_of(instruction: &Instruction) -> Lane {
             | SystemInstruction::JobChallenge { .. }
             | SystemInstruction::SetTimer { .. }
             | SystemInstruction::SetInterval { .. }
-            | SystemInstruction::CancelTimer { .. },
+            | SystemInstruction::CancelTimer { .. }
+            | SystemInstruction::Entitlement(_),
         )
         | Instruction::Actor(_) => Lane::User,
     }

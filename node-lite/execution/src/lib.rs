@@ -17,6 +17,7 @@
 pub mod audit;
 pub mod block;
 mod chain;
+pub mod entitlements;
 mod deferred;
 mod error;
 pub mod exec;

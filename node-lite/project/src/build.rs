@@ -7,18 +7,6 @@ use cowboy_types::Hash;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Entitlements an actor may declare (whitepaper §15). They are recorded in the artifact; the
-/// chain enforces them once the Entitlement Registry (0x07) ships.
-pub const KNOWN_ENTITLEMENTS: &[&str] = &[
-    "http.fetch",
-    "llm.infer",
-    "mcp.invoke",
-    "container.run",
-    "volume.mount",
-    "bridge.asset",
-    "bridge.subscribe_event",
-];
-
 /// A deployable actor.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,7 +24,9 @@ pub struct Artifact {
     /// keccak256 of `code`: with the deployer and salt it fixes the actor's address.
     pub code_hash: Hash,
     pub handlers: Vec<String>,
-    pub entitlements: Vec<String>,
+    /// What the actor declares (whitepaper §15): deployed with it and fixed for its lifetime;
+    /// `submit_job` needs `http.fetch`, `llm.infer` or `mcp.invoke` for its job type.
+    pub entitlements: cowboy_types::entitlement::ActorEntitlements,
     /// Whether deploying runs `__init__`.
     pub has_init: bool,
     /// The earliest PVM version that accepts the code: a chain on an earlier one refuses the
@@ -258,15 +248,17 @@ fn check_actor(project: &Project, actor: &ActorEntry) -> Result<Artifact, Vec<Pr
             });
         }
     }
-    for e in &actor.entitlements {
-        if !KNOWN_ENTITLEMENTS.contains(&e.as_str()) {
+    let entitlements = match actor.declared_entitlements() {
+        Ok(e) => e,
+        Err(e) => {
             problems.push(manifest_problem(
                 "entitlements",
-                format!("actor {}: unknown entitlement {e:?}", actor.name),
-                format!("use one of {}", KNOWN_ENTITLEMENTS.join(", ")),
+                format!("actor {}: {e}", actor.name),
+                "list each entitlement once, by its name".to_string(),
             ));
+            Default::default()
         }
-    }
+    };
     if !problems.is_empty() {
         return Err(problems);
     }
@@ -278,7 +270,7 @@ fn check_actor(project: &Project, actor: &ActorEntry) -> Result<Artifact, Vec<Pr
         source: file,
         code_hash: cowboy_types::code_hash(&code),
         handlers: shape.handlers,
-        entitlements: actor.entitlements.clone(),
+        entitlements,
         has_init: shape.has_init,
         pvm_version: cowboy_pvm::validate::earliest_version(&code).get(),
         code,

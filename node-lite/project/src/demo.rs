@@ -64,6 +64,7 @@ pub async fn run<C: CowboyApiClient + Sync>(
             salt: Hash::ZERO,
             init_args: args,
             value: entry.deploy_value,
+            entitlements: artifact.entitlements,
         });
         let receipt = send(client, key, instruction, timeout, &what).await?;
         let address = receipt.created.ok_or_else(|| DemoError::Failed {

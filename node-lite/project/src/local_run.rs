@@ -26,6 +26,8 @@ pub struct Run {
     pub value: u64,
     /// The block both run in.
     pub height: u64,
+    /// What the actor is deployed declaring (whitepaper §15).
+    pub entitlements: cowboy_types::entitlement::ActorEntitlements,
     /// The limits of each of the deploy and the call; `None`: what a client gives them on a
     /// chain ([`cowboy_rpc::default_limits`]).
     pub budget: Option<Budget>,
@@ -89,6 +91,7 @@ pub fn run(run: Run) -> Result<RunOutcome, RunError> {
         salt: Hash::ZERO,
         init_args: run.init_args,
         value: 0,
+        entitlements: run.entitlements,
     });
     let deploy = chain.send_as(run.caller, deploy.clone(), budget(&deploy))?;
     let call = match run.call {

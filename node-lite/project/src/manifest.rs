@@ -74,6 +74,20 @@ pub struct ActorEntry {
     pub deploy_value: u64,
 }
 
+impl ActorEntry {
+    /// The entitlements it declares, as the chain records them at deployment; an unknown
+    /// name is refused with the names there are.
+    pub fn declared_entitlements(
+        &self,
+    ) -> Result<cowboy_types::entitlement::ActorEntitlements, String> {
+        let mut declared = Vec::with_capacity(self.entitlements.len());
+        for e in &self.entitlements {
+            declared.push(e.parse::<cowboy_types::entitlement::ActorEntitlement>()?);
+        }
+        Ok(cowboy_types::entitlement::ActorEntitlements::of(&declared))
+    }
+}
+
 /// Why a project could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {

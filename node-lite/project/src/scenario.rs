@@ -292,6 +292,8 @@ struct Actor {
     file: String,
     source: String,
     address: Address,
+    /// What its manifest entry declares.
+    entitlements: cowboy_types::entitlement::ActorEntitlements,
 }
 
 /// Who sends a transaction.
@@ -342,7 +344,11 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
         let source = std::fs::read_to_string(&source_path)
             .map_err(|e| invalid(&source_path, e.to_string()))?;
         let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(&source));
+        let entitlements = entry
+            .declared_entitlements()
+            .map_err(|e| invalid(path, format!("actor {}: {e}", entry.name)))?;
         Ok(Actor {
+            entitlements,
             name: entry.name.clone(),
             file: entry.source.display().to_string(),
             source,
@@ -590,8 +596,8 @@ impl Run<'_> {
         deployer: Address,
         spec: &Step,
     ) -> Result<Result<(), Failure>, ScenarioError> {
-        let (file, source) = match self.actors.get(name) {
-            Some(a) => (a.file.clone(), a.source.clone()),
+        let (file, source, entitlements) = match self.actors.get(name) {
+            Some(a) => (a.file.clone(), a.source.clone(), a.entitlements),
             None => {
                 return Err(invalid(
                     self.path,
@@ -625,6 +631,7 @@ impl Run<'_> {
                 salt: Hash::ZERO,
                 init_args: args,
                 value: spec.value,
+                entitlements,
             }),
         )?;
         let r = match r {

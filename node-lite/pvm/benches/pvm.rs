@@ -45,6 +45,7 @@ fn ctx() -> CallContext {
         nonce: 0,
         depth: 0,
         limits: Default::default(),
+        entitlements: Default::default(),
     }
 }
 

@@ -28,6 +28,12 @@ __all__ = [
     "set_interval",
     "cancel_timer",
     "set_storage_quota",
+    "submit_job",
+    "http_job",
+    "llm_job",
+    "mcp_job",
+    "job_status",
+    "DEFAULT_CALLBACK_FEE",
     "emit",
     "keccak256",
     "sha256",
@@ -43,6 +49,10 @@ __all__ = [
 DEFAULT_TIMER_CYCLES = 100_000
 #: Cells pre-charged per timer firing when not given.
 DEFAULT_TIMER_CELLS = 10_000
+
+#: Base units escrowed for delivering a job's result to its callback handler when not given
+#: (0.01 CBY; what the handler does not use is refunded).
+DEFAULT_CALLBACK_FEE = 10_000_000
 
 _MISSING = object()
 
@@ -238,3 +248,149 @@ def encode(value):
 def decode(data):
     """Decodes a canonical encoding."""
     return _host.decode(data)
+
+
+def submit_job(spec):
+    """Submits an off-chain job (CIP-2 §2). ``spec`` is a dict in the job spec's JSON form
+    (``cowboy sign`` takes the same): ``input``, ``bounds``, ``schema``, ``verification``,
+    ``max_price``, ``tip``, ``timeout_blocks``, ``callback`` and ``required_runner_pool``;
+    amounts may be ints, bytes are ``0x``-hex strings. Prefer ``http_job``, ``llm_job`` and
+    ``mcp_job``, which build it.
+
+    The spec is checked now: a bad field raises ``ValueError`` naming it, a job type this
+    actor's manifest did not declare raises ``PermissionError``. When the handler succeeds the
+    Job Dispatcher escrows ``max_price + tip + 2 × callback fee`` from this actor's balance and
+    takes the job; if it cannot (no runner qualifies, too little balance) the whole call fails.
+    The result arrives later as a message to the callback handler:
+    ``handler(job_id, status, result, details)``. Costs 10,000 cycles, one cell per byte of the
+    encoded spec, and the dispatcher's candidate filters (500 cycles per registered runner).
+    Returns the job id as hex."""
+    return _host.submit_job(_host.encode(_json_form(spec)))
+
+
+def _json_form(value):
+    # Amounts and counts are decimal strings or numbers in the JSON form; bytes are hex.
+    if isinstance(value, dict):
+        return {k: _json_form(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_form(v) for v in value]
+    if isinstance(value, bytes):
+        return "0x" + value.hex()
+    return value
+
+
+def _job(job_input, handler, max_price, *, timeout_blocks, max_wall_ms, max_tokens,
+         max_return_bytes, expected_execution_ms, data_format, json_schema, verification,
+         runners, threshold, vote_field, tee_required, tip, callback_fee, callback_actor,
+         pool):
+    if verification == "majority_vote":
+        if vote_field is None:
+            raise ValueError("verification='majority_vote' needs vote_field (a JSON pointer)")
+        mode = {"majority_vote": {"vote_field": vote_field}}
+    elif isinstance(verification, dict):
+        mode = verification
+    else:
+        mode = {verification: {}}
+    if data_format == "json":
+        fmt = {"json": {"schema": json_schema}} if json_schema is not None else {"json": {}}
+    else:
+        fmt = {data_format: {}}
+    spec = {
+        "input": job_input,
+        "bounds": {"max_wall_ms": max_wall_ms, "max_tokens": max_tokens},
+        "schema": {
+            "max_return_bytes": max_return_bytes,
+            "expected_execution_ms": expected_execution_ms or max(1, max_wall_ms // 2),
+            "data_format": fmt,
+        },
+        "verification": {"mode": mode, "runners": runners, "threshold": threshold,
+                         "tee_required": tee_required},
+        "max_price": str(max_price),
+        "tip": str(tip),
+        "timeout_blocks": timeout_blocks,
+        "callback": {"actor": callback_actor or self_address(), "handler": handler,
+                     "max_fee": str(callback_fee)},
+    }
+    if pool is not None:
+        spec["required_runner_pool"] = pool
+    return submit_job(spec)
+
+
+def http_job(url, handler, max_price, *, method="GET", headers=None, body=b"", extract=(),
+             timeout_blocks=20, max_wall_ms=10_000, max_return_bytes=4_096,
+             expected_execution_ms=None, data_format="json", json_schema=None,
+             verification="none", runners=0, threshold=0, vote_field=None,
+             tee_required=False, tip=0, callback_fee=DEFAULT_CALLBACK_FEE,
+             callback_actor=None, pool=None):
+    """Submits an HTTP job: runners fetch ``url`` and return the response body, or the values
+    at the JSON pointers in ``extract``. The result is delivered to ``self.handler(job_id,
+    status, result, details)``. Needs the ``http.fetch`` entitlement. ``verification`` is
+    ``"none"``, ``"economic_bond"``, ``"majority_vote"`` (with ``vote_field``),
+    ``"deterministic"`` or a mode dict; ``runners`` and ``threshold`` default to the chain's
+    committee parameters. ``pool`` restricts the job to a runner pool (bytes or hex). Returns
+    the job id (see ``submit_job``)."""
+    request = {
+        "method": method,
+        "url": url,
+        "headers": [{"name": k, "value": v} for k, v in sorted((headers or {}).items())],
+        "body": body,
+        "extract": list(extract),
+    }
+    return _job({"http": request}, handler, max_price, timeout_blocks=timeout_blocks,
+                max_wall_ms=max_wall_ms, max_tokens=0, max_return_bytes=max_return_bytes,
+                expected_execution_ms=expected_execution_ms, data_format=data_format,
+                json_schema=json_schema, verification=verification, runners=runners,
+                threshold=threshold, vote_field=vote_field, tee_required=tee_required, tip=tip,
+                callback_fee=callback_fee, callback_actor=callback_actor, pool=pool)
+
+
+def llm_job(model, prompt, handler, max_price, *, system=None, messages=None, max_tokens=256,
+            temperature_milli=0, seed=None, timeout_blocks=20, max_wall_ms=30_000,
+            max_return_bytes=8_192, expected_execution_ms=None, data_format="text",
+            json_schema=None, verification="none", runners=0, threshold=0, vote_field=None,
+            tee_required=False, tip=0, callback_fee=DEFAULT_CALLBACK_FEE,
+            callback_actor=None, pool=None):
+    """Submits an LLM inference with ``model`` (its 32-byte model id, bytes or hex): the
+    conversation is ``messages`` (a list of ``{"role", "content"}``) or ``system`` plus
+    ``prompt``. Needs the ``llm.infer`` entitlement. Returns the job id (see
+    ``submit_job``)."""
+    if messages is None:
+        messages = []
+        if system is not None:
+            messages.append({"role": "system", "content": system})
+        messages.append({"role": "user", "content": prompt})
+    request = {"model": model, "messages": messages, "max_tokens": max_tokens,
+               "temperature_milli": temperature_milli, "seed": seed}
+    return _job({"llm": request}, handler, max_price, timeout_blocks=timeout_blocks,
+                max_wall_ms=max_wall_ms, max_tokens=max_tokens,
+                max_return_bytes=max_return_bytes,
+                expected_execution_ms=expected_execution_ms, data_format=data_format,
+                json_schema=json_schema, verification=verification, runners=runners,
+                threshold=threshold, vote_field=vote_field, tee_required=tee_required, tip=tip,
+                callback_fee=callback_fee, callback_actor=callback_actor, pool=pool)
+
+
+def mcp_job(server, tool, arguments, handler, max_price, *, timeout_blocks=20,
+            max_wall_ms=30_000, max_return_bytes=8_192, expected_execution_ms=None,
+            data_format="json", json_schema=None, verification="none", runners=0,
+            threshold=0, vote_field=None, tee_required=False, tip=0,
+            callback_fee=DEFAULT_CALLBACK_FEE, callback_actor=None, pool=None):
+    """Calls ``tool`` on the MCP server at ``server`` with ``arguments`` (a JSON object as a
+    string). Needs the ``mcp.invoke`` entitlement. Returns the job id (see ``submit_job``)."""
+    request = {"server": server, "tool": tool, "arguments": arguments}
+    return _job({"mcp": request}, handler, max_price, timeout_blocks=timeout_blocks,
+                max_wall_ms=max_wall_ms, max_tokens=0, max_return_bytes=max_return_bytes,
+                expected_execution_ms=expected_execution_ms, data_format=data_format,
+                json_schema=json_schema, verification=verification, runners=runners,
+                threshold=threshold, vote_field=vote_field, tee_required=tee_required, tip=tip,
+                callback_fee=callback_fee, callback_actor=callback_actor, pool=pool)
+
+
+def job_status(job_id):
+    """The Job Dispatcher's view of a job: a dict with ``status`` (``submitted``,
+    ``assigned``, ``committed``, ``verified``, ``settled``, ``failed`` or ``disputed``),
+    ``result`` (bytes or None), ``failure``, ``committee``, ``retries``, ``submitter`` and
+    ``callback``; None for an unknown id (or one submitted in this same call). 100 cycles."""
+    if isinstance(job_id, bytes):
+        job_id = "0x" + job_id.hex()
+    return _host.job_status(job_id)

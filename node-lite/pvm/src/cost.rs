@@ -65,6 +65,12 @@ pub mod cycles {
     pub const TIMER: u64 = 200;
     /// A storage read.
     pub const STORAGE_READ: u64 = 100;
+    /// `submit_job`: the job submission's intrinsic cycles (§17.2 `LlmRequest`, the one number
+    /// for a submission from an account or an actor); the dispatcher adds its candidate filters
+    /// when the call's effects are applied.
+    pub const SUBMIT_JOB: u64 = cowboy_types::intrinsic::JOB_SUBMIT_CYCLES;
+    /// `job_status`: a read of the dispatcher's job record (storage-read rate).
+    pub const JOB_STATUS: u64 = STORAGE_READ;
     /// A storage write or delete.
     pub const STORAGE_WRITE: u64 = 200;
     /// Block information (height, round, chain id, …).
@@ -106,6 +112,8 @@ pub mod cells {
     pub const EVENT_BYTES_PER_CELL: u64 = 2;
     /// Outgoing message: per byte of encoded arguments and method name.
     pub const MESSAGE_PER_BYTE: u64 = 1;
+    /// `submit_job`: per byte of the encoded spec (like a transaction's bytes).
+    pub const JOB_SPEC_PER_BYTE: u64 = 1;
 }
 
 /// Cycles for hashing `len` bytes with SHA-256: `500 + 8 × ⌈len/64⌉`.

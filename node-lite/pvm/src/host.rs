@@ -62,6 +62,9 @@ pub struct CallContext {
     /// Send depth of the message being handled (0: the transaction's own message).
     pub depth: u32,
     pub limits: CallLimits,
+    /// What the executing actor declared at deployment (whitepaper §15): `submit_job` refuses
+    /// a job type it did not declare.
+    pub entitlements: cowboy_types::entitlement::ActorEntitlements,
 }
 
 impl CallContext {
@@ -86,6 +89,7 @@ impl CallContext {
             nonce: 0,
             depth: 0,
             limits: CallLimits::default(),
+            entitlements: cowboy_types::entitlement::ActorEntitlements::default(),
         }
     }
 }
@@ -142,6 +146,16 @@ pub struct OutgoingMessage {
     pub value: u64,
 }
 
+/// A job the actor submitted (CIP-2 §2): the Job Dispatcher takes it, with its escrow from the
+/// actor's balance, when the call succeeds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobRequest {
+    /// The job id: `keccak256(actor ‖ nonce ‖ keccak256(job_submit instruction))`, the id a
+    /// message with the same nonce would have.
+    pub id: Hash32,
+    pub spec: cowboy_types::job::JobSpec,
+}
+
 /// A timer the actor scheduled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimerRequest {
@@ -176,6 +190,8 @@ pub struct Effects {
     pub timers_set: Vec<TimerRequest>,
     pub timers_cancelled: Vec<Hash32>,
     pub events: Vec<EmittedEvent>,
+    /// Jobs submitted, in order.
+    pub jobs: Vec<JobRequest>,
     /// Output of `print` (for developers; not consensus data).
     pub logs: Vec<String>,
     /// Nonces the call consumed (ids of messages and timers created, cancelled or not).

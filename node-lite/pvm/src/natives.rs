@@ -6,7 +6,7 @@
 use crate::{
     call_state::{CallState, with_state},
     cost::{self, cells, cycles, limits},
-    host::{EmittedEvent, OutgoingMessage, TimerRequest},
+    host::{EmittedEvent, JobRequest, OutgoingMessage, TimerRequest},
     meter, pyconv, real_functions as rf,
 };
 use rustpython_vm::{
@@ -237,9 +237,9 @@ fn next_id(s: &mut CallState, instruction: &cowboy_types::Instruction) -> [u8; 3
     cowboy_types::message_id(&cowboy_types::Address(s.ctx.actor), nonce, instruction).0
 }
 
-/// Refuses one more message or timer once the transaction's fanout is used up.
+/// Refuses one more message, timer or job once the transaction's fanout is used up.
 fn check_fanout(s: &CallState, vm: &VirtualMachine) -> PyResult<()> {
-    let enqueued = s.effects.messages.len() + s.effects.timers_set.len();
+    let enqueued = s.effects.messages.len() + s.effects.timers_set.len() + s.effects.jobs.len();
     if enqueued >= s.ctx.limits.fanout_left as usize {
         return Err(vm.new_runtime_error(format!(
             "fanout limit reached: a transaction may enqueue at most {} messages and timers, nested sends included",
@@ -318,6 +318,96 @@ fn h_send_message(
         });
         Ok(format!("0x{}", hex::encode(id)))
     })
+}
+
+/// `submit_job(spec)`: `spec` is the canonical encoding of the job spec in its JSON form (a
+/// dict; amounts as decimal strings, bytes as `0x`-hex). The spec is checked now (every
+/// CIP-2 §2 rule, and the entitlement its job type needs), so a bad one fails in the actor
+/// with the rule it broke; the Job Dispatcher takes the job, escrowing `max_price + tip + 2 ×
+/// callback.max_fee` from the actor, when the call succeeds, and reverts the call if it
+/// cannot (no qualifying runners, too little balance). Returns the job id as hex.
+fn h_submit_job(spec: PyBytesRef, vm: &VirtualMachine) -> PyResult<String> {
+    charge(cycles::SUBMIT_JOB, vm)?;
+    charge_cells(spec.as_bytes().len() as u64 * cells::JOB_SPEC_PER_BYTE, vm)?;
+    let value =
+        crate::value::Value::decode(spec.as_bytes()).map_err(|e| pyconv::value_error_to_py(e, vm))?;
+    let spec: cowboy_types::job::JobSpec = serde_json::from_value(value.to_json())
+        .map_err(|e| vm.new_value_error(format!("job spec: {e}")))?;
+    spec.validate()
+        .map_err(|e| vm.new_value_error(format!("job spec: {e}")))?;
+    state(vm, |s| {
+        s.ctx
+            .entitlements
+            .allows(spec.job_type())
+            .map_err(|e| {
+                vm.new_exception_msg(
+                    vm.ctx.exceptions.permission_error.to_owned(),
+                    e.to_string().into(),
+                )
+            })?;
+        check_fanout(s, vm)?;
+        let instruction =
+            cowboy_types::Instruction::System(cowboy_types::SystemInstruction::JobSubmit {
+                spec: Box::new(spec.clone()),
+            });
+        let id = next_id(s, &instruction);
+        s.effects.jobs.push(JobRequest { id, spec });
+        Ok(format!("0x{}", hex::encode(id)))
+    })
+}
+
+/// `job_status(job_id)`: the Job Dispatcher's view of a job, as a dict (`status`, `result`,
+/// `failure`, `committee`, `retries`, `submitter`, `callback`), or `None` for an unknown id.
+/// A job submitted in this call is not there yet.
+fn h_job_status(id: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> {
+    use crate::value::Value;
+    use cowboy_types::runner::actors::JOB_DISPATCHER;
+    charge(cycles::JOB_STATUS, vm)?;
+    let id = parse_hash(id.as_str(), vm)?;
+    let key = cowboy_types::job::storage_key(&cowboy_types::Hash(id));
+    let raw = state(vm, |s| {
+        s.host()
+            .storage_get(&JOB_DISPATCHER.0, &key)
+            .map_err(|e| host_err(e, vm))
+    })?;
+    let Some(raw) = raw else {
+        return Ok(vm.ctx.none());
+    };
+    charge_cells((key.len() + raw.len()).div_ceil(100) as u64, vm)?;
+    let job: cowboy_types::job::JobRecord = cowboy_types::codec::decode_strict(&raw)
+        .map_err(|e| vm.new_runtime_error(format!("job record {}: {e}", hex::encode(id))))?;
+    let text = |s: &str| Value::Str(s.to_owned());
+    let address = |a: &cowboy_types::Address| Value::Str(hex_address(&a.0));
+    let committee = job
+        .draws
+        .last()
+        .map(|d| d.committee.iter().map(address).collect())
+        .unwrap_or_default();
+    let entries = vec![
+        (text("status"), text(job.status.name())),
+        (
+            text("result"),
+            job.result
+                .as_ref()
+                .map_or(Value::None, |r| Value::Bytes(r.to_vec())),
+        ),
+        (text("failure"), text(&job.failure)),
+        (text("committee"), Value::List(committee)),
+        (
+            text("retries"),
+            Value::Int(job.draws.len().saturating_sub(1).into()),
+        ),
+        (text("submitter"), address(&job.submitter)),
+        (
+            text("callback"),
+            Value::List(vec![
+                address(&job.spec.callback.actor),
+                text(&job.spec.callback.handler),
+            ]),
+        ),
+    ];
+    let dict = Value::dict(entries).map_err(|e| pyconv::value_error_to_py(e, vm))?;
+    Ok(pyconv::to_object(&dict, vm))
 }
 
 /// `set_timer(height, every, handler, args, cycles_per_fire, cells_per_fire, options)` where
@@ -792,6 +882,8 @@ pub fn pvm_host_module(vm: &VirtualMachine) -> PyResult<PyRef<PyModule>> {
     add(vm, &d, "send_message", h_send_message)?;
     add(vm, &d, "set_timer", h_set_timer)?;
     add(vm, &d, "cancel_timer", h_cancel_timer)?;
+    add(vm, &d, "submit_job", h_submit_job)?;
+    add(vm, &d, "job_status", h_job_status)?;
     add(vm, &d, "set_storage_quota", h_set_storage_quota)?;
     add(vm, &d, "emit_event", h_emit_event)?;
     add(vm, &d, "keccak256", h_keccak256)?;

@@ -38,6 +38,7 @@ fn corpus_leaves_library_globals_unchanged() {
                     nonce: 0,
 depth: 0,
 limits: Default::default(),
+entitlements: Default::default(),
                 };
                 let mut host = MemoryHost::default();
                 let limits = Limits { cycles: 50_000_000, cells: 1_000_000 };

@@ -32,6 +32,7 @@ fn ctx(height: u64) -> CallContext {
         nonce: 0,
         depth: 0,
         limits: Default::default(),
+        entitlements: Default::default(),
     }
 }
 

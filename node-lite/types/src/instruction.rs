@@ -14,6 +14,7 @@ use crate::{
         read_tag, read_u64_be, read_varint, varint_size, write_bytes, write_varint,
     },
     constants::{MAX_ARGS_SIZE, MAX_CODE_SIZE, MAX_METHOD_NAME_LEN},
+    entitlement::{ActorEntitlements, EntitlementOp},
     job::{JobSpec, Reveal},
     primitives::{Address, Hash},
     runner::RunnerProfile,
@@ -60,6 +61,18 @@ pub mod system_op {
     pub const JOB_REVEAL: u8 = 22;
     /// Challenge a verified result within its window, posting the challenge bond.
     pub const JOB_CHALLENGE: u8 = 24;
+    /// Entitlement Registry (CIP-2 §7.2, exactly): grant one (scope, action).
+    pub const ENTITLEMENT_GRANT: u8 = 30;
+    /// Revoke an entitlement.
+    pub const ENTITLEMENT_REVOKE: u8 = 31;
+    /// Delegate a delegatable entitlement.
+    pub const ENTITLEMENT_DELEGATE: u8 = 32;
+    /// Create a role.
+    pub const ENTITLEMENT_CREATE_ROLE: u8 = 33;
+    /// Assign a role.
+    pub const ENTITLEMENT_ASSIGN_ROLE: u8 = 34;
+    /// Revoke a role.
+    pub const ENTITLEMENT_REVOKE_ROLE: u8 = 35;
     /// One-shot timer at an absolute height (§5.1b, opcode 48).
     pub const SET_TIMER: u8 = 48;
     /// Recurring timer every N blocks (§5.1b, opcode 49).
@@ -127,6 +140,8 @@ pub enum SystemInstruction {
     },
     /// Challenge `job_id`'s verified result, bonding `bond` (the chain's `challenge_bond`).
     JobChallenge { job_id: Hash, bond: u64 },
+    /// An Entitlement Registry operation (CIP-2 §7.2, sub-types 30–35).
+    Entitlement(EntitlementOp),
 }
 
 /// What a timer delivers and who pays for each firing (§5.1a per-fire `fee_payer` model; the
@@ -206,12 +221,14 @@ pub fn read_bid(buf: &mut impl Buf) -> Result<Option<TimerBid>, CodecError> {
 /// Operations of the `Actor` category.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActorInstruction {
-    /// Deploy `code` (canonical Python source); `__init__` receives `init_args`.
+    /// Deploy `code` (canonical Python source); `__init__` receives `init_args`. The actor
+    /// holds `entitlements` (whitepaper §15: what its manifest declares) for its lifetime.
     Deploy {
         code: String,
         salt: Hash,
         init_args: Vec<u8>,
         value: u64,
+        entitlements: ActorEntitlements,
     },
     /// Call `method` on actor `to` with canonically encoded `args`, transferring `value`.
     Message {
@@ -246,6 +263,7 @@ impl Instruction {
                     SystemInstruction::JobCommit { .. } => system_op::JOB_COMMIT,
                     SystemInstruction::JobReveal { .. } => system_op::JOB_REVEAL,
                     SystemInstruction::JobChallenge { .. } => system_op::JOB_CHALLENGE,
+                    SystemInstruction::Entitlement(op) => op.sub_type(),
                 },
             ),
             Self::Actor(a) => (
@@ -290,6 +308,7 @@ impl Instruction {
             Self::System(SystemInstruction::JobCommit { .. }) => "job_commit",
             Self::System(SystemInstruction::JobReveal { .. }) => "job_reveal",
             Self::System(SystemInstruction::JobChallenge { .. }) => "job_challenge",
+            Self::System(SystemInstruction::Entitlement(op)) => op.kind(),
             Self::Actor(ActorInstruction::Deploy { .. }) => "deploy",
             Self::Actor(ActorInstruction::Message { .. }) => "call",
         }
@@ -385,6 +404,7 @@ impl Write for Instruction {
                 job_id.write(buf);
                 bond.write(buf);
             }
+            Self::System(SystemInstruction::Entitlement(op)) => op.write_body(buf),
             Self::System(
                 SystemInstruction::RunnerAddStake { amount }
                 | SystemInstruction::RunnerWithdrawStake { amount },
@@ -399,11 +419,13 @@ impl Write for Instruction {
                 salt,
                 init_args,
                 value,
+                entitlements,
             }) => {
                 write_bytes(code.as_bytes(), buf);
                 salt.write(buf);
                 write_bytes(init_args, buf);
                 value.write(buf);
+                entitlements.write(buf);
             }
             Self::Actor(ActorInstruction::Message {
                 to,
@@ -440,6 +462,7 @@ impl EncodeSize for Instruction {
             Self::System(SystemInstruction::JobSubmit { spec }) => spec.encode_size(),
             Self::System(SystemInstruction::JobCommit { .. }) => 2 * Hash::LEN,
             Self::System(SystemInstruction::JobChallenge { .. }) => Hash::LEN + 8,
+            Self::System(SystemInstruction::Entitlement(op)) => op.body_size(),
             Self::System(SystemInstruction::JobReveal { reveals, .. }) => {
                 Hash::LEN + reveals.encode_size()
             }
@@ -454,7 +477,7 @@ impl EncodeSize for Instruction {
             ) => 0,
             Self::Actor(ActorInstruction::Deploy {
                 code, init_args, ..
-            }) => bytes_size(code.as_bytes()) + Hash::LEN + bytes_size(init_args) + 8,
+            }) => bytes_size(code.as_bytes()) + Hash::LEN + bytes_size(init_args) + 8 + 1,
             Self::Actor(ActorInstruction::Message { method, args, .. }) => {
                 Address::LEN + bytes_size(method.as_bytes()) + bytes_size(args) + 8
             }
@@ -476,6 +499,11 @@ impl Read for Instruction {
         }
         let sub_start = buf.remaining();
         let sub = read_discriminant(buf, "sub_type")?;
+        if cat == category::SYSTEM
+            && let Some(op) = EntitlementOp::read_body(sub, buf)
+        {
+            return Ok(Self::System(SystemInstruction::Entitlement(op?)));
+        }
         match (cat, sub) {
             (category::SYSTEM, system_op::TRANSFER) => field(buf, "transfer", |b| {
                 Ok(Self::System(SystemInstruction::Transfer {
@@ -564,6 +592,7 @@ impl Read for Instruction {
                     salt: read_plain(b, "salt")?,
                     init_args: read_bytes(b, "init_args", MAX_ARGS_SIZE)?,
                     value: read_u64_be(b, "value")?,
+                    entitlements: read_plain(b, "entitlements")?,
                 }))
             }),
             (category::ACTOR, actor_op::MESSAGE) => field(buf, "call", |b| {

@@ -56,6 +56,11 @@ pub fn cost(instruction: &Instruction, encoded_size: usize) -> (u64, u64) {
         ) => (RUNNER_OP_CYCLES, data),
         Instruction::System(SystemInstruction::JobSubmit { .. }) => (JOB_SUBMIT_CYCLES, data),
         Instruction::System(SystemInstruction::JobChallenge { .. }) => (TRANSFER_CYCLES, data),
+        // CIP-2 §7.4's cycles and cells, plus the transaction's bytes.
+        Instruction::System(SystemInstruction::Entitlement(op)) => {
+            let (cycles, cells) = op.cost();
+            (cycles, cells + data)
+        }
         Instruction::Actor(ActorInstruction::Deploy { .. }) => (DEPLOY_CYCLES, data),
         Instruction::Actor(ActorInstruction::Message { .. }) => (MESSAGE_CYCLES, data),
     }

@@ -1337,6 +1337,15 @@ record! {
     }
 }
 
+/// The storage key of a job's record under the Job Dispatcher (`0x…02`): `job:` ‖ id. Actors
+/// read it through `job_status`; the dispatcher writes it.
+pub fn storage_key(id: &Hash) -> Vec<u8> {
+    [STORAGE_PREFIX, &id.0].concat()
+}
+
+/// The prefix of every job record's storage key.
+pub const STORAGE_PREFIX: &[u8] = b"job:";
+
 record! {
     /// The Job Dispatcher's record of a job (storage key `job:` ‖ id under `0x…02`).
     #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,6 +7,9 @@
 use crate::{
     actor::canonicalize_source,
     bounded::List,
+    entitlement::{
+        Action, ActorEntitlements, Constraints, EntitlementOp, MAX_ROLE_ITEMS, Name, Scope,
+    },
     instruction::{ActorInstruction, Instruction, SystemInstruction, TimerBid, TimerSpec},
     job::{JobSpec, Reveal},
     primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex},
@@ -164,6 +167,9 @@ pub enum InstructionJson {
         init_args: HexBytes,
         #[serde(default)]
         value: Amount,
+        /// What the actor may do (whitepaper §15), e.g. `["http.fetch"]`.
+        #[serde(default)]
+        entitlements: ActorEntitlements,
     },
     Call {
         to: Address,
@@ -215,6 +221,40 @@ pub enum InstructionJson {
     JobChallenge {
         job_id: Hash,
         bond: Amount,
+    },
+    EntitlementGrant {
+        grantee: Address,
+        /// `kind[:operand]`, e.g. `runner_pool:0x706f6f6c`.
+        scope: Scope,
+        /// `kind[:operand]`, e.g. `runner_join_pool:0x706f6f6c`.
+        action: Action,
+        #[serde(default)]
+        constraints: Constraints,
+    },
+    EntitlementRevoke {
+        entitlement_id: Hash,
+    },
+    EntitlementDelegate {
+        entitlement_id: Hash,
+        delegatee: Address,
+        #[serde(default)]
+        constraints: Constraints,
+    },
+    EntitlementCreateRole {
+        /// The role's name as `0x`-hex bytes.
+        name: Name,
+        scopes: List<Scope, MAX_ROLE_ITEMS>,
+        actions: List<Action, MAX_ROLE_ITEMS>,
+        #[serde(default)]
+        constraints: Constraints,
+    },
+    EntitlementAssignRole {
+        role_id: Hash,
+        assignee: Address,
+    },
+    EntitlementRevokeRole {
+        role_id: Hash,
+        assignee: Address,
     },
 }
 
@@ -420,6 +460,10 @@ impl From<&Transaction> for TransactionJson {
     }
 }
 
+fn entitlement(op: EntitlementOp) -> Instruction {
+    Instruction::System(SystemInstruction::Entitlement(op))
+}
+
 impl From<InstructionJson> for Instruction {
     fn from(j: InstructionJson) -> Self {
         let timer = |t: TimerJson| TimerSpec {
@@ -446,11 +490,13 @@ impl From<InstructionJson> for Instruction {
                 salt,
                 init_args,
                 value,
+                entitlements,
             } => Instruction::Actor(ActorInstruction::Deploy {
                 code: canonicalize_source(&code),
                 salt,
                 init_args: init_args.0,
                 value: value.0,
+                entitlements,
             }),
             InstructionJson::Call {
                 to,
@@ -515,6 +561,46 @@ impl From<InstructionJson> for Instruction {
                     job_id,
                     bond: bond.0,
                 })
+            }
+            InstructionJson::EntitlementGrant {
+                grantee,
+                scope,
+                action,
+                constraints,
+            } => entitlement(EntitlementOp::Grant {
+                grantee,
+                scope,
+                action,
+                constraints,
+            }),
+            InstructionJson::EntitlementRevoke { entitlement_id } => {
+                entitlement(EntitlementOp::Revoke { entitlement_id })
+            }
+            InstructionJson::EntitlementDelegate {
+                entitlement_id,
+                delegatee,
+                constraints,
+            } => entitlement(EntitlementOp::Delegate {
+                entitlement_id,
+                delegatee,
+                constraints,
+            }),
+            InstructionJson::EntitlementCreateRole {
+                name,
+                scopes,
+                actions,
+                constraints,
+            } => entitlement(EntitlementOp::CreateRole {
+                name,
+                scopes,
+                actions,
+                constraints,
+            }),
+            InstructionJson::EntitlementAssignRole { role_id, assignee } => {
+                entitlement(EntitlementOp::AssignRole { role_id, assignee })
+            }
+            InstructionJson::EntitlementRevokeRole { role_id, assignee } => {
+                entitlement(EntitlementOp::RevokeRole { role_id, assignee })
             }
         }
     }
@@ -602,16 +688,60 @@ impl From<&Instruction> for InstructionJson {
                     bond: Amount(*bond),
                 }
             }
+            Instruction::System(SystemInstruction::Entitlement(op)) => match op.clone() {
+                EntitlementOp::Grant {
+                    grantee,
+                    scope,
+                    action,
+                    constraints,
+                } => Self::EntitlementGrant {
+                    grantee,
+                    scope,
+                    action,
+                    constraints,
+                },
+                EntitlementOp::Revoke { entitlement_id } => {
+                    Self::EntitlementRevoke { entitlement_id }
+                }
+                EntitlementOp::Delegate {
+                    entitlement_id,
+                    delegatee,
+                    constraints,
+                } => Self::EntitlementDelegate {
+                    entitlement_id,
+                    delegatee,
+                    constraints,
+                },
+                EntitlementOp::CreateRole {
+                    name,
+                    scopes,
+                    actions,
+                    constraints,
+                } => Self::EntitlementCreateRole {
+                    name,
+                    scopes,
+                    actions,
+                    constraints,
+                },
+                EntitlementOp::AssignRole { role_id, assignee } => {
+                    Self::EntitlementAssignRole { role_id, assignee }
+                }
+                EntitlementOp::RevokeRole { role_id, assignee } => {
+                    Self::EntitlementRevokeRole { role_id, assignee }
+                }
+            },
             Instruction::Actor(ActorInstruction::Deploy {
                 code,
                 salt,
                 init_args,
                 value,
+                entitlements,
             }) => Self::Deploy {
                 code: code.clone(),
                 salt: *salt,
                 init_args: HexBytes(init_args.clone()),
                 value: Amount(*value),
+                entitlements: *entitlements,
             },
             Instruction::Actor(ActorInstruction::Message {
                 to,

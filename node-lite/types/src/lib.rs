@@ -11,6 +11,7 @@ pub mod block;
 pub mod bounded;
 pub mod codec;
 pub mod constants;
+pub mod entitlement;
 pub mod instruction;
 pub mod intrinsic;
 pub mod job;

@@ -152,6 +152,13 @@ failure_kinds! {
     /// The job is not waiting for this step (already committed or revealed, past its
     /// deadline, another status).
     WrongJobState = 55,
+    /// The sender lacks the entitlement the operation needs: an actor submitting a job type
+    /// its manifest did not declare, or a grant, revocation or delegation it may not make.
+    MissingEntitlement = 56,
+    /// An Entitlement Registry operation breaks a rule (the message says which).
+    InvalidEntitlement = 57,
+    /// No entitlement or role has this id.
+    EntitlementNotFound = 58,
 }
 
 impl std::fmt::Display for FailureKind {
@@ -188,6 +195,9 @@ pub mod failure {
     pub const JOB_NOT_FOUND: u8 = FailureKind::JobNotFound.code();
     pub const NOT_ON_COMMITTEE: u8 = FailureKind::NotOnCommittee.code();
     pub const WRONG_JOB_STATE: u8 = FailureKind::WrongJobState.code();
+    pub const MISSING_ENTITLEMENT: u8 = FailureKind::MissingEntitlement.code();
+    pub const INVALID_ENTITLEMENT: u8 = FailureKind::InvalidEntitlement.code();
+    pub const ENTITLEMENT_NOT_FOUND: u8 = FailureKind::EntitlementNotFound.code();
 }
 
 /// What became of one message a transaction (or timer, or deferred delivery) sent.

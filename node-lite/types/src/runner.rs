@@ -68,7 +68,7 @@ macro_rules! codes {
         $name:ident { $( $(#[$vdoc:meta])* $variant:ident = $code:literal => $text:literal, )* }
     ) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
         #[repr(u8)]
         pub enum $name {
             $( $(#[$vdoc])* #[serde(rename = $text)] $variant = $code, )*
@@ -105,25 +105,25 @@ macro_rules! codes {
             }
         }
 
-        impl Write for $name {
-            fn write(&self, buf: &mut impl BufMut) {
+        impl commonware_codec::Write for $name {
+            fn write(&self, buf: &mut impl bytes::BufMut) {
                 buf.put_u8(self.code());
             }
         }
 
-        impl EncodeSize for $name {
+        impl commonware_codec::EncodeSize for $name {
             fn encode_size(&self) -> usize {
                 1
             }
         }
 
-        impl Read for $name {
+        impl commonware_codec::Read for $name {
             type Cfg = ();
-            fn read_cfg(buf: &mut impl Buf, _: &()) -> Result<Self, CodecError> {
+            fn read_cfg(buf: &mut impl commonware_codec::Buf, _: &()) -> Result<Self, commonware_codec::Error> {
                 let start = buf.remaining();
-                let code = read_discriminant(buf, stringify!($name))?;
+                let code = $crate::codec::read_discriminant(buf, stringify!($name))?;
                 $name::from_code(code).ok_or_else(|| {
-                    positioned(stringify!($name), start, CodecError::InvalidEnum(code))
+                    $crate::codec::positioned(stringify!($name), start, commonware_codec::Error::InvalidEnum(code))
                 })
             }
         }
@@ -145,75 +145,87 @@ codes! {
     }
 }
 
-/// A set of job types, encoded as one byte with bit `code` set for each member (unknown bits
-/// are refused when decoding). JSON: a list of names.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct JobTypes(u8);
+/// Declares a set of a [`codes!`] enum's values once: encoded as one byte with bit `code` set
+/// for each member (unknown bits are refused when decoding); JSON is a list of names, each at
+/// most once.
+macro_rules! code_set {
+    ($(#[$doc:meta])* $set:ident of $member:ident, $field:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $set(u8);
 
-impl JobTypes {
-    const KNOWN: u8 = (1 << JobType::ALL.len()) - 1;
+        impl $set {
+            const KNOWN: u8 = ((1u16 << $member::ALL.len()) - 1) as u8;
 
-    pub fn of(types: &[JobType]) -> Self {
-        Self(types.iter().fold(0, |m, t| m | (1 << t.code())))
-    }
-    pub fn contains(self, t: JobType) -> bool {
-        self.0 & (1 << t.code()) != 0
-    }
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-    /// The members, in code order.
-    pub fn iter(self) -> impl Iterator<Item = JobType> {
-        JobType::ALL
-            .iter()
-            .copied()
-            .filter(move |t| self.contains(*t))
-    }
-}
-
-impl Serialize for JobTypes {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
-    }
-}
-
-impl<'de> Deserialize<'de> for JobTypes {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let list = Vec::<JobType>::deserialize(d)?;
-        let set = Self::of(&list);
-        if set.iter().count() != list.len() {
-            return Err(serde::de::Error::custom(
-                "a job type is listed twice; list each of llm, http, mcp, custom at most once",
-            ));
+            pub fn of(members: &[$member]) -> Self {
+                Self(members.iter().fold(0, |m, t| m | (1 << t.code())))
+            }
+            pub fn contains(self, t: $member) -> bool {
+                self.0 & (1 << t.code()) != 0
+            }
+            pub fn is_empty(self) -> bool {
+                self.0 == 0
+            }
+            /// The members, in code order.
+            pub fn iter(self) -> impl Iterator<Item = $member> {
+                $member::ALL.iter().copied().filter(move |t| self.contains(*t))
+            }
         }
-        Ok(set)
-    }
-}
 
-impl Write for JobTypes {
-    fn write(&self, buf: &mut impl BufMut) {
-        buf.put_u8(self.0);
-    }
-}
-impl EncodeSize for JobTypes {
-    fn encode_size(&self) -> usize {
-        1
-    }
-}
-impl Read for JobTypes {
-    type Cfg = ();
-    fn read_cfg(buf: &mut impl Buf, _: &()) -> Result<Self, CodecError> {
-        let start = buf.remaining();
-        let bits = read_discriminant(buf, "job_types")?;
-        if bits & !Self::KNOWN != 0 {
-            return Err(positioned(
-                "job_types",
-                start,
-                CodecError::Invalid("job_types", "unknown job type bit set"),
-            ));
+        impl serde::Serialize for $set {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq(self.iter())
+            }
         }
-        Ok(Self(bits))
-    }
+
+        impl<'de> serde::Deserialize<'de> for $set {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let list = <Vec<$member> as serde::Deserialize>::deserialize(d)?;
+                let set = Self::of(&list);
+                if set.iter().count() != list.len() {
+                    let names: Vec<&str> = $member::ALL.iter().map(|m| m.name()).collect();
+                    return Err(serde::de::Error::custom(format!(
+                        "{}: a value is listed twice; list each of {} at most once",
+                        $field,
+                        names.join(", ")
+                    )));
+                }
+                Ok(set)
+            }
+        }
+
+        impl commonware_codec::Write for $set {
+            fn write(&self, buf: &mut impl bytes::BufMut) {
+                buf.put_u8(self.0);
+            }
+        }
+        impl commonware_codec::EncodeSize for $set {
+            fn encode_size(&self) -> usize {
+                1
+            }
+        }
+        impl commonware_codec::Read for $set {
+            type Cfg = ();
+            fn read_cfg(buf: &mut impl commonware_codec::Buf, _: &()) -> Result<Self, commonware_codec::Error> {
+                let start = buf.remaining();
+                let bits = $crate::codec::read_discriminant(buf, $field)?;
+                if bits & !Self::KNOWN != 0 {
+                    return Err($crate::codec::positioned(
+                        $field,
+                        start,
+                        commonware_codec::Error::Invalid($field, "unknown bit set"),
+                    ));
+                }
+                Ok(Self(bits))
+            }
+        }
+    };
+}
+pub(crate) use code_set;
+
+code_set! {
+    /// A set of job types. JSON: a list of names.
+    JobTypes of JobType, "job_types"
 }
 
 /// The key a runner signs its results and pushes with (CIP-2 §8: ed25519; the market also

@@ -156,6 +156,8 @@ pub struct ActorRecord {
     /// The PVM version whose rules validated the code at deploy (`cowboy_pvm::stdlib`).
     pub pvm_version: u16,
     pub storage: StorageUsage,
+    /// What the actor declared at deployment (whitepaper §15), fixed for its lifetime.
+    pub entitlements: crate::entitlement::ActorEntitlements,
 }
 
 /// An account: `{balance, nonce, code_hash?, storage?, metadata}` (whitepaper "Accounts and
@@ -330,6 +332,7 @@ impl Write for Account {
                 a.code_hash.write(buf);
                 write_varint(u64::from(a.pvm_version), buf);
                 a.storage.write(buf);
+                a.entitlements.write(buf);
             }
             None => buf.put_u8(0),
         }
@@ -341,7 +344,10 @@ impl EncodeSize for Account {
         8 + varint_size(self.nonce)
             + 1
             + self.actor.as_ref().map_or(0, |a| {
-                Hash::LEN + varint_size(u64::from(a.pvm_version)) + a.storage.encode_size()
+                Hash::LEN
+                    + varint_size(u64::from(a.pvm_version))
+                    + a.storage.encode_size()
+                    + a.entitlements.encode_size()
             })
             + bytes_size(&self.metadata)
     }
@@ -357,6 +363,7 @@ impl Read for Account {
                 pvm_version: u16::try_from(read_varint(buf, "pvm_version")?)
                     .map_err(|_| CodecError::Invalid("Account", "pvm_version above 65535"))?,
                 storage: read_plain(buf, "storage")?,
+                entitlements: read_plain(buf, "entitlements")?,
             })
         } else {
             None
@@ -572,6 +579,7 @@ mod tests {
                     quota: 1 << 20,
                     bond: 0,
                 },
+                entitlements: Default::default(),
             }),
             metadata: vec![],
         };

@@ -113,6 +113,80 @@ fn profile() -> BoxedStrategy<runner::RunnerProfile> {
         .boxed()
 }
 
+fn entitlement_op() -> BoxedStrategy<cowboy_types::entitlement::EntitlementOp> {
+    use cowboy_types::entitlement::{Action, Constraints, EntitlementOp, Name, RateLimit, Scope};
+    let name = || {
+        proptest::collection::vec(any::<u8>(), 0..8).prop_map(|b| Name::new(b).unwrap())
+    };
+    let scope = prop_oneof![
+        Just(Scope::Global),
+        address().prop_map(Scope::Actor),
+        hash().prop_map(Scope::Token),
+        name().prop_map(Scope::RunnerPool),
+    ];
+    let action = prop_oneof![
+        Just(Action::All),
+        Just(Action::SystemUpgrade),
+        name().prop_map(Action::RunnerJoinPool),
+        proptest::option::of(any::<u64>())
+            .prop_map(|min_stake_override| Action::RunnerRegister { min_stake_override }),
+    ];
+    let constraints = (
+        proptest::option::of(any::<u64>()),
+        proptest::option::of(any::<u64>()),
+        any::<u64>(),
+        proptest::option::of((any::<u64>(), any::<u64>())),
+        any::<bool>(),
+        any::<u8>(),
+    )
+        .prop_map(|(valid_from, valid_until, max_uses, rate, delegatable, depth)| {
+            Constraints {
+                valid_from,
+                valid_until,
+                max_uses,
+                rate_limit: rate.map(|(max_uses, window_blocks)| RateLimit {
+                    max_uses,
+                    window_blocks,
+                }),
+                delegatable,
+                delegation_depth_max: depth,
+                ..Default::default()
+            }
+        });
+    (address(), scope, action, constraints, hash())
+        .prop_flat_map(|(a, scope, action, constraints, id)| {
+            prop_oneof![
+                Just(EntitlementOp::Grant {
+                    grantee: a,
+                    scope: scope.clone(),
+                    action: action.clone(),
+                    constraints,
+                }),
+                Just(EntitlementOp::Revoke { entitlement_id: id }),
+                Just(EntitlementOp::Delegate {
+                    entitlement_id: id,
+                    delegatee: a,
+                    constraints,
+                }),
+                Just(EntitlementOp::CreateRole {
+                    name: Name::new(b"ops".to_vec()).unwrap(),
+                    scopes: vec![scope.clone()].try_into().unwrap(),
+                    actions: vec![action.clone(), Action::All].try_into().unwrap(),
+                    constraints,
+                }),
+                Just(EntitlementOp::AssignRole {
+                    role_id: id,
+                    assignee: a,
+                }),
+                Just(EntitlementOp::RevokeRole {
+                    role_id: id,
+                    assignee: a,
+                }),
+            ]
+        })
+        .boxed()
+}
+
 fn instruction() -> BoxedStrategy<Instruction> {
     prop_oneof![
         (profile(), any::<u64>()).prop_map(|(p, stake)| Instruction::System(
@@ -164,16 +238,27 @@ fn instruction() -> BoxedStrategy<Instruction> {
         }),
         hash()
             .prop_map(|timer_id| Instruction::System(SystemInstruction::CancelTimer { timer_id })),
-        (".{0,200}", hash(), small_bytes(), any::<u64>()).prop_map(
-            |(code, salt, init_args, value)| {
+        (
+            ".{0,200}",
+            hash(),
+            small_bytes(),
+            any::<u64>(),
+            proptest::sample::subsequence(
+                cowboy_types::entitlement::ActorEntitlement::ALL.to_vec(),
+                0..=3
+            )
+        )
+            .prop_map(|(code, salt, init_args, value, declared)| {
                 Instruction::Actor(ActorInstruction::Deploy {
                     code,
                     salt,
                     init_args,
                     value,
+                    entitlements: cowboy_types::entitlement::ActorEntitlements::of(&declared),
                 })
-            }
-        ),
+            }),
+        entitlement_op()
+            .prop_map(|op| Instruction::System(SystemInstruction::Entitlement(op))),
         (
             address(),
             "[a-zA-Z_][a-zA-Z0-9_]{0,40}",

@@ -34,6 +34,7 @@ use crate::{
 use cowboy_types::{
     Address, Hash,
     bounded::{Bytes, List, Text},
+    entitlement::{Action, Scope},
     job::{
         Commitment, Dispute, Draw, DrawCandidate, JobRecord, JobSpec, JobStatus, Payout, Reveal,
         Revealed, VerificationMode,
@@ -63,14 +64,14 @@ pub mod keys {
     use cowboy_types::Hash;
 
     /// `job:` ‖ id → [`cowboy_types::job::JobRecord`].
-    pub const JOB: &[u8] = b"job:";
+    pub const JOB: &[u8] = cowboy_types::job::STORAGE_PREFIX;
     /// `draw:` ‖ sequence (8 B BE) ‖ id → empty: committees waiting for their round, FIFO.
     pub const AWAITING_DRAW: &[u8] = b"draw:";
     /// `deadline:` ‖ height (8 B BE) ‖ id → empty: commit deadlines, by height.
     pub const DEADLINE: &[u8] = b"deadline:";
 
     pub fn job(id: &Hash) -> Vec<u8> {
-        [JOB, &id.0].concat()
+        cowboy_types::job::storage_key(id)
     }
     pub fn awaiting_draw(seq: u64, id: &Hash) -> Vec<u8> {
         [AWAITING_DRAW, &seq.to_be_bytes(), &id.0].concat()
@@ -88,12 +89,6 @@ pub mod keys {
 
 fn invalid(message: impl Into<String>) -> Handled {
     Handled::failed(failure::INVALID_JOB, message)
-}
-
-/// The job id: `keccak256("cowboy-job:" ‖ submitter ‖ sequence as 8-byte BE)`, the sequence a
-/// chain-wide counter.
-pub fn job_id(submitter: &Address, seq: u64) -> Hash {
-    keccak256(&[b"cowboy-job:".as_slice(), &submitter.0, &seq.to_be_bytes()].concat())
 }
 
 /// The committee size and threshold a spec gets (spec README "Committee size"): its own; when
@@ -115,15 +110,28 @@ fn committee_of(spec: &JobSpec, m: u64, n: u64) -> (u8, u8) {
     (size, threshold.clamp(size / 2 + 1, size))
 }
 
-/// Runs a `job_submit` from `sender`.
+/// Runs a job submission from `sender` (an account's `job_submit` transaction or an actor's
+/// `submit_job`), the job taking the id `id`: the id of the submitting message,
+/// `keccak256(sender ‖ nonce ‖ keccak256(job_submit instruction))`, unique per sender and
+/// nonce.
 pub(crate) fn submit(
     x: &mut Executor<'_, '_>,
     s: &mut Session,
     sender: Address,
+    id: Hash,
     spec: &JobSpec,
 ) -> Result<Handled, ExecError> {
     if let Err(e) = spec.validate() {
         return Ok(invalid(e.to_string()));
+    }
+    // An actor submits only the job types its manifest declared (whitepaper §15).
+    if let Some(actor) = x.world.account(&sender)?.actor
+        && let Err(e) = actor.entitlements.allows(spec.job_type())
+    {
+        return Ok(Handled::failed(failure::MISSING_ENTITLEMENT, e.to_string()));
+    }
+    if x.world.storage(&actors::JOB_DISPATCHER, &keys::job(&id))?.is_some() {
+        return Ok(invalid(format!("job {id} already exists")));
     }
     let callback = &spec.callback.actor;
     if x.world.account(callback)?.actor.is_none() {
@@ -163,11 +171,6 @@ pub(crate) fn submit(
             ),
         ));
     }
-    if spec.required_runner_pool.is_some() {
-        return Ok(invalid(
-            "required_runner_pool needs pool memberships from the Entitlement Registry, which is not on chain yet; omit it",
-        ));
-    }
     let runners = x.world.runners()?;
     let filter_cost = CANDIDATE_CHECK_CYCLES.saturating_mul(runners.len() as u64);
     if filter_cost > s.cycles_left {
@@ -181,7 +184,22 @@ pub(crate) fn submit(
     }
     s.spend(filter_cost, 0);
     let height = x.env.height;
-    let snapshot = candidates::snapshot(&runners, spec, height, params, &[], &|_| false);
+    // CIP-2 §4 filter 7: pool membership from the Entitlement Registry, at the submission
+    // height (paid for by the filter cost above).
+    let mut members = std::collections::BTreeSet::new();
+    if let Some(pool) = &spec.required_runner_pool {
+        let scope = Scope::RunnerPool(pool.clone());
+        let action = Action::RunnerJoinPool(pool.clone());
+        for (a, _) in &runners {
+            if crate::entitlements::holds(&mut x.world, a, &scope, &action, height)? {
+                members.insert(*a);
+            }
+        }
+    }
+    let params = &x.env.params;
+    let snapshot = candidates::snapshot(&runners, spec, height, params, &[], &|a| {
+        members.contains(a)
+    });
     if snapshot.len() < usize::from(size) {
         return Ok(Handled::failed(
             failure::NO_RUNNERS,
@@ -211,7 +229,6 @@ pub(crate) fn submit(
     };
     let min_stake = params.runner.runner_stake_floor;
     let seq = x.world.next_seq("job")?;
-    let id = job_id(&sender, seq);
     let mut job = JobRecord {
         id,
         submitter: sender,

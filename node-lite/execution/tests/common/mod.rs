@@ -115,6 +115,7 @@ pub fn deploy(code: &str, salt: u8, args: Vec<Value>) -> Instruction {
         salt: Hash([salt; 32]),
         init_args: encode_args(args),
         value: 0,
+        entitlements: Default::default(),
     })
 }
 

@@ -19,5 +19,6 @@ pub fn ctx() -> CallContext {
         nonce: 0,
         depth: 0,
         limits: Default::default(),
+        entitlements: Default::default(),
     }
 }
