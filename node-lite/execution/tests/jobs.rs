@@ -779,3 +779,193 @@ fn a_failed_challenge_forfeits_the_bond_to_the_confirming_runners() {
         audit_holds(&node);
     });
 }
+
+const FETCHER: &str = r#"
+from cowboy_sdk import http_job, job_status
+
+
+class Actor:
+    def __init__(self):
+        self.job = None
+        self.delivered = None
+
+    def fetch(self, max_price):
+        self.job = http_job("https://api.example.com/price", "done", max_price,
+                            extract=["/usd"], timeout_blocks=2, max_wall_ms=2000,
+                            max_return_bytes=64, expected_execution_ms=200, tip=5,
+                            callback_fee=100_000_000)
+        return self.job
+
+    def done(self, job_id, status, result, details):
+        assert job_id == self.job, "the callback names the job submit_job returned"
+        self.delivered = [status, result, details["paid"], job_status(job_id)["status"]]
+        return status
+
+    def bad(self):
+        return http_job("ftp://api.example.com/price", "done", 1)
+
+    def seen(self):
+        return self.delivered
+"#;
+
+/// Deploys `FETCHER` from key 1 with `value` base units, declaring `entitlements`.
+fn fetcher(
+    node: &Node,
+    engine: &mut cowboy_pvm::Engine,
+    entitlements: &[cowboy_types::entitlement::ActorEntitlement],
+    salt: u8,
+    value: u64,
+) -> Address {
+    let mut d = deploy(FETCHER, salt, vec![]);
+    if let Instruction::Actor(cowboy_types::ActorInstruction::Deploy {
+        entitlements: e,
+        value: v,
+        ..
+    }) = &mut d
+    {
+        *e = cowboy_types::entitlement::ActorEntitlements::of(entitlements);
+        *v = value;
+    }
+    let (r, _) = send(node, engine, &key(1), d);
+    assert_success(&r);
+    actor_at(key(1).address(), FETCHER, salt)
+}
+
+/// Issue 15's acceptance: an actor (declaring `http.fetch`) submits an HTTP job with the SDK's
+/// `http_job`; the runner the draw picks commits and reveals; the actor's callback receives
+/// the verified result (and reads the job's status on chain); after the challenge window the
+/// price splits 89 / 10 / 1 to the base unit, and the actor gets the rest of its escrow back.
+#[test]
+fn an_actor_submits_an_http_job_and_its_callback_gets_the_verified_result() {
+    with_engine(|engine| {
+        let node = node();
+        let actor = fetcher(&node, engine, &[cowboy_types::entitlement::ActorEntitlement::HttpFetch], 7, 10 * CBY);
+        let held_before = node.account(&actor).balance;
+        let (r, _) = send(
+            &node,
+            engine,
+            &key(1),
+            call(actor, "fetch", vec![cowboy_pvm::Value::Int((CBY / 10).into())], 0),
+        );
+        assert_success(&r);
+        let cowboy_pvm::Value::Str(hex) = returned(&r) else {
+            panic!("submit_job returns the job id as hex")
+        };
+        let id: Hash = hex.parse().expect("a job id");
+        let j = job(&node, &id);
+        assert_eq!((j.submitter, j.status), (actor, JobStatus::Assigned));
+        let escrow = CBY / 10 + 5 + 2 * 100_000_000;
+        assert_eq!(j.escrow, escrow);
+        assert_eq!(node.account(&actor).balance, held_before - escrow);
+
+        let runner = j.draws[0].committee[0];
+        let k = signer(&runner);
+        let runner_before = node.account(&runner).balance;
+        let answer = reveal_of(runner, br#"{"usd": 64000}"#, 3);
+        let (r, _) = send(&node, engine, &k, commit_to(&id, &answer));
+        assert_success(&r);
+        let mut runner_fees = r.fee;
+        let (r, _) = send(&node, engine, &k, reveal_all(&id, vec![answer.clone()]));
+        assert_success(&r);
+        runner_fees += r.fee;
+        assert_eq!(job(&node, &id).status, JobStatus::Verified);
+
+        // The callback runs in the next block with the verified result.
+        let executed = node.block(engine, vec![]);
+        let cb = receipt_of(&executed, &dispatcher::callback_id(&id, "verified"));
+        assert_success(cb);
+        let callback_fee = cb.fee;
+        let (r, _) = send(&node, engine, &key(1), call(actor, "seen", vec![], 0));
+        use cowboy_pvm::Value as V;
+        assert_eq!(
+            returned(&r),
+            V::List(vec![
+                V::Str("verified".into()),
+                V::Bytes(br#"{"usd": 64000}"#.to_vec()),
+                V::List(vec![V::Str(runner.to_string())]),
+                V::Str("verified".into()),
+            ])
+        );
+
+        // The window (3 blocks) ends; the next block pays 89 / 10 / 1.
+        for _ in 0..3 {
+            node.block(engine, vec![]);
+        }
+        let j = job(&node, &id);
+        assert_eq!((j.status, j.escrow), (JobStatus::Settled, 0));
+        let gross = CBY / 100 + 5;
+        let (treasury, burn) = (gross / 100, gross / 10);
+        assert_eq!(
+            node.account(&runner).balance,
+            runner_before - runner_fees + (gross - treasury - burn)
+        );
+        assert_eq!(node.account(&actors::TREASURY).balance, treasury);
+        assert_eq!(node.account(&actors::JOB_DISPATCHER).balance, 0);
+        assert_eq!(
+            node.account(&actor).balance,
+            held_before - gross - callback_fee,
+            "the actor pays the price, the tip and its callback, and gets the rest back"
+        );
+        audit_holds(&node);
+    });
+}
+
+/// An actor that did not declare `http.fetch` cannot submit an HTTP job, and a bad spec fails
+/// in the actor with the rule it broke: nothing is escrowed either way.
+#[test]
+fn an_actor_without_the_entitlement_or_with_a_bad_spec_submits_nothing() {
+    with_engine(|engine| {
+        let node = node();
+        let actor = fetcher(
+            &node,
+            engine,
+            &[cowboy_types::entitlement::ActorEntitlement::LlmInfer],
+            8,
+            10 * CBY,
+        );
+        let held = node.account(&actor).balance;
+        let (r, _) = send(
+            &node,
+            engine,
+            &key(1),
+            call(actor, "fetch", vec![cowboy_pvm::Value::Int((CBY / 10).into())], 0),
+        );
+        let (k, message) = failure(&r);
+        assert_eq!(k, cowboy_pvm::ErrorKind::Exception.code(), "{message}");
+        assert!(
+            message.contains("PermissionError") && message.contains("http.fetch"),
+            "{message}"
+        );
+        let allowed = fetcher(
+            &node,
+            engine,
+            &[cowboy_types::entitlement::ActorEntitlement::HttpFetch],
+            9,
+            10 * CBY,
+        );
+        let (r, _) = send(&node, engine, &key(1), call(allowed, "bad", vec![], 0));
+        let (_, message) = failure(&r);
+        assert!(message.contains("ValueError") && message.contains("input.http.url"), "{message}");
+        // Too little balance to escrow: the whole call reverts with the dispatcher's reason.
+        let poor = fetcher(
+            &node,
+            engine,
+            &[cowboy_types::entitlement::ActorEntitlement::HttpFetch],
+            10,
+            CBY / 100,
+        );
+        let (r, _) = send(
+            &node,
+            engine,
+            &key(1),
+            call(poor, "fetch", vec![cowboy_pvm::Value::Int((CBY / 10).into())], 0),
+        );
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::INSUFFICIENT_BALANCE, "{message}");
+        assert!(message.starts_with("submit_job: "), "{message}");
+        assert_eq!(node.account(&actor).balance, held);
+        assert_eq!(node.account(&poor).balance, CBY / 100);
+        assert_eq!(node.account(&actors::JOB_DISPATCHER).balance, 0);
+        audit_holds(&node);
+    });
+}

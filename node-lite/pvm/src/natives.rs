@@ -340,10 +340,12 @@ fn h_submit_job(spec: PyBytesRef, vm: &VirtualMachine) -> PyResult<String> {
             .entitlements
             .allows(spec.job_type())
             .map_err(|e| {
-                vm.new_exception_msg(
+                vm.new_os_subtype_error(
                     vm.ctx.exceptions.permission_error.to_owned(),
-                    e.to_string().into(),
+                    None,
+                    e.to_string(),
                 )
+                .upcast()
             })?;
         check_fanout(s, vm)?;
         let instruction =

@@ -770,7 +770,8 @@ pub fn callback_id(job: &Hash, status: &str) -> Hash {
     keccak256(&[b"cowboy-callback:".as_slice(), &job.0, status.as_bytes()].concat())
 }
 
-/// `(job_id, status, result, details)`: the id as bytes, the status name, the verified result
+/// `(job_id, status, result, details)`: the id as `0x`-hex (as `submit_job` returned it), the
+/// status name, the verified result
 /// (bytes, or `None`), and a dict with the committee, the runners paid and the failure.
 fn callback_args(job: &JobRecord, status: &str) -> Result<Vec<u8>, cowboy_pvm::value::ValueError> {
     use cowboy_pvm::Value;
@@ -787,28 +788,21 @@ fn callback_args(job: &JobRecord, status: &str) -> Result<Vec<u8>, cowboy_pvm::v
         .map(|d| d.committee.to_vec())
         .unwrap_or_default();
     let paid: Vec<Address> = job.payouts.iter().map(|p| p.runner).collect();
-    let mut details = vec![
+    let details = Value::dict(vec![
         (Value::Str("committee".into()), addresses(committee)),
         (
             Value::Str("failure".into()),
             Value::Str(job.failure.to_string()),
         ),
         (Value::Str("paid".into()), addresses(paid)),
-    ];
-    // Canonical dicts are ordered by their keys' encodings.
-    let mut keyed = Vec::with_capacity(details.len());
-    for (k, v) in details.drain(..) {
-        keyed.push((k.encode()?, k, v));
-    }
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    let details: Vec<(Value, Value)> = keyed.into_iter().map(|(_, k, v)| (k, v)).collect();
+    ])?;
     Value::List(vec![
-        Value::Bytes(job.id.0.to_vec()),
+        Value::Str(job.id.to_string()),
         Value::Str(status.into()),
         job.result
             .as_ref()
             .map_or(Value::None, |r| Value::Bytes(r.to_vec())),
-        Value::Dict(details),
+        details,
     ])
     .encode()
 }
