@@ -202,7 +202,18 @@ fn store(
         );
     }
     world.set_storage(&REGISTRY, &keys::entitlement(&id), Some(&encode_record(&record)));
-    Ok(Handled::Delivered(id.0.to_vec()))
+    returning(&id)
+}
+
+/// A success returning `id` (as canonical bytes, like a job submission's id).
+fn returning(id: &Hash) -> Result<Handled, ExecError> {
+    cowboy_pvm::Value::Bytes(id.0.to_vec())
+        .encode()
+        .map(Handled::Delivered)
+        .map_err(|e| ExecError::Corrupt {
+            what: "entitlement id".into(),
+            reason: e.to_string(),
+        })
 }
 
 /// Deletes a record, its index entry and its count.
@@ -445,7 +456,7 @@ pub(crate) fn execute(
                 created_at: height,
             };
             world.set_storage(&REGISTRY, &keys::role(&id), Some(&encode_record(&record)));
-            Ok(Handled::Delivered(id.0.to_vec()))
+            returning(&id)
         }
         EntitlementOp::AssignRole { role_id, assignee } => {
             let Some(r) = role(world, role_id)? else {

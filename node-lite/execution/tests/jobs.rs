@@ -969,3 +969,106 @@ fn an_actor_without_the_entitlement_or_with_a_bad_spec_submits_nothing() {
         audit_holds(&node);
     });
 }
+
+fn grant(
+    grantee: Address,
+    scope: cowboy_types::entitlement::Scope,
+    action: cowboy_types::entitlement::Action,
+    constraints: cowboy_types::entitlement::Constraints,
+) -> Instruction {
+    Instruction::System(SystemInstruction::Entitlement(
+        cowboy_types::entitlement::EntitlementOp::Grant {
+            grantee,
+            scope,
+            action,
+            constraints,
+        },
+    ))
+}
+
+/// CIP-2 §7.3: a job naming a pool draws only from runners holding its membership; a
+/// membership whose `valid_until` has passed no longer counts (and is cleaned up), and a
+/// revoked one neither.
+#[test]
+fn a_pool_job_selects_only_members_and_an_expired_membership_excludes_its_runner() {
+    use cowboy_types::entitlement::{Action, Constraints, Name, Scope};
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let owner = key(1);
+        let pool = Name::new(b"eu-tee".to_vec()).unwrap();
+        let scope = Scope::RunnerPool(pool.clone());
+        let join = Action::RunnerJoinPool(pool.clone());
+        let members = [0u8, 2, 4].map(|i| runner_key(i).address());
+        // Runner 4's membership ends at height 6.
+        for (n, m) in members.iter().enumerate() {
+            let constraints = Constraints {
+                valid_until: (n == 2).then_some(6),
+                revocable: true,
+                ..Default::default()
+            };
+            let (r, _) = send(
+                &node,
+                engine,
+                &owner,
+                grant(*m, scope.clone(), join.clone(), constraints),
+            );
+            assert_success(&r);
+        }
+        // Nobody else may grant in the pool its first granter claimed.
+        let (r, _) = send(
+            &node,
+            engine,
+            &runner_key(1),
+            grant(
+                runner_key(1).address(),
+                scope.clone(),
+                join.clone(),
+                Constraints::default(),
+            ),
+        );
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::MISSING_ENTITLEMENT, "{message}");
+        assert!(message.contains("belongs to"), "{message}");
+
+        let pooled = |mut s: JobSpec| {
+            s.required_runner_pool = Some(pool.clone());
+            s
+        };
+        let mode = serde_json::json!({"majority_vote": {"vote_field": "/usd"}});
+        let (r, _) = send(&node, engine, &owner, submit(pooled(spec(callback, mode.clone(), 3))));
+        assert_success(&r);
+        let j = job(&node, &id_of(&r));
+        let mut candidates: Vec<Address> = j.candidates.iter().map(|c| c.address).collect();
+        candidates.sort();
+        let mut expected = members.to_vec();
+        expected.sort();
+        assert_eq!(candidates, expected, "only the pool's members are candidates");
+
+        // Past height 6 runner 4's membership is over: a 3-runner pool job finds 2.
+        while node.height() <= 6 {
+            node.block(engine, vec![]);
+        }
+        let (r, _) = send(&node, engine, &owner, submit(pooled(spec(callback, mode, 3))));
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::NO_RUNNERS, "{message}");
+        assert!(message.contains("2 of 6 registered runners qualify"), "{message}");
+        // A single-runner pool job is drawn from the two left.
+        let (r, _) = send(
+            &node,
+            engine,
+            &owner,
+            submit(pooled(spec(callback, serde_json::json!({"none": {}}), 0))),
+        );
+        assert_success(&r);
+        let j = job(&node, &id_of(&r));
+        assert_eq!(j.candidates.len(), 2);
+        assert!(members[..2].contains(&j.draws[0].committee[0]));
+        // The expired record was deleted when the check met it.
+        let expired = cowboy_types::entitlement::entitlement_id(&members[2], &scope, &join, None);
+        assert!(world_of(&node, |w| cowboy_execution::entitlements::entitlement(w, &expired)
+            .expect("decodes"))
+        .is_none());
+        audit_holds(&node);
+    });
+}
