@@ -20,7 +20,7 @@ use cowboy_rpc::jsonrpsee::{
     types::ErrorObjectOwned,
 };
 use cowboy_rpc::{
-    AccountView, ActorView, Assignments, BlockId, BlockSummary, BlockTag, BlockView,
+    AccountView, ActorView, EntitlementView, EntitlementsView, RoleView, Assignments, BlockId, BlockSummary, BlockTag, BlockView,
     CowboyApiServer, DutyView, FeesView, Health, JOBS_PAGE, JOBS_SCAN, JobFilter, JobsPage,
     MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest, QueryView, RUNNERS_PAGE,
     ReceiptView, RunnerView, RunnersPage, TimerView, TxView, code,
@@ -232,6 +232,7 @@ impl CowboyApiServer for Rpc {
                 storage_quota: a.storage.quota,
                 storage_bond: Amount(a.storage.bond),
                 pending_timers: world.timer_count(&address).map_err(state)?,
+                entitlements: a.entitlements,
             }),
             None => None,
         };
@@ -337,6 +338,36 @@ impl CowboyApiServer for Rpc {
             .runner(&address)
             .map_err(state)?
             .map(|r| runner_view(address, r, height, &params)))
+    }
+
+    async fn entitlements(&self, address: Address) -> RpcResult<EntitlementsView> {
+        use cowboy_execution::entitlements;
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        let height = snap.height.unwrap_or(0);
+        let (held, roles) = entitlements::of_address(&world, &address).map_err(state)?;
+        let mut views = Vec::with_capacity(held.len());
+        for (id, record) in held {
+            views.push(EntitlementView {
+                id,
+                usable: entitlements::usable(&world, &record, height).map_err(state)?,
+                record,
+            });
+        }
+        Ok(EntitlementsView {
+            address,
+            height,
+            entitlements: views,
+            roles: roles
+                .into_iter()
+                .map(|(id, role)| RoleView { id, role })
+                .collect(),
+            declared: world
+                .account(&address)
+                .map_err(state)?
+                .actor
+                .map(|a| a.entitlements),
+        })
     }
 
     async fn job(&self, id: Hash) -> RpcResult<Option<cowboy_types::job::JobRecord>> {

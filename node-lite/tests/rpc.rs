@@ -907,3 +907,62 @@ async fn a_runner_long_polls_for_its_assignment_and_jobs_are_listed() {
         .expect("call");
     assert_eq!(idle, None);
 }
+
+/// A pool membership granted through `sendRawTransaction` (Entitlement Registry, CIP-2 §7.3)
+/// is listed by `cowboy_getEntitlements` in its documented JSON form.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_granted_pool_membership_is_listed_with_the_grantees_entitlements() {
+    use cowboy_types::entitlement::{Action, Constraints, EntitlementOp, Name, Scope};
+    let (_dir, core, addr) = start().await;
+    let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
+    let member = key(2).address();
+    let empty = client.entitlements(member).await.expect("call");
+    assert!(empty.entitlements.is_empty() && empty.roles.is_empty());
+    assert_eq!(empty.declared, None, "an account declares nothing");
+    let pool = Name::new(b"pool".to_vec()).expect("fits");
+    let mut t = transfer(&key(1), 0, CHAIN_ID);
+    t.instruction = Instruction::System(SystemInstruction::Entitlement(EntitlementOp::Grant {
+        grantee: member,
+        scope: Scope::RunnerPool(pool.clone()),
+        action: Action::RunnerJoinPool(pool),
+        constraints: Constraints {
+            valid_until: Some(1_000),
+            revocable: true,
+            ..Default::default()
+        },
+    }));
+    t.cells_limit = 5_000;
+    cowboy_crypto::sign_transaction(&mut t, &key(1)).expect("sign");
+    let hash = client
+        .send_raw_transaction(HexBytes(t.to_bytes()))
+        .await
+        .expect("admitted");
+    core.apply_finalized(next_block(&core))
+        .await
+        .expect("applied");
+    let receipt = client
+        .wait_for_receipt(hash, Some(30_000))
+        .await
+        .expect("call")
+        .expect("receipt");
+    assert_eq!(
+        receipt.status,
+        cowboy_rpc::ReceiptStatus::Success,
+        "{receipt:?}"
+    );
+    let view = client.entitlements(member).await.expect("call");
+    assert_eq!(view.entitlements.len(), 1);
+    let e = &view.entitlements[0];
+    assert!(e.usable);
+    assert_eq!((e.record.granter, e.record.granted_at), (key(1).address(), 1));
+    let (_, body) = post(
+        addr,
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"cowboy_getEntitlements","params":["{member}"]}}"#
+        )
+        .as_bytes(),
+    );
+    assert!(body.contains(r#""scope":"runner_pool:0x706f6f6c""#), "{body}");
+    assert!(body.contains(r#""action":"runner_join_pool:0x706f6f6c""#), "{body}");
+    assert!(body.contains(r#""valid_until":1000"#), "{body}");
+}

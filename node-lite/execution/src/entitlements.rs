@@ -231,7 +231,7 @@ fn remove(world: &mut World<'_>, id: &Hash, record: &Entitlement) -> Result<(), 
 }
 
 /// Whether `record` and every record up its delegation chain are usable at `height`.
-fn chain_live(world: &World<'_>, record: &Entitlement, height: u64) -> Result<bool, ExecError> {
+pub fn usable(world: &World<'_>, record: &Entitlement, height: u64) -> Result<bool, ExecError> {
     let mut current = record.clone();
     for _ in 0..=MAX_DELEGATION_DEPTH {
         if !current.constraints.live_at(height) {
@@ -279,7 +279,7 @@ pub fn holds(
                 remove(world, &id, &record)?;
                 continue;
             }
-            if chain_live(world, &record, height)? {
+            if usable(world, &record, height)? {
                 return Ok(true);
             }
         }
@@ -399,7 +399,7 @@ pub(crate) fn execute(
                     "entitlement {parent_id} is not delegatable"
                 )));
             }
-            if !chain_live(world, &parent, height)? {
+            if !usable(world, &parent, height)? {
                 return Ok(invalid(format!(
                     "entitlement {parent_id} is not usable at height {height} (outside its window, used up, or its delegator's record is gone)"
                 )));

@@ -447,6 +447,36 @@ pub struct ActorView {
     pub storage_quota: u64,
     pub storage_bond: Amount,
     pub pending_timers: u64,
+    /// What the actor declared at deployment (whitepaper §15), e.g. `["http.fetch"]`.
+    #[serde(default)]
+    pub entitlements: cowboy_types::entitlement::ActorEntitlements,
+}
+
+/// One Entitlement Registry record an address holds, with whether it can be used now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntitlementView {
+    pub id: Hash,
+    /// Within its window, not used up, and every record up its delegation chain too.
+    pub usable: bool,
+    pub record: cowboy_types::entitlement::Entitlement,
+}
+
+/// A role assigned to an address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoleView {
+    pub id: Hash,
+    pub role: cowboy_types::entitlement::Role,
+}
+
+/// What an address may do: its Entitlement Registry records (at most 256), its roles (at
+/// most 64), and, for an actor, what it declared at deployment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntitlementsView {
+    pub address: Address,
+    pub height: u64,
+    pub entitlements: Vec<EntitlementView>,
+    pub roles: Vec<RoleView>,
+    pub declared: Option<cowboy_types::entitlement::ActorEntitlements>,
 }
 
 /// A state proof: the value under `key` (or its absence) at `height`, provable against
@@ -609,6 +639,11 @@ pub trait CowboyApi {
         after: u64,
         timeout_ms: Option<u64>,
     ) -> RpcResult<Option<Assignments>>;
+
+    /// The entitlements `address` holds (CIP-2 §7): the registry's records and roles, and
+    /// what an actor declared at deployment.
+    #[method(name = "getEntitlements")]
+    async fn entitlements(&self, address: Address) -> RpcResult<EntitlementsView>;
 
     /// Registered runners in address order, [`RUNNERS_PAGE`] at a time, starting after
     /// `after`.
