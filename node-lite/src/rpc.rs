@@ -20,10 +20,11 @@ use cowboy_rpc::jsonrpsee::{
     types::ErrorObjectOwned,
 };
 use cowboy_rpc::{
-    AccountView, ActorView, EntitlementView, EntitlementsView, RoleView, Assignments, BlockId, BlockSummary, BlockTag, BlockView,
-    CowboyApiServer, DutyView, FeesView, Health, JOBS_PAGE, JOBS_SCAN, JobFilter, JobsPage,
-    MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest, QueryView, RUNNERS_PAGE,
-    ReceiptView, RunnerView, RunnersPage, TimerView, TxView, code,
+    AccountView, ActorView, Assignments, BlockId, BlockSummary, BlockTag, BlockView,
+    CowboyApiServer, DutyView, EntitlementView, EntitlementsView, FeesView, Health, JOBS_PAGE,
+    JOBS_SCAN, JobFilter, JobsPage, MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest,
+    QueryView, RUNNERS_PAGE, ReceiptView, RoleView, RunnerView, RunnersPage, TimerView, TxView,
+    code,
 };
 use cowboy_state::{Overlay, StateRead};
 use cowboy_types::{

@@ -954,7 +954,10 @@ async fn a_granted_pool_membership_is_listed_with_the_grantees_entitlements() {
     assert_eq!(view.entitlements.len(), 1);
     let e = &view.entitlements[0];
     assert!(e.usable);
-    assert_eq!((e.record.granter, e.record.granted_at), (key(1).address(), 1));
+    assert_eq!(
+        (e.record.granter, e.record.granted_at),
+        (key(1).address(), 1)
+    );
     let (_, body) = post(
         addr,
         format!(
@@ -962,7 +965,13 @@ async fn a_granted_pool_membership_is_listed_with_the_grantees_entitlements() {
         )
         .as_bytes(),
     );
-    assert!(body.contains(r#""scope":"runner_pool:0x706f6f6c""#), "{body}");
-    assert!(body.contains(r#""action":"runner_join_pool:0x706f6f6c""#), "{body}");
+    assert!(
+        body.contains(r#""scope":"runner_pool:0x706f6f6c""#),
+        "{body}"
+    );
+    assert!(
+        body.contains(r#""action":"runner_join_pool:0x706f6f6c""#),
+        "{body}"
+    );
     assert!(body.contains(r#""valid_until":1000"#), "{body}");
 }

@@ -557,9 +557,9 @@ fn execute_tx(
         Instruction::System(SystemInstruction::JobChallenge { job_id, bond }) => atomic(x, |x| {
             crate::runners::dispatcher::challenge(x, &mut s, vtx.sender, job_id, *bond)
         })?,
-        Instruction::System(SystemInstruction::Entitlement(op)) => atomic(x, |x| {
-            crate::entitlements::execute(x, vtx.sender, op)
-        })?,
+        Instruction::System(SystemInstruction::Entitlement(op)) => {
+            atomic(x, |x| crate::entitlements::execute(x, vtx.sender, op))?
+        }
         Instruction::System(SystemInstruction::CancelTimer { timer_id }) => {
             match x.world.timer(timer_id)? {
                 Some(t) if t.creator == vtx.sender => {

@@ -27,8 +27,8 @@ use crate::{
 use cowboy_types::{
     Address, Hash,
     entitlement::{
-        Action, Entitlement, EntitlementOp, MAX_DELEGATION_DEPTH,
-        MAX_ENTITLEMENTS_PER_ADDRESS, MAX_ROLES_PER_ADDRESS, Role, Scope, entitlement_id, role_id,
+        Action, Entitlement, EntitlementOp, MAX_DELEGATION_DEPTH, MAX_ENTITLEMENTS_PER_ADDRESS,
+        MAX_ROLES_PER_ADDRESS, Role, Scope, entitlement_id, role_id,
     },
     keccak256,
     receipt::failure,
@@ -138,7 +138,11 @@ pub fn owner(world: &World<'_>, scope: &Scope) -> Result<Option<Address>, ExecEr
 
 /// Whether `sender` may grant (or build roles) in `scope`; claims an unowned pool or
 /// namespace for it.
-fn may_grant(world: &mut World<'_>, sender: &Address, scope: &Scope) -> Result<Result<(), String>, ExecError> {
+fn may_grant(
+    world: &mut World<'_>,
+    sender: &Address,
+    scope: &Scope,
+) -> Result<Result<(), String>, ExecError> {
     Ok(match scope {
         Scope::Global | Scope::Token(_) => {
             if *sender == Address::system(0x09) {
@@ -159,7 +163,9 @@ fn may_grant(world: &mut World<'_>, sender: &Address, scope: &Scope) -> Result<R
         }
         Scope::RunnerPool(_) | Scope::Namespace(_) => match owner(world, scope)? {
             Some(o) if o == *sender => Ok(()),
-            Some(o) => Err(format!("the scope {scope} belongs to {o}; only it grants there")),
+            Some(o) => Err(format!(
+                "the scope {scope} belongs to {o}; only it grants there"
+            )),
             None => {
                 world.set_storage(&REGISTRY, &keys::owner(&scope.hash()), Some(&sender.0));
                 Ok(())
@@ -171,11 +177,7 @@ fn may_grant(world: &mut World<'_>, sender: &Address, scope: &Scope) -> Result<R
 /// Writes a new record and its index entry, counting it against its grantee's limit; or
 /// replaces the constraints of the record with the same id when `sender` granted it (a
 /// renewal).
-fn store(
-    world: &mut World<'_>,
-    id: Hash,
-    record: Entitlement,
-) -> Result<Handled, ExecError> {
+fn store(world: &mut World<'_>, id: Hash, record: Entitlement) -> Result<Handled, ExecError> {
     if let Some(old) = entitlement(world, &id)? {
         if old.granter != record.granter {
             return Ok(refused(
@@ -201,7 +203,11 @@ fn store(
             Some(&[]),
         );
     }
-    world.set_storage(&REGISTRY, &keys::entitlement(&id), Some(&encode_record(&record)));
+    world.set_storage(
+        &REGISTRY,
+        &keys::entitlement(&id),
+        Some(&encode_record(&record)),
+    );
     returning(&id)
 }
 
@@ -353,7 +359,9 @@ pub(crate) fn execute(
             let Some(record) = entitlement(world, id)? else {
                 return Ok(refused(
                     failure::ENTITLEMENT_NOT_FOUND,
-                    format!("no entitlement {id} (never granted, revoked, or expired and cleaned up)"),
+                    format!(
+                        "no entitlement {id} (never granted, revoked, or expired and cleaned up)"
+                    ),
                 ));
             };
             let owner = owner(world, &record.scope)?;
@@ -529,7 +537,11 @@ pub fn of_address(
         .overlay
         .scan(&prefix, None, MAX_ENTITLEMENTS_PER_ADDRESS as usize)?
     {
-        let Some(id) = k.len().checked_sub(32).and_then(|i| Hash::from_slice(&k[i..])) else {
+        let Some(id) = k
+            .len()
+            .checked_sub(32)
+            .and_then(|i| Hash::from_slice(&k[i..]))
+        else {
             continue;
         };
         if let Some(e) = entitlement(world, &id)? {

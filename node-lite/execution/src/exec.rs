@@ -591,13 +591,8 @@ impl<'e, 'a> Executor<'e, 'a> {
         }
         // Jobs: the dispatcher takes each with its escrow from the actor, or the call reverts.
         for job in &effects.jobs {
-            let handled = crate::runners::dispatcher::submit(
-                self,
-                s,
-                actor,
-                Hash(job.id),
-                &job.spec,
-            )?;
+            let handled =
+                crate::runners::dispatcher::submit(self, s, actor, Hash(job.id), &job.spec)?;
             if let Handled::Failed { kind, message } = handled {
                 return Ok(Err((kind, format!("submit_job: {message}"))));
             }

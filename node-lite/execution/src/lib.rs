@@ -17,8 +17,8 @@
 pub mod audit;
 pub mod block;
 mod chain;
-pub mod entitlements;
 mod deferred;
+pub mod entitlements;
 mod error;
 pub mod exec;
 pub mod fees;

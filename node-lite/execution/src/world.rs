@@ -32,7 +32,10 @@ pub struct World<'a> {
     pub overlay: Overlay<'a>,
 }
 
-pub(crate) fn decode<T: Read<Cfg = ()>>(what: impl FnOnce() -> String, bytes: &[u8]) -> Result<T, ExecError> {
+pub(crate) fn decode<T: Read<Cfg = ()>>(
+    what: impl FnOnce() -> String,
+    bytes: &[u8],
+) -> Result<T, ExecError> {
     decode_strict(bytes).map_err(|e| ExecError::Corrupt {
         what: what(),
         reason: e.to_string(),

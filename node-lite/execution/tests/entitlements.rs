@@ -42,7 +42,12 @@ fn grant(grantee: Address, constraints: Constraints) -> Instruction {
 }
 
 /// Sends `i` from key `from` in its own block.
-fn send(node: &Node, engine: &mut cowboy_pvm::Engine, from: u8, i: Instruction) -> cowboy_types::Receipt {
+fn send(
+    node: &Node,
+    engine: &mut cowboy_pvm::Engine,
+    from: u8,
+    i: Instruction,
+) -> cowboy_types::Receipt {
     let k = key(from);
     let t = tx(&k, node.account(&k.address()).nonce, i);
     let hash = t.digest();
@@ -116,7 +121,11 @@ fn grants_follow_scope_ownership_and_revocations_follow_the_granter() {
                 constraints: Constraints::default(),
             }),
         );
-        refused(&r, kind::INVALID_ENTITLEMENT, "is granted in the scope runner_pool");
+        refused(
+            &r,
+            kind::INVALID_ENTITLEMENT,
+            "is granted in the scope runner_pool",
+        );
         // Constraints are checked.
         let deep = Constraints {
             delegatable: true,
@@ -145,11 +154,27 @@ fn grants_follow_scope_ownership_and_revocations_follow_the_granter() {
         );
         assert_success(&send(&node, engine, 1, revoke.clone()));
         assert!(!holds(&node, &member));
-        refused(&send(&node, engine, 1, revoke), kind::ENTITLEMENT_NOT_FOUND, "no entitlement");
-        assert_success(&send(&node, engine, 1, grant(stranger, Constraints::default())));
+        refused(
+            &send(&node, engine, 1, revoke),
+            kind::ENTITLEMENT_NOT_FOUND,
+            "no entitlement",
+        );
+        assert_success(&send(
+            &node,
+            engine,
+            1,
+            grant(stranger, Constraints::default()),
+        ));
         let fixed = entitlement_id(&stranger, &scope, &action, None);
         refused(
-            &send(&node, engine, 1, op(EntitlementOp::Revoke { entitlement_id: fixed })),
+            &send(
+                &node,
+                engine,
+                1,
+                op(EntitlementOp::Revoke {
+                    entitlement_id: fixed,
+                }),
+            ),
             kind::INVALID_ENTITLEMENT,
             "revocable = false",
         );
@@ -240,7 +265,11 @@ fn roles_grant_what_they_collect_until_taken_back() {
         assert_success(&r);
         let id = role_id(&key(1).address(), &name);
         assert_eq!(returned(&r), cowboy_pvm::Value::Bytes(id.0.to_vec()));
-        refused(&send(&node, engine, 1, create), kind::INVALID_ENTITLEMENT, "already has a role");
+        refused(
+            &send(&node, engine, 1, create),
+            kind::INVALID_ENTITLEMENT,
+            "already has a role",
+        );
         // The role claimed the pool: nobody else builds a role or grants in it.
         let other = op(EntitlementOp::CreateRole {
             name,
@@ -248,16 +277,31 @@ fn roles_grant_what_they_collect_until_taken_back() {
             actions: vec![action].try_into().unwrap(),
             constraints: Constraints::default(),
         });
-        refused(&send(&node, engine, 3, other), kind::MISSING_ENTITLEMENT, "belongs to");
+        refused(
+            &send(&node, engine, 3, other),
+            kind::MISSING_ENTITLEMENT,
+            "belongs to",
+        );
         let assign = op(EntitlementOp::AssignRole {
             role_id: id,
             assignee: member,
         });
-        refused(&send(&node, engine, 3, assign.clone()), kind::MISSING_ENTITLEMENT, "its creator");
+        refused(
+            &send(&node, engine, 3, assign.clone()),
+            kind::MISSING_ENTITLEMENT,
+            "its creator",
+        );
         assert!(!holds(&node, &member));
         assert_success(&send(&node, engine, 1, assign.clone()));
-        assert!(holds(&node, &member), "`all` in the role covers runner_join_pool");
-        refused(&send(&node, engine, 1, assign), kind::INVALID_ENTITLEMENT, "already has role");
+        assert!(
+            holds(&node, &member),
+            "`all` in the role covers runner_join_pool"
+        );
+        refused(
+            &send(&node, engine, 1, assign),
+            kind::INVALID_ENTITLEMENT,
+            "already has role",
+        );
         // The assignee may give it up.
         assert_success(&send(
             &node,
@@ -307,6 +351,10 @@ fn an_address_holds_at_most_256_entitlements() {
                 assert_success(receipt_of(&executed, h));
             }
         }
-        refused(&last.unwrap(), kind::INVALID_ENTITLEMENT, "already holds 256 entitlements");
+        refused(
+            &last.unwrap(),
+            kind::INVALID_ENTITLEMENT,
+            "already holds 256 entitlements",
+        );
     });
 }

@@ -816,16 +816,7 @@ fn fetcher(
     salt: u8,
     value: u64,
 ) -> Address {
-    let mut d = deploy(FETCHER, salt, vec![]);
-    if let Instruction::Actor(cowboy_types::ActorInstruction::Deploy {
-        entitlements: e,
-        value: v,
-        ..
-    }) = &mut d
-    {
-        *e = cowboy_types::entitlement::ActorEntitlements::of(entitlements);
-        *v = value;
-    }
+    let d = deploy_declaring(FETCHER, salt, vec![], entitlements, value);
     let (r, _) = send(node, engine, &key(1), d);
     assert_success(&r);
     actor_at(key(1).address(), FETCHER, salt)
@@ -839,13 +830,24 @@ fn fetcher(
 fn an_actor_submits_an_http_job_and_its_callback_gets_the_verified_result() {
     with_engine(|engine| {
         let node = node();
-        let actor = fetcher(&node, engine, &[cowboy_types::entitlement::ActorEntitlement::HttpFetch], 7, 10 * CBY);
+        let actor = fetcher(
+            &node,
+            engine,
+            &[cowboy_types::entitlement::ActorEntitlement::HttpFetch],
+            7,
+            10 * CBY,
+        );
         let held_before = node.account(&actor).balance;
         let (r, _) = send(
             &node,
             engine,
             &key(1),
-            call(actor, "fetch", vec![cowboy_pvm::Value::Int((CBY / 10).into())], 0),
+            call(
+                actor,
+                "fetch",
+                vec![cowboy_pvm::Value::Int((CBY / 10).into())],
+                0,
+            ),
         );
         assert_success(&r);
         let cowboy_pvm::Value::Str(hex) = returned(&r) else {
@@ -928,7 +930,12 @@ fn an_actor_without_the_entitlement_or_with_a_bad_spec_submits_nothing() {
             &node,
             engine,
             &key(1),
-            call(actor, "fetch", vec![cowboy_pvm::Value::Int((CBY / 10).into())], 0),
+            call(
+                actor,
+                "fetch",
+                vec![cowboy_pvm::Value::Int((CBY / 10).into())],
+                0,
+            ),
         );
         let (k, message) = failure(&r);
         assert_eq!(k, cowboy_pvm::ErrorKind::Exception.code(), "{message}");
@@ -945,7 +952,10 @@ fn an_actor_without_the_entitlement_or_with_a_bad_spec_submits_nothing() {
         );
         let (r, _) = send(&node, engine, &key(1), call(allowed, "bad", vec![], 0));
         let (_, message) = failure(&r);
-        assert!(message.contains("ValueError") && message.contains("input.http.url"), "{message}");
+        assert!(
+            message.contains("ValueError") && message.contains("input.http.url"),
+            "{message}"
+        );
         // Too little balance to escrow: the whole call reverts with the dispatcher's reason.
         let poor = fetcher(
             &node,
@@ -958,7 +968,12 @@ fn an_actor_without_the_entitlement_or_with_a_bad_spec_submits_nothing() {
             &node,
             engine,
             &key(1),
-            call(poor, "fetch", vec![cowboy_pvm::Value::Int((CBY / 10).into())], 0),
+            call(
+                poor,
+                "fetch",
+                vec![cowboy_pvm::Value::Int((CBY / 10).into())],
+                0,
+            ),
         );
         let (k, message) = failure(&r);
         assert_eq!(k, kind::INSUFFICIENT_BALANCE, "{message}");
@@ -1036,23 +1051,39 @@ fn a_pool_job_selects_only_members_and_an_expired_membership_excludes_its_runner
             s
         };
         let mode = serde_json::json!({"majority_vote": {"vote_field": "/usd"}});
-        let (r, _) = send(&node, engine, &owner, submit(pooled(spec(callback, mode.clone(), 3))));
+        let (r, _) = send(
+            &node,
+            engine,
+            &owner,
+            submit(pooled(spec(callback, mode.clone(), 3))),
+        );
         assert_success(&r);
         let j = job(&node, &id_of(&r));
         let mut candidates: Vec<Address> = j.candidates.iter().map(|c| c.address).collect();
         candidates.sort();
         let mut expected = members.to_vec();
         expected.sort();
-        assert_eq!(candidates, expected, "only the pool's members are candidates");
+        assert_eq!(
+            candidates, expected,
+            "only the pool's members are candidates"
+        );
 
         // Past height 6 runner 4's membership is over: a 3-runner pool job finds 2.
         while node.height() <= 6 {
             node.block(engine, vec![]);
         }
-        let (r, _) = send(&node, engine, &owner, submit(pooled(spec(callback, mode, 3))));
+        let (r, _) = send(
+            &node,
+            engine,
+            &owner,
+            submit(pooled(spec(callback, mode, 3))),
+        );
         let (k, message) = failure(&r);
         assert_eq!(k, kind::NO_RUNNERS, "{message}");
-        assert!(message.contains("2 of 6 registered runners qualify"), "{message}");
+        assert!(
+            message.contains("2 of 6 registered runners qualify"),
+            "{message}"
+        );
         // A single-runner pool job is drawn from the two left.
         let (r, _) = send(
             &node,
@@ -1066,9 +1097,13 @@ fn a_pool_job_selects_only_members_and_an_expired_membership_excludes_its_runner
         assert!(members[..2].contains(&j.draws[0].committee[0]));
         // The expired record was deleted when the check met it.
         let expired = cowboy_types::entitlement::entitlement_id(&members[2], &scope, &join, None);
-        assert!(world_of(&node, |w| cowboy_execution::entitlements::entitlement(w, &expired)
+        assert!(
+            world_of(&node, |w| cowboy_execution::entitlements::entitlement(
+                w, &expired
+            )
             .expect("decodes"))
-        .is_none());
+            .is_none()
+        );
         audit_holds(&node);
     });
 }

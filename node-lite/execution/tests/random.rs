@@ -1,7 +1,9 @@
 //! Randomized blocks: transfers, deploys, calls, nested sends, failing handlers, value sends,
 //! actor and account timers, cancellations, per-actor budget deferrals, and runner-market
-//! traffic (job submissions, some malformed; commits; aggregator batches, some forged; own
-//! reveals; lies; silences; heartbeats; stake top-ups after slashes), generated from a seed.
+//! traffic (job submissions from accounts and actors, some malformed, some refused for a missing
+//! entitlement, some for a runner pool; pool memberships granted, expiring and revoked;
+//! commits; aggregator batches, some forged; own reveals; lies; silences; heartbeats; stake
+//! top-ups after slashes), generated from a seed.
 //! Each block is built by one replica and replayed by a second replica on its own thread and
 //! engine; both must agree on the state root, the receipts and a balanced supply after every
 //! block. A second test kills a process between (and during) block commits and checks the store
@@ -68,6 +70,14 @@ class Worker:
             x += i
         self.storage["x"] = x
         return x
+
+    def job(self, k):
+        # An HTTP job from the actor (refused unless it declared http.fetch); every fourth one
+        # only for the runner pool "p".
+        return sdk.http_job("https://api.example.com/v", "bump", 10_000_000,
+                            timeout_blocks=1 + k % 3, max_wall_ms=2000, max_return_bytes=64,
+                            expected_execution_ms=100, callback_fee=10_000_000,
+                            pool=b"p" if k % 4 == 0 else None)
 
     def spam(self, k):
         for i in range(k):
@@ -154,9 +164,40 @@ fn random_job(rng: &mut StdRng, callback: Address) -> Instruction {
     if rng.gen_bool(0.1) {
         spec.timeout_blocks = 0; // refused: INVALID_JOB
     }
+    if rng.gen_bool(0.3) {
+        spec.required_runner_pool = Some(pool());
+    }
     Instruction::System(SystemInstruction::JobSubmit {
         spec: Box::new(spec),
     })
+}
+
+/// The runner pool jobs name; key 1 owns it and grants its memberships.
+fn pool() -> cowboy_types::entitlement::Name {
+    cowboy_types::entitlement::Name::new(b"p".to_vec()).expect("fits")
+}
+
+/// A pool membership for `runner` granted (until `until`) or revoked by key 1.
+fn membership(runner: Address, until: Option<u64>) -> Instruction {
+    use cowboy_types::entitlement::{Action, Constraints, EntitlementOp, Scope, entitlement_id};
+    let scope = Scope::RunnerPool(pool());
+    let action = Action::RunnerJoinPool(pool());
+    let op = match until {
+        Some(h) => EntitlementOp::Grant {
+            grantee: runner,
+            scope,
+            action,
+            constraints: Constraints {
+                valid_until: Some(h),
+                revocable: true,
+                ..Default::default()
+            },
+        },
+        None => EntitlementOp::Revoke {
+            entitlement_id: entitlement_id(&runner, &scope, &action, None),
+        },
+    };
+    Instruction::System(SystemInstruction::Entitlement(op))
 }
 
 /// What runners do in the next block: members of assigned jobs commit (mostly), aggregators
@@ -326,6 +367,8 @@ struct Known {
     actor_timers: Vec<(Address, String)>,
     /// Submission transactions, then the jobs they created.
     job_submissions: Vec<Hash>,
+    /// Calls of actors' `job` handler (each returns its job's hex id).
+    actor_job_calls: Vec<Hash>,
     jobs: Vec<Hash>,
     /// What each committed runner will reveal.
     reveals: Vec<(Hash, cowboy_types::job::Reveal)>,
@@ -342,6 +385,12 @@ impl Known {
             if self.job_submissions.contains(&r.tx_hash) {
                 if let Ok(Value::Bytes(b)) = Value::decode(&r.return_data) {
                     self.jobs.push(Hash::from_slice(&b).unwrap());
+                }
+                continue;
+            }
+            if self.actor_job_calls.contains(&r.tx_hash) {
+                if let Ok(Value::Str(s)) = Value::decode(&r.return_data) {
+                    self.jobs.push(s.parse().expect("a job id"));
                 }
                 continue;
             }
@@ -401,7 +450,13 @@ fn random_txs(
             let peer = pick(rng, &known.actors)
                 .map(|a| Value::Str(a.to_string()))
                 .unwrap_or(Value::None);
-            deploy(WORKER, rng.r#gen(), vec![peer])
+            // Half declare http.fetch; the others' `job` calls are refused.
+            let declared: &[cowboy_types::entitlement::ActorEntitlement] = if rng.gen_bool(0.5) {
+                &[cowboy_types::entitlement::ActorEntitlement::HttpFetch]
+            } else {
+                &[]
+            };
+            deploy_declaring(WORKER, rng.r#gen(), vec![peer], declared, 0)
         };
         let instruction: Instruction = match actor {
             None if roll < 50 => new_worker(rng),
@@ -498,6 +553,36 @@ fn random_txs(
         nonces[(k - 1) as usize] += 1;
         out.push(t);
     }
+    // Now and then an actor's job, paid from what the call brings.
+    if let (true, Some(a)) = (rng.gen_bool(0.15), pick(rng, &known.actors)) {
+        let k = rng.gen_range(1..=KEYS);
+        let t = tx_with(
+            &key(k),
+            nonces[(k - 1) as usize],
+            call(a, "job", vec![int(rng.gen_range(0..40i64))], CBY / 20),
+            1_500_000,
+            150_000,
+        );
+        nonces[(k - 1) as usize] += 1;
+        known.actor_job_calls.push(t.digest());
+        out.push(t);
+    }
+    // Pool memberships: key 1 grants them for a while, and revokes some.
+    if rng.gen_bool(0.1) {
+        let runner = runner_key(rng.gen_range(0..RUNNERS)).address();
+        let until = rng
+            .gen_bool(0.8)
+            .then(|| node.height() + rng.gen_range(5..80));
+        let t = tx_with(
+            &key(1),
+            nonces[0],
+            membership(runner, until),
+            200_000,
+            20_000,
+        );
+        nonces[0] += 1;
+        out.push(t);
+    }
     // Now and then a job, its callback on a known actor (or on an address without one).
     if rng.gen_bool(0.25) {
         let k = rng.gen_range(1..=KEYS);
@@ -531,6 +616,12 @@ fn job_statuses(node: &Node) -> std::collections::BTreeMap<String, usize> {
             let job: cowboy_types::job::JobRecord =
                 cowboy_types::codec::decode_strict(v).expect("job decodes");
             *out.entry(job.status.name().to_owned()).or_insert(0) += 1;
+            if job.spec.required_runner_pool.is_some() {
+                *out.entry("for the pool".into()).or_insert(0) += 1;
+            }
+            if !(1..=KEYS).any(|i| key(i).address() == job.submitter) {
+                *out.entry("from actors".into()).or_insert(0) += 1;
+            }
             if let Some(d) = &job.dispute {
                 *out.entry(format!("dispute {}", d.outcome)).or_insert(0) += 1;
             }
@@ -671,6 +762,10 @@ fn two_replicas_agree_on_every_block_of_a_random_run() {
             block_count() < 500
                 || (ended("settled") > 0 && ended("failed") > 0 && ended("dispute upheld") > 0),
             "the run must settle and fail jobs: {jobs:?}"
+        );
+        assert!(
+            block_count() < 500 || (ended("for the pool") > 0 && ended("from actors") > 0),
+            "the run must draw pool jobs and take jobs from actors: {jobs:?}"
         );
         totals
     });

@@ -329,24 +329,21 @@ fn h_send_message(
 fn h_submit_job(spec: PyBytesRef, vm: &VirtualMachine) -> PyResult<String> {
     charge(cycles::SUBMIT_JOB, vm)?;
     charge_cells(spec.as_bytes().len() as u64 * cells::JOB_SPEC_PER_BYTE, vm)?;
-    let value =
-        crate::value::Value::decode(spec.as_bytes()).map_err(|e| pyconv::value_error_to_py(e, vm))?;
+    let value = crate::value::Value::decode(spec.as_bytes())
+        .map_err(|e| pyconv::value_error_to_py(e, vm))?;
     let spec: cowboy_types::job::JobSpec = serde_json::from_value(value.to_json())
         .map_err(|e| vm.new_value_error(format!("job spec: {e}")))?;
     spec.validate()
         .map_err(|e| vm.new_value_error(format!("job spec: {e}")))?;
     state(vm, |s| {
-        s.ctx
-            .entitlements
-            .allows(spec.job_type())
-            .map_err(|e| {
-                vm.new_os_subtype_error(
-                    vm.ctx.exceptions.permission_error.to_owned(),
-                    None,
-                    e.to_string(),
-                )
-                .upcast()
-            })?;
+        s.ctx.entitlements.allows(spec.job_type()).map_err(|e| {
+            vm.new_os_subtype_error(
+                vm.ctx.exceptions.permission_error.to_owned(),
+                None,
+                e.to_string(),
+            )
+            .upcast()
+        })?;
         check_fanout(s, vm)?;
         let instruction =
             cowboy_types::Instruction::System(cowboy_types::SystemInstruction::JobSubmit {

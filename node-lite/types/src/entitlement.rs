@@ -101,10 +101,7 @@ impl FromStr for ActorEntitlement {
             .find(|e| e.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = Self::ALL.iter().map(|e| e.name()).collect();
-                format!(
-                    "unknown entitlement {s:?}; use one of {}",
-                    names.join(", ")
-                )
+                format!("unknown entitlement {s:?}; use one of {}", names.join(", "))
             })
     }
 }
@@ -349,10 +346,14 @@ fn split<K: Copy + 'static>(
         Some((h, o)) => (h, Operand::Text(o.to_owned())),
         None => (s, Operand::None),
     };
-    let kind = all.iter().copied().find(|k| name(*k) == head).ok_or_else(|| {
-        let names: Vec<&str> = all.iter().map(|k| name(*k)).collect();
-        format!("unknown {what} {head:?}; use one of {}", names.join(", "))
-    })?;
+    let kind = all
+        .iter()
+        .copied()
+        .find(|k| name(*k) == head)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|k| name(*k)).collect();
+            format!("unknown {what} {head:?}; use one of {}", names.join(", "))
+        })?;
     Ok((kind, operand))
 }
 
@@ -501,9 +502,8 @@ impl Read for Action {
             K::RunnerRegister => Self::RunnerRegister {
                 min_stake_override: Option::<u64>::read_cfg(buf, &())?,
             },
-            other => Self::of_kind(other, Operand::None).map_err(|_| {
-                positioned("action", start, CodecError::InvalidEnum(other.code()))
-            })?,
+            other => Self::of_kind(other, Operand::None)
+                .map_err(|_| positioned("action", start, CodecError::InvalidEnum(other.code())))?,
         })
     }
 }
@@ -650,9 +650,7 @@ impl Constraints {
             return Err(NotSubset("rate_limit is looser than the parent's"));
         }
         if self.delegation_depth_max >= parent.delegation_depth_max {
-            return Err(NotSubset(
-                "delegation_depth_max must be below the parent's",
-            ));
+            return Err(NotSubset("delegation_depth_max must be below the parent's"));
         }
         Ok(())
     }
@@ -726,7 +724,6 @@ record! {
 pub fn role_id(creator: &Address, name: &[u8]) -> Hash {
     keccak256(&[b"cowboy-role:".as_slice(), &creator.0, name].concat())
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The registry's instructions (CIP-2 §7.2, sub-types 30–35 of `System`).
@@ -936,15 +933,11 @@ fn nested_size<T: Encode>(v: &T) -> usize {
 }
 
 /// Reads a length-prefixed encoding and decodes it strictly (no trailing bytes).
-fn read_nested<T: Read<Cfg = ()>>(
-    buf: &mut impl Buf,
-    name: &'static str,
-) -> Result<T, CodecError> {
+fn read_nested<T: Read<Cfg = ()>>(buf: &mut impl Buf, name: &'static str) -> Result<T, CodecError> {
     let start = buf.remaining();
     let bytes = crate::codec::read_bytes(buf, name, MAX_OPERAND_BYTES)?;
-    crate::codec::decode_strict::<T>(&bytes).map_err(|e| {
-        positioned(name, start, CodecError::Invalid(name, rule_text(&e.rule)))
-    })
+    crate::codec::decode_strict::<T>(&bytes)
+        .map_err(|e| positioned(name, start, CodecError::Invalid(name, rule_text(&e.rule))))
 }
 
 /// The static text of a nested decoding failure (the codec's error carries `&'static str`).
@@ -995,7 +988,10 @@ mod tests {
             assert_eq!(a.to_string().parse::<Action>().unwrap(), a);
         }
         assert_eq!(
-            "runner_pool:0x706f6f6c".parse::<Scope>().unwrap().to_string(),
+            "runner_pool:0x706f6f6c"
+                .parse::<Scope>()
+                .unwrap()
+                .to_string(),
             "runner_pool:0x706f6f6c"
         );
         assert!(
@@ -1061,7 +1057,9 @@ mod tests {
         assert!(e.to_string().contains("llm.infer"), "{e}");
         let json = serde_json::to_string(&set).unwrap();
         assert_eq!(json, r#"["http.fetch"]"#);
-        assert!(serde_json::from_str::<ActorEntitlements>(r#"["http.fetch","http.fetch"]"#).is_err());
+        assert!(
+            serde_json::from_str::<ActorEntitlements>(r#"["http.fetch","http.fetch"]"#).is_err()
+        );
         assert!(decode_strict::<ActorEntitlements>(&[0x80]).is_err());
     }
 }

@@ -115,9 +115,7 @@ fn profile() -> BoxedStrategy<runner::RunnerProfile> {
 
 fn entitlement_op() -> BoxedStrategy<cowboy_types::entitlement::EntitlementOp> {
     use cowboy_types::entitlement::{Action, Constraints, EntitlementOp, Name, RateLimit, Scope};
-    let name = || {
-        proptest::collection::vec(any::<u8>(), 0..8).prop_map(|b| Name::new(b).unwrap())
-    };
+    let name = || proptest::collection::vec(any::<u8>(), 0..8).prop_map(|b| Name::new(b).unwrap());
     let scope = prop_oneof![
         Just(Scope::Global),
         address().prop_map(Scope::Actor),
@@ -139,8 +137,8 @@ fn entitlement_op() -> BoxedStrategy<cowboy_types::entitlement::EntitlementOp> {
         any::<bool>(),
         any::<u8>(),
     )
-        .prop_map(|(valid_from, valid_until, max_uses, rate, delegatable, depth)| {
-            Constraints {
+        .prop_map(
+            |(valid_from, valid_until, max_uses, rate, delegatable, depth)| Constraints {
                 valid_from,
                 valid_until,
                 max_uses,
@@ -151,8 +149,8 @@ fn entitlement_op() -> BoxedStrategy<cowboy_types::entitlement::EntitlementOp> {
                 delegatable,
                 delegation_depth_max: depth,
                 ..Default::default()
-            }
-        });
+            },
+        );
     (address(), scope, action, constraints, hash())
         .prop_flat_map(|(a, scope, action, constraints, id)| {
             prop_oneof![

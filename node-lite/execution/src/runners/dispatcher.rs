@@ -130,7 +130,10 @@ pub(crate) fn submit(
     {
         return Ok(Handled::failed(failure::MISSING_ENTITLEMENT, e.to_string()));
     }
-    if x.world.storage(&actors::JOB_DISPATCHER, &keys::job(&id))?.is_some() {
+    if x.world
+        .storage(&actors::JOB_DISPATCHER, &keys::job(&id))?
+        .is_some()
+    {
         return Ok(invalid(format!("job {id} already exists")));
     }
     let callback = &spec.callback.actor;

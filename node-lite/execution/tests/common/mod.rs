@@ -119,6 +119,23 @@ pub fn deploy(code: &str, salt: u8, args: Vec<Value>) -> Instruction {
     })
 }
 
+/// A deploy of `code` declaring `entitlements` (whitepaper §15).
+pub fn deploy_declaring(
+    code: &str,
+    salt: u8,
+    args: Vec<Value>,
+    entitlements: &[cowboy_types::entitlement::ActorEntitlement],
+    value: u64,
+) -> Instruction {
+    Instruction::Actor(ActorInstruction::Deploy {
+        code: code.to_owned(),
+        salt: Hash([salt; 32]),
+        init_args: encode_args(args),
+        value,
+        entitlements: cowboy_types::entitlement::ActorEntitlements::of(entitlements),
+    })
+}
+
 pub fn call(to: Address, method: &str, args: Vec<Value>, value: u64) -> Instruction {
     Instruction::Actor(ActorInstruction::Message {
         to,
