@@ -1107,3 +1107,134 @@ fn a_pool_job_selects_only_members_and_an_expired_membership_excludes_its_runner
         audit_holds(&node);
     });
 }
+
+/// `structured_match` on the pipeline: the result must satisfy the JSON Schema, the source must
+/// match, the price must be in range and within 1% of the group's median. An honest pair
+/// writing the same data differently agrees; a member outside the tolerance and one breaking
+/// the schema lose their share and reputation; the job's result is the first kept one.
+#[test]
+fn structured_match_keeps_the_results_that_pass_every_check() {
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let mode = serde_json::json!({"structured_match": {"checks": [
+            {"json_schema": {}},
+            {"field_match": {"field": "/src"}},
+            {"numeric_range": {"field": "/usd", "min": 1, "max": 1000000}},
+            {"numeric_tolerance": {"field": "/usd", "tolerance_bps": 100}}
+        ]}});
+        let mut s = spec(callback, mode, 5);
+        s.verification.threshold = 3;
+        s.schema.data_format = cowboy_types::job::DataFormat::Json {
+            schema: Some(
+                r#"{"type": "object", "required": ["usd", "src"], "properties": {"usd": {"type": "number"}, "src": {"type": "string"}}}"#
+                    .try_into()
+                    .unwrap(),
+            ),
+        };
+        s.schema.max_return_bytes = 128;
+        s.timeout_blocks = 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s.clone()));
+        assert_success(&r);
+        let id = id_of(&r);
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        let d = job(&node, &id).draws[0].clone();
+        let members: Vec<Address> = d.committee.to_vec();
+        let answers: std::collections::BTreeMap<Address, &[u8]> = [
+            (members[0], br#"{"usd": 64000, "src": "cex"}"#.as_slice()),
+            (members[1], br#"{"src": "cex", "usd": 64200.5}"#.as_slice()),
+            (members[2], br#"{"usd": 63900, "src": "cex"}"#.as_slice()),
+            (members[3], br#"{"usd": 70000, "src": "cex"}"#.as_slice()),
+            (members[4], br#"{"usd": "64000", "src": "cex"}"#.as_slice()),
+        ]
+        .into_iter()
+        .collect();
+        let before: Vec<u64> = members
+            .iter()
+            .map(|m| runner(&node, m).reputation)
+            .collect();
+        run_committee(&node, engine, &id, |a| reveal_of(a, answers[&a], a.0[0]));
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified, "{}", j.failure);
+        let paid: Vec<Address> = j.payouts.iter().map(|p| p.runner).collect();
+        let kept = [members[0], members[1], members[2]];
+        assert_eq!(paid.len(), 3);
+        assert!(paid.iter().all(|p| kept.contains(p)), "{paid:?}");
+        let first = j
+            .reveals
+            .iter()
+            .find(|r| kept.contains(&r.runner))
+            .expect("a kept result");
+        assert_eq!(
+            j.result.as_ref().map(|b| b.to_vec()),
+            Some(first.result.to_vec())
+        );
+        for (i, m) in members.iter().enumerate().skip(3) {
+            assert_eq!(
+                runner(&node, m).reputation,
+                before[i] - 10,
+                "{m} loses reputation"
+            );
+        }
+        audit_holds(&node);
+
+        // A schema that reaches outside the chain is refused at submission.
+        let mut remote = s;
+        remote.schema.data_format = cowboy_types::job::DataFormat::Json {
+            schema: Some(r#"{"$ref": "https://example.com/price.json"}"#.try_into().unwrap()),
+        };
+        let (r, _) = send(&node, engine, &key(1), submit(remote));
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::INVALID_JOB);
+        assert!(
+            message.contains("schema.data_format.json.schema"),
+            "{message}"
+        );
+    });
+}
+
+/// Snapshot mode `median` (mutable external data): every valid result is paid and the job's
+/// result is the lower median at the extraction rule; a result without a number there is not
+/// valid.
+#[test]
+fn a_median_snapshot_takes_the_middle_value_and_pays_every_valid_result() {
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let mut s = spec(
+            callback,
+            serde_json::json!({"majority_vote": {"vote_field": "/usd"}}),
+            4,
+        );
+        s.verification.threshold = 3;
+        s.verification.snapshot = Some(cowboy_types::job::SnapshotMode::Median);
+        s.timeout_blocks = 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        let id = id_of(&r);
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        let members = job(&node, &id).draws[0].committee.to_vec();
+        let answers: std::collections::BTreeMap<Address, &[u8]> = [
+            (members[0], br#"{"usd": 64010}"#.as_slice()),
+            (members[1], br#"{"usd": 63990}"#.as_slice()),
+            (members[2], br#"{"usd": 64000}"#.as_slice()),
+            (members[3], br#"{"eur": 59000}"#.as_slice()),
+        ]
+        .into_iter()
+        .collect();
+        run_committee(&node, engine, &id, |a| reveal_of(a, answers[&a], a.0[0]));
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified, "{}", j.failure);
+        assert_eq!(
+            j.result.as_ref().map(|b| b.to_vec()),
+            Some(br#"{"usd": 64000}"#.to_vec())
+        );
+        let mut paid: Vec<Address> = j.payouts.iter().map(|p| p.runner).collect();
+        paid.sort();
+        let mut valid = members[..3].to_vec();
+        valid.sort();
+        assert_eq!(paid, valid);
+        audit_holds(&node);
+    });
+}

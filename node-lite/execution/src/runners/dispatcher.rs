@@ -26,6 +26,7 @@ use super::{
     MAX_RETRIES, TIMEOUT_PENALTY, candidates,
     registry::reputation,
     selection::{self, Candidate, Member, Snapshot},
+    verification,
 };
 use crate::{
     ExecError,
@@ -157,12 +158,14 @@ pub(crate) fn submit(
     }
     if matches!(
         spec.verification.mode,
-        VerificationMode::StructuredMatch { .. } | VerificationMode::SemanticSimilarity { .. }
+        VerificationMode::SemanticSimilarity { .. }
     ) {
-        return Ok(invalid(format!(
-            "verification.mode {} is not verifiable on chain yet; use none, economic_bond, majority_vote or deterministic",
-            spec.verification.mode.name()
-        )));
+        return Ok(invalid(
+            "verification.mode semantic_similarity is not verifiable on chain yet; use none, economic_bond, majority_vote, structured_match or deterministic",
+        ));
+    }
+    if let Err(e) = verification::check_spec(spec) {
+        return Ok(invalid(e));
     }
     let (size, threshold) = committee_of(spec, params.committee.m, params.committee.n);
     let escrow = spec.escrow();
@@ -995,8 +998,13 @@ pub(crate) fn reveal(
     }
     // Hashing the reveals (§17.3 keccak256: 6 cycles per 32 bytes) and reading each result
     // for its agreement key (1 cycle per byte, Cowboy decision) are paid here, once.
+    // A JSON Schema check adds its own price (`verification::check_cycles`).
     let bytes: u64 = reveals.iter().map(|r| r.result.len() as u64 + 32).sum();
-    let work = 6 * bytes.div_ceil(32) + bytes;
+    let checks: u64 = reveals
+        .iter()
+        .map(|r| verification::check_cycles(&job.spec, r.result.len()))
+        .fold(0, u64::saturating_add);
+    let work = (6 * bytes.div_ceil(32) + bytes).saturating_add(checks);
     if work > s.cycles_left {
         return Ok(Handled::failed(
             cowboy_pvm::ErrorKind::OutOfCycles.code(),
@@ -1005,6 +1013,7 @@ pub(crate) fn reveal(
     }
     s.spend(work, 0);
     let bounds = job.spec.bounds;
+    let checker = verification::Checker::new(&job.spec);
     let mut kept = std::mem::take(&mut job.reveals).into_inner();
     let mut slashed = std::mem::take(&mut job.slashed).into_inner();
     for r in reveals {
@@ -1015,7 +1024,7 @@ pub(crate) fn reveal(
         if opens {
             kept.push(Revealed {
                 runner: r.runner,
-                agreement: agreement(&job, &r.result),
+                agreement: checker.agreement(&r.result),
                 result: r.result.clone(),
                 // Usage beyond the job's bounds is not believed.
                 tokens: r.tokens.min(bounds.max_tokens),
@@ -1082,88 +1091,6 @@ fn burn(x: &mut Executor<'_, '_>, from: &Address, amount: u64) -> Result<(), Exe
     Ok(())
 }
 
-/// What a result agrees on under the job's mode — `keccak256` of its bytes (`none`,
-/// `economic_bond`, `deterministic`) or of the canonical JSON of the value at `vote_field`
-/// (`majority_vote`) — or `None` when it is not a valid result of the job's data format.
-fn agreement(job: &JobRecord, result: &[u8]) -> Option<Hash> {
-    use cowboy_types::job::DataFormat;
-    let json = || serde_json::from_slice::<serde_json::Value>(result).ok();
-    let parsed = match job.spec.schema.data_format {
-        DataFormat::Json { .. } => Some(json()?),
-        DataFormat::Text {} => {
-            std::str::from_utf8(result).ok()?;
-            None
-        }
-        DataFormat::Bytes {} => None,
-    };
-    match &job.spec.verification.mode {
-        VerificationMode::MajorityVote { vote_field } => {
-            let doc = parsed.or_else(json)?;
-            let vote = doc.pointer(vote_field)?;
-            let mut out = Vec::new();
-            canonical_json(vote, &mut out);
-            Some(keccak256(&out))
-        }
-        _ => Some(keccak256(result)),
-    }
-}
-
-/// A JSON value's canonical text, independent of how it was written and of serde_json's
-/// features: object keys sorted by their bytes, numbers by value (an integral number within
-/// ±2^53 as an integer, so `1` and `1.0` agree; others in Rust's shortest round-trip form),
-/// strings escaped by serde_json's string writer.
-fn canonical_json(v: &serde_json::Value, out: &mut Vec<u8>) {
-    use serde_json::Value as J;
-    match v {
-        J::Null => out.extend_from_slice(b"null"),
-        J::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        J::Number(n) => {
-            let text = if let Some(i) = n.as_i64() {
-                i.to_string()
-            } else if let Some(u) = n.as_u64() {
-                u.to_string()
-            } else {
-                let f = n.as_f64().unwrap_or(f64::NAN);
-                if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 {
-                    (f as i64).to_string()
-                } else {
-                    format!("{f:?}")
-                }
-            };
-            out.extend_from_slice(text.as_bytes());
-        }
-        J::String(s) => {
-            let quoted = serde_json::to_string(s).unwrap_or_default();
-            out.extend_from_slice(quoted.as_bytes());
-        }
-        J::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                canonical_json(item, out);
-            }
-            out.push(b']');
-        }
-        J::Object(map) => {
-            let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-            out.push(b'{');
-            for (i, (k, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                let quoted = serde_json::to_string(k).unwrap_or_default();
-                out.extend_from_slice(quoted.as_bytes());
-                out.push(b':');
-                canonical_json(item, out);
-            }
-            out.push(b'}');
-        }
-    }
-}
-
 /// Every committed member revealed (or the reveal windows closed): find the verified group,
 /// pay or fail.
 fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
@@ -1187,12 +1114,20 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         .enumerate()
         .max_by(|(i, a), (j, b)| a.1.len().cmp(&b.1.len()).then(j.cmp(i)))
         .map(|(_, g)| g);
-    let winners: Vec<Revealed> = match best {
-        Some((_, members)) if members.len() >= usize::from(job.threshold) => {
-            members.iter().map(|r| (*r).clone()).collect()
-        }
-        _ => Vec::new(),
-    };
+    // The group's results the mode keeps (numeric tolerance), and the job's result among
+    // them (the first revealed, or what the snapshot mode picks).
+    let kept = best.map_or_else(Vec::new, |(_, members)| {
+        verification::keep(&job.spec, members.clone())
+    });
+    let (winners, chosen): (Vec<Revealed>, Option<Revealed>) =
+        if kept.len() >= usize::from(job.threshold) {
+            (
+                kept.iter().map(|r| (*r).clone()).collect(),
+                verification::chosen(job, &kept).cloned(),
+            )
+        } else {
+            (Vec::new(), None)
+        };
     // Release every member still on the job; penalise those outside the verified group.
     for r in job.reveals.iter() {
         if let Some(mut rec) = x.world.runner(&r.runner)? {
@@ -1206,7 +1141,7 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         }
     }
     if job.dispute.is_some() {
-        let fresh = winners.first().map(|w| {
+        let fresh = chosen.as_ref().map(|w| {
             (
                 w.agreement,
                 w.result.clone(),
@@ -1215,8 +1150,8 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         });
         return resolve(x, job, fresh);
     }
-    let Some(first) = winners.first() else {
-        let largest = best.map_or(0, |(_, m)| m.len());
+    let Some(first) = chosen.as_ref() else {
+        let largest = kept.len();
         return fail(
             x,
             job,

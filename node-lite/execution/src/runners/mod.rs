@@ -6,6 +6,8 @@
 //!   deadlines, re-selection and failure.
 //! - [`registry`]: the Runner Registry (0x…01): registration, heartbeats, stake, reputation and
 //!   exit.
+//! - [`verification`]: what a revealed result agrees on under each verification mode and
+//!   snapshot mode, with the JSON Schema check, and which results the verified group keeps.
 //! - [`selection`]: who runs a job — the v3 selection seed, retry seeds, the stake-weighted
 //!   Fisher-Yates shuffle, the aggregator draw and the candidate snapshot's root. Pure
 //!   functions of their inputs; test vectors in `tests/vectors/runner_selection.json` are
@@ -19,6 +21,7 @@ pub mod candidates;
 pub mod dispatcher;
 pub mod registry;
 pub mod selection;
+pub mod verification;
 
 /// The selection seed's domain (spec README "Selection seed"; whitepaper §5.3, replacing
 /// CIP-2 §5's `cowboy-runner-select-v2:`).

@@ -1,0 +1,457 @@
+//! Verification modes (CIP-2 §9, whitepaper "LLM Result Verification" and "External Data and
+//! Oracle Semantics"): what a revealed result agrees on, which results the verified group
+//! keeps, and which of them is the job's result. Objective, on-chain checks only.
+//!
+//! Each opened reveal gets an **agreement key** ([`agreement`]) when it is revealed, or none
+//! when it is not a valid result: it does not parse as the job's data format, breaks the
+//! result schema's JSON Schema, or fails a `numeric_range` check. Results agree when their
+//! keys are equal:
+//! - `none`, `economic_bond`, `deterministic`: the result's bytes;
+//! - `majority_vote`: the canonical JSON of the value at `vote_field`;
+//! - `structured_match`: the canonical JSON of every `field_match` and `field_majority` field
+//!   (so the largest group holds each field's majority value); `numeric_tolerance` then keeps,
+//!   of that group, the results within `tolerance_bps` of the group's median ([`keep`]);
+//! - a snapshot mode (mutable external data) replaces the mode's key: `majority` keys on the
+//!   value at the first extraction rule, `first_valid`, `latest` and `median` put every valid
+//!   result in one group, and the verified result is the group's first, last, or lower-median
+//!   one ([`chosen`]).
+//!
+//! JSON Schema (2020-12, no remote references, formats not asserted, patterns in the
+//! linear-time `regex` engine) is checked when the data format names a schema, in every mode.
+//! Checking costs `SCHEMA_CHECK_BYTES_PER_CYCLE`: one cycle per 64 of schema bytes × result
+//! bytes, paid by the reveal, so no result can make validation expensive for free.
+//!
+//! Numbers are compared as IEEE-754 doubles parsed from the JSON text (correctly rounded on
+//! every platform); the median is the lower median in `f64::total_cmp` order.
+
+use cowboy_types::{
+    Hash,
+    job::{
+        Check, DataFormat, JobInput, JobRecord, JobSpec, Revealed, SnapshotMode, VerificationMode,
+    },
+    keccak256,
+};
+use serde_json::Value as J;
+
+/// JSON Schema work is priced at one cycle per this many (schema bytes × result bytes).
+pub const SCHEMA_CHECK_BYTES_PER_CYCLE: u64 = 64;
+
+/// Largest compiled pattern a schema may hold (bytes of the `regex` engine's program).
+const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// Compiles the JSON Schema `text` with the options every node uses, or says why it cannot.
+pub fn schema(text: &str) -> Result<jsonschema::Validator, String> {
+    let doc: J = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(false)
+        .with_pattern_options(
+            jsonschema::PatternOptions::regex()
+                .size_limit(PATTERN_SIZE_LIMIT)
+                .dfa_size_limit(PATTERN_SIZE_LIMIT),
+        )
+        .build(&doc)
+        .map_err(|e| e.to_string())
+}
+
+/// The JSON Schema of `spec`'s result, if its data format names one.
+fn schema_text(spec: &JobSpec) -> Option<&str> {
+    match &spec.schema.data_format {
+        DataFormat::Json { schema: Some(text) } => Some(text.as_str()),
+        _ => None,
+    }
+}
+
+/// Refuses at submission what would fail every result: a schema that does not compile.
+pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
+    if let Some(text) = schema_text(spec) {
+        schema(text).map_err(|e| format!("schema.data_format.json.schema: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Cycles checking `result_len` bytes of result costs beyond reading them.
+pub fn check_cycles(spec: &JobSpec, result_len: usize) -> u64 {
+    schema_text(spec).map_or(0, |s| {
+        (s.len() as u64).saturating_mul(result_len as u64) / SCHEMA_CHECK_BYTES_PER_CYCLE
+    })
+}
+
+/// The field a snapshot mode combines: the first extraction rule.
+fn snapshot_field(spec: &JobSpec) -> Option<&str> {
+    match &spec.input {
+        JobInput::Http(h) => h.extract.first().map(|f| f.as_str()),
+        _ => None,
+    }
+}
+
+/// Checks results of one job: its spec with its JSON Schema compiled once.
+pub struct Checker<'s> {
+    spec: &'s JobSpec,
+    /// `None` when the format names no schema; `Some(None)` when the schema does not compile
+    /// (refused at submission, so only a job stored before a rule change): no result is valid.
+    validator: Option<Option<jsonschema::Validator>>,
+}
+
+impl<'s> Checker<'s> {
+    pub fn new(spec: &'s JobSpec) -> Self {
+        Self {
+            spec,
+            validator: schema_text(spec).map(|t| schema(t).ok()),
+        }
+    }
+
+    /// What `result` agrees on, or `None` when it is not a valid result.
+    pub fn agreement(&self, result: &[u8]) -> Option<Hash> {
+        agreement_with(self.spec, self.validator.as_ref(), result)
+    }
+}
+
+/// What `result` agrees on under `spec`, or `None` when it is not a valid result.
+fn agreement_with(
+    spec: &JobSpec,
+    validator: Option<&Option<jsonschema::Validator>>,
+    result: &[u8],
+) -> Option<Hash> {
+    let doc = match &spec.schema.data_format {
+        DataFormat::Json { .. } => {
+            let doc: J = serde_json::from_slice(result).ok()?;
+            if let Some(v) = validator
+                && !v.as_ref()?.is_valid(&doc)
+            {
+                return None;
+            }
+            Some(doc)
+        }
+        DataFormat::Text {} => {
+            std::str::from_utf8(result).ok()?;
+            None
+        }
+        DataFormat::Bytes {} => None,
+    };
+    let parsed = || doc.clone().or_else(|| serde_json::from_slice(result).ok());
+    if let Some(mode) = spec.verification.snapshot {
+        return Some(match mode {
+            SnapshotMode::Majority => {
+                let doc = parsed()?;
+                key(&[doc.pointer(snapshot_field(spec)?)?])
+            }
+            // Every valid result is in the one group; `chosen` picks among them.
+            SnapshotMode::Median => {
+                let doc = parsed()?;
+                number(doc.pointer(snapshot_field(spec)?)?)?;
+                key(&[])
+            }
+            SnapshotMode::FirstValid | SnapshotMode::Latest => key(&[]),
+        });
+    }
+    match &spec.verification.mode {
+        VerificationMode::MajorityVote { vote_field } => {
+            let doc = parsed()?;
+            Some(key(&[doc.pointer(vote_field)?]))
+        }
+        VerificationMode::StructuredMatch { checks } => {
+            let doc = parsed()?;
+            let mut fields = Vec::new();
+            for c in checks.iter() {
+                match c {
+                    Check::JsonSchema {} => {}
+                    Check::FieldMatch { field } | Check::FieldMajority { field } => {
+                        fields.push(doc.pointer(field)?);
+                    }
+                    Check::NumericTolerance { field, .. } => {
+                        number(doc.pointer(field)?)?;
+                    }
+                    Check::NumericRange { field, min, max } => {
+                        let v = number(doc.pointer(field)?)?;
+                        if v < *min as f64 || v > *max as f64 {
+                            return None;
+                        }
+                    }
+                }
+            }
+            Some(key(&fields))
+        }
+        _ => Some(keccak256(result)),
+    }
+}
+
+/// A JSON number as a double.
+fn number(v: &J) -> Option<f64> {
+    v.as_f64().filter(|f| f.is_finite())
+}
+
+/// `keccak256` of the values' canonical JSON, each followed by a newline (which canonical
+/// JSON never contains unescaped, so the parts cannot run into each other).
+fn key(values: &[&J]) -> Hash {
+    let mut out = Vec::new();
+    for v in values {
+        canonical_json(v, &mut out);
+        out.push(b'\n');
+    }
+    keccak256(&out)
+}
+
+/// Of the agreeing `group` (in reveal order), the results the job keeps: for each
+/// `numeric_tolerance` check, those within `tolerance_bps` of the group's lower median at the
+/// field (a result exactly at the bound is kept).
+pub fn keep<'r>(spec: &JobSpec, group: Vec<&'r Revealed>) -> Vec<&'r Revealed> {
+    let VerificationMode::StructuredMatch { checks } = &spec.verification.mode else {
+        return group;
+    };
+    if spec.verification.snapshot.is_some() {
+        return group;
+    }
+    let mut kept = group;
+    for c in checks.iter() {
+        let Check::NumericTolerance {
+            field,
+            tolerance_bps,
+        } = c
+        else {
+            continue;
+        };
+        let value = |r: &Revealed| {
+            serde_json::from_slice::<J>(&r.result)
+                .ok()
+                .and_then(|d| d.pointer(field).and_then(number))
+        };
+        let mut values: Vec<f64> = kept.iter().filter_map(|r| value(r)).collect();
+        values.sort_by(f64::total_cmp);
+        let Some(median) = values.get(values.len().saturating_sub(1) / 2).copied() else {
+            return Vec::new();
+        };
+        let allowed = median.abs() * f64::from(*tolerance_bps) / 10_000.0;
+        kept.retain(|r| value(r).is_some_and(|v| (v - median).abs() <= allowed));
+    }
+    kept
+}
+
+/// Which of the kept group's results is the job's result: the first revealed, or for the
+/// snapshot modes `latest` the last revealed and `median` the lower median at the first
+/// extraction rule.
+pub fn chosen<'r>(job: &JobRecord, kept: &[&'r Revealed]) -> Option<&'r Revealed> {
+    match job.spec.verification.snapshot {
+        Some(SnapshotMode::Latest) => kept.last().copied(),
+        Some(SnapshotMode::Median) => {
+            let field = snapshot_field(&job.spec)?;
+            let mut valued: Vec<(f64, &Revealed)> = kept
+                .iter()
+                .filter_map(|r| {
+                    let doc: J = serde_json::from_slice(&r.result).ok()?;
+                    Some((number(doc.pointer(field)?)?, *r))
+                })
+                .collect();
+            // Stable: equal values keep reveal order.
+            valued.sort_by(|a, b| a.0.total_cmp(&b.0));
+            valued
+                .get(valued.len().saturating_sub(1) / 2)
+                .map(|(_, r)| *r)
+        }
+        _ => kept.first().copied(),
+    }
+}
+
+/// A JSON value's canonical text, independent of how it was written and of serde_json's
+/// features: object keys sorted by their bytes, numbers by value (an integral number within
+/// ±2^53 as an integer, so `1` and `1.0` agree; others in Rust's shortest round-trip form),
+/// strings escaped by serde_json's string writer.
+pub fn canonical_json(v: &J, out: &mut Vec<u8>) {
+    match v {
+        J::Null => out.extend_from_slice(b"null"),
+        J::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        J::Number(n) => {
+            let text = if let Some(i) = n.as_i64() {
+                i.to_string()
+            } else if let Some(u) = n.as_u64() {
+                u.to_string()
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 {
+                    (f as i64).to_string()
+                } else {
+                    format!("{f:?}")
+                }
+            };
+            out.extend_from_slice(text.as_bytes());
+        }
+        J::String(s) => {
+            let quoted = serde_json::to_string(s).unwrap_or_default();
+            out.extend_from_slice(quoted.as_bytes());
+        }
+        J::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonical_json(item, out);
+            }
+            out.push(b']');
+        }
+        J::Object(map) => {
+            let mut entries: Vec<(&String, &J)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push(b'{');
+            for (i, (k, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let quoted = serde_json::to_string(k).unwrap_or_default();
+                out.extend_from_slice(quoted.as_bytes());
+                out.push(b':');
+                canonical_json(item, out);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(json: serde_json::Value) -> JobSpec {
+        let mut base = serde_json::json!({
+            "input": {"http": {"method": "GET", "url": "https://api.example.com/p",
+                               "extract": ["/usd"]}},
+            "bounds": {"max_wall_ms": 2000},
+            "schema": {"max_return_bytes": 256, "expected_execution_ms": 100,
+                       "data_format": {"json": {"schema":
+                           "{\"type\":\"object\",\"required\":[\"usd\"],\"properties\":{\"usd\":{\"type\":\"number\"},\"src\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}}"}}},
+            "verification": {"mode": {"none": {}}},
+            "max_price": "1", "timeout_blocks": 1,
+            "callback": {"actor": "0x0000000000000000000000000000000000000042", "handler": "h"}
+        });
+        if let (Some(b), Some(o)) = (base.as_object_mut(), json.as_object()) {
+            for (k, v) in o {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+        serde_json::from_value(base).expect("spec")
+    }
+
+    fn agreement(spec: &JobSpec, result: &[u8]) -> Option<Hash> {
+        Checker::new(spec).agreement(result)
+    }
+
+    fn revealed(result: &str) -> Revealed {
+        Revealed {
+            runner: cowboy_types::Address([1; 20]),
+            agreement: None,
+            result: cowboy_types::bounded::Bytes::new(result.as_bytes().to_vec()).unwrap(),
+            tokens: 0,
+            ms: 0,
+        }
+    }
+
+    #[test]
+    fn the_schema_decides_validity_in_every_mode() {
+        let s = spec(serde_json::json!({}));
+        assert!(check_spec(&s).is_ok());
+        assert!(agreement(&s, br#"{"usd": 5, "src": "cex"}"#).is_some());
+        assert!(agreement(&s, br#"{"usd": "5"}"#).is_none(), "wrong type");
+        assert!(
+            agreement(&s, br#"{"src": "cex"}"#).is_none(),
+            "missing field"
+        );
+        assert!(
+            agreement(&s, br#"{"usd": 5, "src": "CEX"}"#).is_none(),
+            "pattern"
+        );
+        assert!(agreement(&s, b"not json").is_none());
+        let mut bad = s.clone();
+        bad.schema.data_format = DataFormat::Json {
+            schema: Some(r#"{"$ref": "https://example.com/x.json"}"#.try_into().unwrap()),
+        };
+        assert!(check_spec(&bad).is_err(), "no remote references");
+    }
+
+    #[test]
+    fn structured_match_keys_on_matched_fields_and_checks_ranges_and_tolerance() {
+        let s = spec(
+            serde_json::json!({"verification": {"mode": {"structured_match": {"checks": [
+            {"json_schema": {}},
+            {"field_match": {"field": "/src"}},
+            {"numeric_range": {"field": "/usd", "min": 0, "max": 100000}},
+            {"numeric_tolerance": {"field": "/usd", "tolerance_bps": 100}}
+        ]}}, "runners": 3}}),
+        );
+        let a = agreement(&s, br#"{"usd": 64000, "src": "cex"}"#);
+        let b = agreement(&s, br#"{"src": "cex", "usd": 64100.5}"#);
+        assert!(a.is_some());
+        assert_eq!(a, b, "the key is the matched field, not the number");
+        assert_ne!(a, agreement(&s, br#"{"usd": 64000, "src": "dex"}"#));
+        assert!(
+            agreement(&s, br#"{"usd": 200000, "src": "cex"}"#).is_none(),
+            "out of range"
+        );
+        let group = [
+            revealed(r#"{"usd": 64000, "src": "cex"}"#),
+            revealed(r#"{"usd": 64500, "src": "cex"}"#),
+            revealed(r#"{"usd": 70000, "src": "cex"}"#),
+        ];
+        let kept = keep(&s, group.iter().collect());
+        assert_eq!(kept.len(), 2, "70000 is more than 1% from the median 64500");
+    }
+
+    #[test]
+    fn snapshot_modes_pick_the_first_last_median_or_majority() {
+        let results = [
+            r#"{"usd": 3}"#,
+            r#"{"usd": 1}"#,
+            r#"{"usd": 2}"#,
+            r#"{"usd": 1}"#,
+        ];
+        let group: Vec<Revealed> = results.iter().map(|r| revealed(r)).collect();
+        let refs: Vec<&Revealed> = group.iter().collect();
+        let job = |mode: &str| {
+            let s = spec(
+                serde_json::json!({"verification": {"mode": {"majority_vote": {"vote_field": "/usd"}},
+                "runners": 4, "snapshot": mode}}),
+            );
+            (s.clone(), fake_job(s))
+        };
+        let (s, j) = job("median");
+        assert_eq!(
+            agreement(&s, results[0].as_bytes()),
+            agreement(&s, results[1].as_bytes())
+        );
+        assert_eq!(
+            chosen(&j, &refs).unwrap().result.to_vec(),
+            br#"{"usd": 1}"#.to_vec()
+        );
+        let (_, j) = job("latest");
+        assert_eq!(
+            chosen(&j, &refs).unwrap().result.to_vec(),
+            br#"{"usd": 1}"#.to_vec()
+        );
+        let (_, j) = job("first_valid");
+        assert_eq!(
+            chosen(&j, &refs).unwrap().result.to_vec(),
+            br#"{"usd": 3}"#.to_vec()
+        );
+        let (s, _) = job("majority");
+        assert_ne!(
+            agreement(&s, results[0].as_bytes()),
+            agreement(&s, results[1].as_bytes())
+        );
+        assert_eq!(
+            agreement(&s, results[1].as_bytes()),
+            agreement(&s, results[3].as_bytes())
+        );
+    }
+
+    fn fake_job(spec: JobSpec) -> JobRecord {
+        serde_json::from_value(serde_json::json!({
+            "id": Hash::ZERO, "submitter": cowboy_types::Address([0; 20]), "submitted_at": 0,
+            "bound_epoch": 0, "bound_view": 0, "spec": spec, "escrow": "0",
+            "committee_size": 4, "threshold": 3, "snapshot_root": Hash::ZERO, "candidates": [],
+            "min_stake": "1", "status": "verified", "deadline": 0, "draws": [], "excluded": [],
+            "commitments": [], "committed_at": 0, "reveals": [], "slashed": [], "result": null,
+            "payouts": [], "burn": "0", "treasury": "0", "failure": "", "dispute": null,
+            "callbacks_pending": 0
+        }))
+        .expect("a job record")
+    }
+}
