@@ -1303,12 +1303,17 @@ pub(crate) fn challenge(
             job.status, job.deadline
         )));
     }
+    // Mutable data (a snapshot mode) changes by the time a fresh committee fetches it, and a
+    // single runner's result has no objective check: neither can be re-executed and compared.
     if !matches!(
         job.spec.verification.mode,
-        VerificationMode::MajorityVote { .. } | VerificationMode::Deterministic {}
-    ) {
+        VerificationMode::MajorityVote { .. }
+            | VerificationMode::StructuredMatch { .. }
+            | VerificationMode::Deterministic {}
+    ) || job.spec.verification.snapshot.is_some()
+    {
         return Ok(invalid(format!(
-            "job {id} ({}) cannot be challenged: only majority_vote and deterministic results can be re-executed and compared",
+            "job {id} ({}) cannot be challenged: only majority_vote, structured_match and deterministic results without a snapshot mode can be re-executed and compared",
             job.spec.verification.mode.name()
         )));
     }
