@@ -351,7 +351,9 @@ impl CowboyApiServer for Rpc {
         for (id, record) in held {
             views.push(EntitlementView {
                 id,
-                usable: entitlements::usable(&world, &record, height).map_err(state)?,
+                usable: entitlements::usable(&world, &record, height)
+                    .map_err(state)?
+                    .0,
                 record,
             });
         }

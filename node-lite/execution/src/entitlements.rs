@@ -54,6 +54,9 @@ pub mod keys {
     pub const ASSIGNED: &[u8] = b"assigned:";
     /// `roles:` ‖ assignee → roles assigned (8 B BE).
     pub const ROLE_COUNT: &[u8] = b"roles:";
+    /// `rscope:` ‖ assignee ‖ keccak256(scope) ‖ role id → empty: an assignee's roles by the
+    /// scopes they name, so a check reads only roles naming its scope.
+    pub const ROLE_SCOPE: &[u8] = b"rscope:";
 
     pub fn entitlement(id: &Hash) -> Vec<u8> {
         [ENTITLEMENT, &id.0].concat()
@@ -84,6 +87,12 @@ pub mod keys {
     }
     pub fn role_count(assignee: &Address) -> Vec<u8> {
         [ROLE_COUNT, &assignee.0].concat()
+    }
+    pub fn role_scope_prefix(assignee: &Address, scope: &Hash) -> Vec<u8> {
+        [ROLE_SCOPE, &assignee.0, &scope.0].concat()
+    }
+    pub fn role_scope(assignee: &Address, scope: &Hash, role: &Hash) -> Vec<u8> {
+        [ROLE_SCOPE, &assignee.0, &scope.0, &role.0].concat()
     }
 }
 
@@ -161,6 +170,14 @@ fn may_grant(
                 Err(format!("only {a} grants in the scope {scope}"))
             }
         }
+        Scope::RunnerPool(name) | Scope::Namespace(name)
+            if name.len() >= 20 && name[..20] != sender.0 =>
+        {
+            Err(format!(
+                "the scope {scope} starts with the address {}, and such names are reserved for that address (name a pool you own `your address ‖ name` so nobody can take it first)",
+                hex(&name[..20])
+            ))
+        }
         Scope::RunnerPool(_) | Scope::Namespace(_) => match owner(world, scope)? {
             Some(o) if o == *sender => Ok(()),
             Some(o) => Err(format!(
@@ -177,8 +194,9 @@ fn may_grant(
 /// Writes a new record and its index entry, counting it against its grantee's limit; or
 /// replaces the constraints of the record with the same id when `sender` granted it (a
 /// renewal).
-fn store(world: &mut World<'_>, id: Hash, record: Entitlement) -> Result<Handled, ExecError> {
+fn store(world: &mut World<'_>, id: Hash, mut record: Entitlement) -> Result<Handled, ExecError> {
     if let Some(old) = entitlement(world, &id)? {
+        record.nonce = old.nonce;
         if old.granter != record.granter {
             return Ok(refused(
                 failure::MISSING_ENTITLEMENT,
@@ -197,6 +215,7 @@ fn store(world: &mut World<'_>, id: Hash, record: Entitlement) -> Result<Handled
             )));
         }
         set_counter(world, &keys::count(&record.grantee), count + 1);
+        record.nonce = world.next_seq("entitlement")?;
         world.set_storage(
             &REGISTRY,
             &keys::held(&record.grantee, &pair(&record.scope, &record.action), &id),
@@ -236,22 +255,45 @@ fn remove(world: &mut World<'_>, id: &Hash, record: &Entitlement) -> Result<(), 
     Ok(())
 }
 
-/// Whether `record` and every record up its delegation chain are usable at `height`.
-pub fn usable(world: &World<'_>, record: &Entitlement, height: u64) -> Result<bool, ExecError> {
+/// Whether `record` and every record up its delegation chain are usable at `height`, and the
+/// reads that took: each parent must still be the record the delegate was made from (same
+/// nonce: not revoked and granted again), still delegatable with a longer chain than its
+/// delegate's, and live.
+pub fn usable(
+    world: &World<'_>,
+    record: &Entitlement,
+    height: u64,
+) -> Result<(bool, u64), ExecError> {
     let mut current = record.clone();
+    let mut reads = 0;
     for _ in 0..=MAX_DELEGATION_DEPTH {
         if !current.constraints.live_at(height) {
-            return Ok(false);
+            return Ok((false, reads));
         }
-        let Some(parent) = current.parent_id else {
-            return Ok(true);
+        let Some(parent_id) = current.parent_id else {
+            return Ok((true, reads));
         };
-        match entitlement(world, &parent)? {
-            Some(p) => current = p,
-            None => return Ok(false),
+        reads += 1;
+        match entitlement(world, &parent_id)? {
+            Some(p)
+                if p.nonce == current.parent_nonce
+                    && p.constraints.delegatable
+                    && p.constraints.delegation_depth_max
+                        > current.constraints.delegation_depth_max =>
+            {
+                current = p
+            }
+            _ => return Ok((false, reads)),
         }
     }
-    Ok(false)
+    Ok((false, reads))
+}
+
+/// The answer of a check and the storage reads it made (the caller pays for them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holding {
+    pub held: bool,
+    pub reads: u64,
 }
 
 /// Whether `grantee` holds `action` in `scope` at `height` (CIP-2 §7.3 `check`): a live record
@@ -265,7 +307,8 @@ pub fn holds(
     scope: &Scope,
     action: &Action,
     height: u64,
-) -> Result<bool, ExecError> {
+) -> Result<Holding, ExecError> {
+    let mut reads = 0u64;
     for wanted in [action.clone(), Action::All] {
         let prefix = cowboy_types::state::key::storage(
             &REGISTRY,
@@ -274,10 +317,12 @@ pub fn holds(
         let page = world
             .overlay
             .scan(&prefix, None, MAX_ENTITLEMENTS_PER_ADDRESS as usize)?;
+        reads += 1;
         for (k, _) in page {
             let Some(id) = k.get(prefix.len()..).and_then(Hash::from_slice) else {
                 continue;
             };
+            reads += 1;
             let Some(record) = entitlement(world, &id)? else {
                 continue;
             };
@@ -285,28 +330,40 @@ pub fn holds(
                 remove(world, &id, &record)?;
                 continue;
             }
-            if usable(world, &record, height)? {
-                return Ok(true);
+            let (ok, chain) = usable(world, &record, height)?;
+            reads += chain;
+            if ok {
+                return Ok(Holding { held: true, reads });
             }
         }
     }
-    let prefix = cowboy_types::state::key::storage(&REGISTRY, &keys::assigned_to(grantee));
+    // Roles naming this scope only (made by its owner: `may_grant` at creation).
+    let prefix = cowboy_types::state::key::storage(
+        &REGISTRY,
+        &keys::role_scope_prefix(grantee, &scope.hash()),
+    );
     let page = world
         .overlay
         .scan(&prefix, None, MAX_ROLES_PER_ADDRESS as usize)?;
+    reads += 1;
     for (k, _) in page {
         let Some(id) = k.get(prefix.len()..).and_then(Hash::from_slice) else {
             continue;
         };
+        reads += 1;
         if let Some(r) = role(world, &id)?
             && r.constraints.live_at(height)
             && r.scopes.contains(scope)
             && r.actions.iter().any(|a| a.permits(action))
         {
-            return Ok(true);
+            return Ok(Holding { held: true, reads });
         }
     }
-    Ok(false)
+    Ok(Holding { held: false, reads })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    cowboy_types::encode_hex(bytes)
 }
 
 /// Runs an Entitlement Registry instruction from `sender`.
@@ -332,8 +389,8 @@ pub(crate) fn execute(
             {
                 return Ok(invalid(format!(
                     "runner_join_pool:{} is granted in the scope runner_pool:{} (CIP-2 §7.3), not {scope}",
-                    cowboy_types::encode_hex(p),
-                    cowboy_types::encode_hex(p)
+                    hex(p),
+                    hex(p)
                 )));
             }
             if let Err(e) = may_grant(world, &sender, scope)? {
@@ -352,6 +409,8 @@ pub(crate) fn execute(
                     granter: sender,
                     granted_at: height,
                     depth: 0,
+                    nonce: 0,
+                    parent_nonce: 0,
                 },
             )
         }
@@ -364,12 +423,18 @@ pub(crate) fn execute(
                     ),
                 ));
             };
+            // Its holder may always give it up; its granter and the scope's owner may take it
+            // back when it was granted revocable.
+            if record.grantee == sender {
+                remove(world, id, &record)?;
+                return Ok(Handled::Delivered(Vec::new()));
+            }
             let owner = owner(world, &record.scope)?;
             if record.granter != sender && owner != Some(sender) {
                 return Ok(refused(
                     failure::MISSING_ENTITLEMENT,
                     format!(
-                        "entitlement {id} is revoked by its granter {} or the owner of {}",
+                        "entitlement {id} is revoked by its granter {}, the owner of {}, or given up by its holder",
                         record.granter, record.scope
                     ),
                 ));
@@ -407,7 +472,7 @@ pub(crate) fn execute(
                     "entitlement {parent_id} is not delegatable"
                 )));
             }
-            if !usable(world, &parent, height)? {
+            if !usable(world, &parent, height)?.0 {
                 return Ok(invalid(format!(
                     "entitlement {parent_id} is not usable at height {height} (outside its window, used up, or its delegator's record is gone)"
                 )));
@@ -428,6 +493,8 @@ pub(crate) fn execute(
                     granter: sender,
                     granted_at: height,
                     depth: parent.depth.saturating_add(1),
+                    nonce: 0,
+                    parent_nonce: parent.nonce,
                 },
             )
         }
@@ -447,8 +514,18 @@ pub(crate) fn execute(
             if role(world, &id)?.is_some() {
                 return Ok(invalid(format!(
                     "{sender} already has a role named {} ({id})",
-                    cowboy_types::encode_hex(name)
+                    hex(name)
                 )));
+            }
+            for action in actions.iter() {
+                if let Action::RunnerJoinPool(p) = action
+                    && !scopes.contains(&Scope::RunnerPool(p.clone()))
+                {
+                    return Ok(invalid(format!(
+                        "a role granting {action} names the scope runner_pool:{} (CIP-2 §7.3)",
+                        hex(p)
+                    )));
+                }
             }
             for scope in scopes.iter() {
                 if let Err(e) = may_grant(world, &sender, scope)? {
@@ -491,6 +568,13 @@ pub(crate) fn execute(
             }
             set_counter(world, &keys::role_count(assignee), count + 1);
             world.set_storage(&REGISTRY, &key, Some(&height.to_be_bytes()));
+            for scope in r.scopes.iter() {
+                world.set_storage(
+                    &REGISTRY,
+                    &keys::role_scope(assignee, &scope.hash(), role_id),
+                    Some(&[]),
+                );
+            }
             Ok(Handled::Delivered(Vec::new()))
         }
         EntitlementOp::RevokeRole { role_id, assignee } => {
@@ -518,6 +602,13 @@ pub(crate) fn execute(
                 ));
             }
             world.set_storage(&REGISTRY, &key, None);
+            for scope in r.scopes.iter() {
+                world.set_storage(
+                    &REGISTRY,
+                    &keys::role_scope(assignee, &scope.hash(), role_id),
+                    None,
+                );
+            }
             let count = counter(world, &keys::role_count(assignee))?;
             set_counter(world, &keys::role_count(assignee), count.saturating_sub(1));
             Ok(Handled::Delivered(Vec::new()))
@@ -525,12 +616,15 @@ pub(crate) fn execute(
     }
 }
 
+/// An address's records and roles, each with its id.
+pub type HeldBy = (Vec<(Hash, Entitlement)>, Vec<(Hash, Role)>);
+
 /// Every record `grantee` holds (at most 256) and every role assigned to it (at most 64), in
 /// key order, for the RPC.
 pub fn of_address(
     world: &World<'_>,
     grantee: &Address,
-) -> Result<(Vec<(Hash, Entitlement)>, Vec<(Hash, Role)>), ExecError> {
+) -> Result<HeldBy, ExecError> {
     let prefix = cowboy_types::state::key::storage(&REGISTRY, &keys::held_by(grantee));
     let mut held = Vec::new();
     for (k, _) in world

@@ -591,8 +591,11 @@ impl<'e, 'a> Executor<'e, 'a> {
         }
         // Jobs: the dispatcher takes each with its escrow from the actor, or the call reverts.
         for job in &effects.jobs {
+            let before = s.cycles_left;
             let handled =
                 crate::runners::dispatcher::submit(self, s, actor, Hash(job.id), &job.spec)?;
+            // The dispatcher's work counts against the actor's per-block cycle budget too.
+            *self.actor_cycles.entry(actor).or_insert(0) += before.saturating_sub(s.cycles_left);
             if let Handled::Failed { kind, message } = handled {
                 return Ok(Err((kind, format!("submit_job: {message}"))));
             }

@@ -65,7 +65,9 @@ fn holds(node: &Node, who: &Address) -> bool {
     let snap = node.chain.store().snapshot().expect("snapshot");
     let mut world = World::new(cowboy_state::Overlay::new(&snap));
     let (scope, action) = pool();
-    entitlements::holds(&mut world, who, &scope, &action, node.height() + 1).expect("check")
+    entitlements::holds(&mut world, who, &scope, &action, node.height() + 1)
+        .expect("check")
+        .held
 }
 
 #[test]
@@ -163,9 +165,53 @@ fn grants_follow_scope_ownership_and_revocations_follow_the_granter() {
             &node,
             engine,
             1,
-            grant(stranger, Constraints::default()),
+            grant(
+                stranger,
+                Constraints {
+                    revocable: false,
+                    ..Default::default()
+                },
+            ),
         ));
         let fixed = entitlement_id(&stranger, &scope, &action, None);
+        // Its holder may always give it up (nobody can fill an address's slots for good).
+        let r = send(
+            &node,
+            engine,
+            3,
+            op(EntitlementOp::Revoke {
+                entitlement_id: fixed,
+            }),
+        );
+        assert_success(&r);
+        assert_success(&send(
+            &node,
+            engine,
+            1,
+            grant(
+                stranger,
+                Constraints {
+                    revocable: false,
+                    ..Default::default()
+                },
+            ),
+        ));
+        // A pool named after an address is that address's alone.
+        let mut squat = key(4).address().0.to_vec();
+        squat.extend_from_slice(b"pool");
+        let squat = Name::new(squat).unwrap();
+        let r = send(
+            &node,
+            engine,
+            1,
+            op(EntitlementOp::Grant {
+                grantee: member,
+                scope: Scope::RunnerPool(squat.clone()),
+                action: Action::RunnerJoinPool(squat),
+                constraints: Constraints::default(),
+            }),
+        );
+        refused(&r, kind::MISSING_ENTITLEMENT, "reserved for that address");
         refused(
             &send(
                 &node,
@@ -235,16 +281,39 @@ fn delegation_stays_within_its_parent_and_dies_with_it() {
         assert!(holds(&node, &delegate));
         let child_id = entitlement_id(&delegate, &scope, &action, Some(&parent_id));
         assert_eq!(returned(&r), cowboy_pvm::Value::Bytes(child_id.0.to_vec()));
-        // Revoking the parent (its granter, key 1) ends the delegate's too.
+        // Revoking the parent (its granter, key 1) ends the delegate's too, and granting the
+        // parent again (the same id) does not bring the old delegate back.
+        let revoke_parent = op(EntitlementOp::Revoke {
+            entitlement_id: parent_id,
+        });
+        assert_success(&send(&node, engine, 1, revoke_parent));
+        assert!(!holds(&node, &delegate));
+        assert_success(&send(&node, engine, 1, grant(holder, parent)));
+        assert!(holds(&node, &holder));
+        assert!(
+            !holds(&node, &delegate),
+            "a delegate of the revoked record stays dead"
+        );
+        // Renewing the parent as not delegatable ends delegates made under it.
+        let r = send(&node, engine, 2, delegate_with(child));
+        assert_success(&r);
+        assert!(holds(&node, &delegate));
         assert_success(&send(
             &node,
             engine,
             1,
-            op(EntitlementOp::Revoke {
-                entitlement_id: parent_id,
-            }),
+            grant(holder, Constraints::default()),
         ));
         assert!(!holds(&node, &delegate));
+        // A revocable parent's delegate is revocable too.
+        let mut fixed = child;
+        fixed.revocable = false;
+        assert_success(&send(&node, engine, 1, grant(holder, parent)));
+        refused(
+            &send(&node, engine, 2, delegate_with(fixed)),
+            kind::INVALID_ENTITLEMENT,
+            "revocable too",
+        );
     });
 }
 

@@ -69,7 +69,8 @@ pub mod cycles {
     /// for a submission from an account or an actor); the dispatcher adds its candidate filters
     /// when the call's effects are applied.
     pub const SUBMIT_JOB: u64 = cowboy_types::intrinsic::JOB_SUBMIT_CYCLES;
-    /// `job_status`: a read of the dispatcher's job record (storage-read rate).
+    /// `job_status`: a read of the dispatcher's job record (storage-read rate), plus a cycle
+    /// per byte of the record decoded.
     pub const JOB_STATUS: u64 = STORAGE_READ;
     /// A storage write or delete.
     pub const STORAGE_WRITE: u64 = 200;

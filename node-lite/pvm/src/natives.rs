@@ -373,6 +373,8 @@ fn h_job_status(id: PyUtf8StrRef, vm: &VirtualMachine) -> PyResult<PyObjectRef> 
         return Ok(vm.ctx.none());
     };
     charge_cells((key.len() + raw.len()).div_ceil(100) as u64, vm)?;
+    // Decoding the record costs a cycle per byte, like `decode`.
+    charge(raw.len() as u64, vm)?;
     let job: cowboy_types::job::JobRecord = cowboy_types::codec::decode_strict(&raw)
         .map_err(|e| vm.new_runtime_error(format!("job record {}: {e}", hex::encode(id))))?;
     let text = |s: &str| Value::Str(s.to_owned());

@@ -520,8 +520,10 @@ record! {
 
 record! {
     /// Conditions on an entitlement's use (CIP-2 §7.1). Heights are inclusive: a record is
-    /// valid from `valid_from` through `valid_until`.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    /// valid from `valid_from` through `valid_until`. The default (and an omitted field in
+    /// JSON) is open-ended, unlimited, not delegatable and **revocable**, so a grant made
+    /// without constraints can be undone.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Constraints {
         #[serde(default)]
@@ -546,8 +548,30 @@ record! {
         /// Longest delegation chain below this record (0: not delegatable).
         #[serde(default)]
         pub delegation_depth_max: u8,
-        #[serde(default)]
+        #[serde(default = "revocable_by_default")]
         pub revocable: bool,
+    }
+}
+
+fn revocable_by_default() -> bool {
+    true
+}
+
+impl Default for Constraints {
+    fn default() -> Self {
+        Self {
+            valid_from: None,
+            valid_until: None,
+            max_uses: 0,
+            used_count: 0,
+            max_amount_per_use: None,
+            max_total_amount: None,
+            total_amount_used: 0,
+            rate_limit: None,
+            delegatable: false,
+            delegation_depth_max: 0,
+            revocable: true,
+        }
     }
 }
 
@@ -649,6 +673,11 @@ impl Constraints {
         {
             return Err(NotSubset("rate_limit is looser than the parent's"));
         }
+        if parent.revocable && !self.revocable {
+            return Err(NotSubset(
+                "a revocable record's delegates are revocable too",
+            ));
+        }
         if self.delegation_depth_max >= parent.delegation_depth_max {
             return Err(NotSubset("delegation_depth_max must be below the parent's"));
         }
@@ -674,7 +703,9 @@ impl Constraints {
 record! {
     /// One entitlement: one scope and one action (CIP-2 §7.1), with who granted it, when,
     /// and how deep in a delegation chain it is (0: granted directly). Storage key `ent:` ‖ id
-    /// under `0x…07`.
+    /// under `0x…07`. `nonce` is the registry's count when the record was created (a renewal
+    /// keeps it); a delegate holds its parent's in `parent_nonce`, so a parent revoked and
+    /// granted again under the same id does not bring its old delegates back.
     #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
     pub struct Entitlement {
         pub grantee: Address,
@@ -685,6 +716,8 @@ record! {
         pub granter: Address,
         pub granted_at: u64,
         pub depth: u8,
+        pub nonce: u64,
+        pub parent_nonce: u64,
     }
 }
 

@@ -190,22 +190,36 @@ pub(crate) fn submit(
     }
     s.spend(filter_cost, 0);
     let height = x.env.height;
-    // CIP-2 §4 filter 7: pool membership from the Entitlement Registry, at the submission
-    // height (paid for by the filter cost above).
-    let mut members = std::collections::BTreeSet::new();
+    let params = &x.env.params;
+    let mut snapshot = candidates::snapshot(&runners, spec, height, params, &[], &|_| true);
+    // CIP-2 §4 filter 7: pool membership from the Entitlement Registry at the submission
+    // height, asked only of the runners passing every other filter; each storage read the
+    // checks make is paid at the storage-read rate.
     if let Some(pool) = &spec.required_runner_pool {
         let scope = Scope::RunnerPool(pool.clone());
         let action = Action::RunnerJoinPool(pool.clone());
-        for (a, _) in &runners {
-            if crate::entitlements::holds(&mut x.world, a, &scope, &action, height)? {
-                members.insert(*a);
+        let mut outside = Vec::new();
+        for c in snapshot.candidates() {
+            let h = crate::entitlements::holds(&mut x.world, &c.address, &scope, &action, height)?;
+            let cost = h
+                .reads
+                .saturating_mul(cowboy_pvm::cost::cycles::STORAGE_READ);
+            if cost > s.cycles_left {
+                return Ok(Handled::failed(
+                    cowboy_pvm::ErrorKind::OutOfCycles.code(),
+                    format!(
+                        "out of cycles checking the pool memberships of {} candidates",
+                        snapshot.len()
+                    ),
+                ));
+            }
+            s.spend(cost, 0);
+            if !h.held {
+                outside.push(c.address);
             }
         }
+        snapshot = snapshot.without(&outside);
     }
-    let params = &x.env.params;
-    let snapshot = candidates::snapshot(&runners, spec, height, params, &[], &|a| {
-        members.contains(a)
-    });
     if snapshot.len() < usize::from(size) {
         return Ok(Handled::failed(
             failure::NO_RUNNERS,
