@@ -621,10 +621,7 @@ pub type HeldBy = (Vec<(Hash, Entitlement)>, Vec<(Hash, Role)>);
 
 /// Every record `grantee` holds (at most 256) and every role assigned to it (at most 64), in
 /// key order, for the RPC.
-pub fn of_address(
-    world: &World<'_>,
-    grantee: &Address,
-) -> Result<HeldBy, ExecError> {
+pub fn of_address(world: &World<'_>, grantee: &Address) -> Result<HeldBy, ExecError> {
     let prefix = cowboy_types::state::key::storage(&REGISTRY, &keys::held_by(grantee));
     let mut held = Vec::new();
     for (k, _) in world

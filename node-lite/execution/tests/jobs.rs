@@ -69,9 +69,15 @@ fn profile() -> RunnerProfile {
 /// A chain with `RUNNERS` genesis runners (stakes 1× to 6× the floor, 100 CBY each for fees),
 /// a funded submitter, a 3-block challenge window and 2-block reveal windows.
 fn node() -> Node {
+    node_with(|_| {})
+}
+
+/// [`node`] with `tweak` applied to its parameters.
+fn node_with(tweak: impl FnOnce(&mut Parameters)) -> Node {
     let mut params = Parameters::spec();
     params.runner.challenge_window_blocks = 3;
     params.aggregator.aggregator_timeout_blocks = 2;
+    tweak(&mut params);
     let mut funded = vec![(key(1).address(), 100_000 * CBY)];
     funded.extend((0..RUNNERS).map(|i| (runner_key(i).address(), 100 * CBY)));
     let mut g = genesis_with(params, &funded);
@@ -122,6 +128,7 @@ fn reveal_of(runner: Address, result: &[u8], salt: u8) -> Reveal {
         salt: Hash([salt; 32]),
         tokens: 0,
         ms: 1_500,
+        embedding: Default::default(),
     }
 }
 
@@ -1235,6 +1242,76 @@ fn a_median_snapshot_takes_the_middle_value_and_pays_every_valid_result() {
         let mut valid = members[..3].to_vec();
         valid.sort();
         assert_eq!(paid, valid);
+        audit_holds(&node);
+    });
+}
+
+/// `semantic_similarity` (LLM results that say the same thing differently): each reveal carries
+/// its result's embedding, bound by the commitment; the largest cluster whose cosine similarity
+/// meets the threshold is verified and its center's text is the result. A reveal without an
+/// embedding is not a valid result, and a reveal whose embedding differs from the committed one
+/// does not open its commitment.
+#[test]
+fn semantic_similarity_verifies_the_largest_similar_cluster() {
+    with_engine(|engine| {
+        let node = node_with(|p| {
+            p.semantic_similarity_embedding_model.model_id = Some(Hash([0xe5; 32]));
+        });
+        let callback = callback_actor(&node, engine);
+        let mut s = spec(
+            callback,
+            serde_json::json!({"semantic_similarity": {"threshold_bps": 9500}}),
+            4,
+        );
+        s.schema.data_format = cowboy_types::job::DataFormat::Text {};
+        s.timeout_blocks = 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        assert_success(&r);
+        let id = id_of(&r);
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        let members = job(&node, &id).draws[0].committee.to_vec();
+        let q = |v: &[f64]| -> Vec<i16> { v.iter().map(|x| (x * 32767.0) as i16).collect() };
+        let answers: std::collections::BTreeMap<Address, (&[u8], Vec<i16>)> = [
+            (members[0], (b"Paris".as_slice(), q(&[0.6, 0.8, 0.0]))),
+            (
+                members[1],
+                (b"It is Paris.".as_slice(), q(&[0.58, 0.81, 0.05])),
+            ),
+            (members[2], (b"paris".as_slice(), q(&[0.61, 0.79, 0.02]))),
+            (members[3], (b"Lyon".as_slice(), q(&[0.1, 0.2, 0.97]))),
+        ]
+        .into_iter()
+        .collect();
+        let with_embedding = |a: Address| {
+            let (text, e) = &answers[&a];
+            let mut r = reveal_of(a, text, a.0[0]);
+            r.embedding = e.clone().try_into().expect("fits");
+            r
+        };
+        run_committee(&node, engine, &id, with_embedding);
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified, "{}", j.failure);
+        let mut paid: Vec<Address> = j.payouts.iter().map(|p| p.runner).collect();
+        paid.sort();
+        let mut similar = members[..3].to_vec();
+        similar.sort();
+        assert_eq!(paid, similar);
+        let center = j.result.as_ref().map(|b| b.to_vec()).expect("a result");
+        assert!(
+            [
+                b"Paris".to_vec(),
+                b"It is Paris.".to_vec(),
+                b"paris".to_vec()
+            ]
+            .contains(&center),
+            "{center:?}"
+        );
+        // The embedding is part of the commitment.
+        let mut plain = reveal_of(members[0], b"Paris", 1);
+        let committed = plain.commitment();
+        plain.embedding = q(&[1.0]).try_into().expect("fits");
+        assert_ne!(plain.commitment(), committed);
         audit_holds(&node);
     });
 }

@@ -283,6 +283,7 @@ fn runner_txs(rng: &mut StdRng, node: &Node, known: &mut Known) -> Vec<Transacti
                         salt: Hash(rng.r#gen()),
                         tokens: 0,
                         ms: rng.gen_range(0..3_000),
+                        embedding: Default::default(),
                     };
                     send(
                         rng,

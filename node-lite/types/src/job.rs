@@ -1450,8 +1450,20 @@ record! {
         pub tokens: u64,
         #[serde(default)]
         pub ms: u64,
+        /// `semantic_similarity` jobs: the result's embedding by the governance model, as
+        /// Q1.15 fixed-point components (value / 32,768), 1 to [`MAX_EMBEDDING_DIM`] of them;
+        /// empty for every other mode.
+        #[serde(default)]
+        pub embedding: Embedding,
     }
 }
+
+/// Most components an embedding may have (Cowboy decision: 1,024 covers common embedding
+/// models and bounds a committee's comparisons at 32 × 32 × 1,024 multiply-adds).
+pub const MAX_EMBEDDING_DIM: usize = 1_024;
+
+/// An embedding: Q1.15 fixed-point components.
+pub type Embedding = List<i16, MAX_EMBEDDING_DIM>;
 
 record! {
     /// A reveal the Result Verifier accepted: the result, the usage (clamped to the job's
@@ -1463,13 +1475,21 @@ record! {
         pub tokens: u64,
         pub ms: u64,
         pub agreement: Option<Hash>,
+        pub embedding: Embedding,
     }
 }
 
 impl Reveal {
-    /// `keccak256(result ‖ salt)`, what the runner committed to.
+    /// What the runner committed to: `keccak256(result ‖ salt)` (spec README
+    /// "Commitments"), and for a reveal with an embedding `keccak256(result ‖ salt ‖
+    /// embedding)` with each component as 2 bytes big-endian, so the embedding that decides
+    /// agreement is bound before anyone's is seen.
     pub fn commitment(&self) -> Hash {
-        crate::keccak256(&[self.result.as_slice(), &self.salt.0].concat())
+        let mut data = [self.result.as_slice(), &self.salt.0].concat();
+        for c in self.embedding.iter() {
+            data.extend_from_slice(&c.to_be_bytes());
+        }
+        crate::keccak256(&data)
     }
 }
 

@@ -156,14 +156,6 @@ pub(crate) fn submit(
             "semantic_similarity needs the governance embedding model, and none is set (semantic_similarity_embedding_model.model_id)",
         ));
     }
-    if matches!(
-        spec.verification.mode,
-        VerificationMode::SemanticSimilarity { .. }
-    ) {
-        return Ok(invalid(
-            "verification.mode semantic_similarity is not verifiable on chain yet; use none, economic_bond, majority_vote, structured_match or deterministic",
-        ));
-    }
     if let Err(e) = verification::check_spec(spec) {
         return Ok(invalid(e));
     }
@@ -1014,9 +1006,14 @@ pub(crate) fn reveal(
     // for its agreement key (1 cycle per byte, Cowboy decision) are paid here, once.
     // A JSON Schema check adds its own price (`verification::check_cycles`).
     let bytes: u64 = reveals.iter().map(|r| r.result.len() as u64 + 32).sum();
+    // An embedding is compared with every committee member's (paid here, once).
     let checks: u64 = reveals
         .iter()
-        .map(|r| verification::check_cycles(&job.spec, r.result.len()))
+        .map(|r| {
+            verification::check_cycles(&job.spec, r.result.len()).saturating_add(
+                verification::similarity_cycles(r.embedding.len(), job.committee_size),
+            )
+        })
         .fold(0, u64::saturating_add);
     let work = (6 * bytes.div_ceil(32) + bytes).saturating_add(checks);
     if work > s.cycles_left {
@@ -1038,11 +1035,12 @@ pub(crate) fn reveal(
         if opens {
             kept.push(Revealed {
                 runner: r.runner,
-                agreement: checker.agreement(&r.result),
+                agreement: checker.agreement(&r.result, &r.embedding),
                 result: r.result.clone(),
                 // Usage beyond the job's bounds is not believed.
                 tokens: r.tokens.min(bounds.max_tokens),
                 ms: r.ms.min(bounds.max_wall_ms),
+                embedding: r.embedding.clone(),
             });
         } else if r.runner == sender {
             // The member's own reveal does not open its commitment: provable dishonesty.
@@ -1110,34 +1108,14 @@ fn burn(x: &mut Executor<'_, '_>, from: &Address, amount: u64) -> Result<(), Exe
 fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
     let height = x.env.height;
     let half_life = x.env.params.reputation.half_life_blocks;
-    // Groups in the order their first result was revealed (a threshold above half the
-    // committee leaves at most one group that can reach it).
-    let mut groups: Vec<(Hash, Vec<&Revealed>)> = Vec::new();
-    let mut invalid = Vec::new();
-    for r in job.reveals.iter() {
-        match r.agreement {
-            Some(k) => match groups.iter_mut().find(|(g, _)| *g == k) {
-                Some((_, members)) => members.push(r),
-                None => groups.push((k, vec![r])),
-            },
-            None => invalid.push(r.runner),
-        }
-    }
-    let best = groups
-        .iter()
-        .enumerate()
-        .max_by(|(i, a), (j, b)| a.1.len().cmp(&b.1.len()).then(j.cmp(i)))
-        .map(|(_, g)| g);
-    // The group's results the mode keeps (numeric tolerance), and the job's result among
-    // them (the first revealed, or what the snapshot mode picks).
-    let kept = best.map_or_else(Vec::new, |(_, members)| {
-        verification::keep(&job.spec, members.clone())
-    });
+    let group = verification::group(job);
+    let invalid = group.invalid;
+    let kept = group.kept;
     let (winners, chosen): (Vec<Revealed>, Option<Revealed>) =
         if kept.len() >= usize::from(job.threshold) {
             (
                 kept.iter().map(|r| (*r).clone()).collect(),
-                verification::chosen(job, &kept).cloned(),
+                group.chosen.cloned(),
             )
         } else {
             (Vec::new(), None)
@@ -1171,8 +1149,7 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
             job,
             &format!(
                 "no consensus: the largest agreeing group has {largest} of the {} results needed ({} invalid)",
-                job.threshold,
-                invalid.len()
+                job.threshold, invalid
             ),
         );
     };

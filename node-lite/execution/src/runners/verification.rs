@@ -101,8 +101,17 @@ impl<'s> Checker<'s> {
         }
     }
 
-    /// What `result` agrees on, or `None` when it is not a valid result.
-    pub fn agreement(&self, result: &[u8]) -> Option<Hash> {
+    /// What `result` agrees on, or `None` when it is not a valid result. A
+    /// `semantic_similarity` result needs an embedding (its agreement is then decided by
+    /// [`cluster`]); any other mode's must have none.
+    pub fn agreement(&self, result: &[u8], embedding: &[i16]) -> Option<Hash> {
+        let needs = matches!(
+            self.spec.verification.mode,
+            VerificationMode::SemanticSimilarity { .. }
+        );
+        if needs == embedding.is_empty() {
+            return None;
+        }
         agreement_with(self.spec, self.validator.as_ref(), result)
     }
 }
@@ -190,6 +199,110 @@ fn key(values: &[&J]) -> Hash {
         out.push(b'\n');
     }
     keccak256(&out)
+}
+
+/// The largest agreeing group of a job's reveals, after what the mode keeps, and the job's
+/// result among it.
+pub struct Group<'r> {
+    /// The kept results, in reveal order.
+    pub kept: Vec<&'r Revealed>,
+    /// The job's result: the first kept, or what the snapshot mode or the similarity cluster
+    /// picks.
+    pub chosen: Option<&'r Revealed>,
+    /// Reveals that were not valid results.
+    pub invalid: usize,
+}
+
+/// Finds `job`'s verified group: results with equal agreement keys, in groups ordered by
+/// their first reveal (a threshold above half the committee leaves at most one group that
+/// can reach it; ties go to the earlier group); `semantic_similarity` clusters by cosine
+/// similarity instead ([`cluster`]).
+pub fn group(job: &JobRecord) -> Group<'_> {
+    let valid: Vec<&Revealed> = job
+        .reveals
+        .iter()
+        .filter(|r| r.agreement.is_some())
+        .collect();
+    let invalid = job.reveals.len() - valid.len();
+    if let VerificationMode::SemanticSimilarity { threshold_bps } = job.spec.verification.mode {
+        let (chosen, kept) = cluster(threshold_bps, &valid);
+        return Group {
+            kept,
+            chosen,
+            invalid,
+        };
+    }
+    let mut groups: Vec<(Hash, Vec<&Revealed>)> = Vec::new();
+    for r in valid {
+        let Some(k) = r.agreement else { continue };
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, members)) => members.push(r),
+            None => groups.push((k, vec![r])),
+        }
+    }
+    let best = groups
+        .into_iter()
+        .enumerate()
+        .max_by(|(i, a), (j, b)| a.1.len().cmp(&b.1.len()).then(j.cmp(i)))
+        .map(|(_, (_, members))| members)
+        .unwrap_or_default();
+    let kept = keep(&job.spec, best);
+    let chosen = chosen(job, &kept);
+    Group {
+        kept,
+        chosen,
+        invalid,
+    }
+}
+
+/// Whether two embeddings' cosine similarity is at least `threshold_bps` / 10,000, in integer
+/// arithmetic: equal lengths, a positive dot product, and `dot² × 10⁸ ≥ t² × |a|² × |b|²`.
+/// Q1.15 components bound `dot` and the squared norms by 2^40 over 1,024 components, so every
+/// product fits in 128 bits.
+pub fn similar(a: &[i16], b: &[i16], threshold_bps: u32) -> bool {
+    if a.len() != b.len() || a.is_empty() {
+        return false;
+    }
+    let (mut dot, mut na, mut nb) = (0i64, 0i64, 0i64);
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (i64::from(*x), i64::from(*y));
+        dot += x * y;
+        na += x * x;
+        nb += y * y;
+    }
+    if dot <= 0 {
+        return false;
+    }
+    let dot = dot as u128;
+    let t = u128::from(threshold_bps);
+    dot * dot * 100_000_000 >= t * t * (na as u128) * (nb as u128)
+}
+
+/// `semantic_similarity` (spec README "Semantic similarity"; CIP-2 §9): each valid result's
+/// cluster is every valid result whose embedding is similar to its own (itself included);
+/// the largest cluster wins (ties: the earlier center), and its center's result is the job's.
+pub fn cluster<'r>(
+    threshold_bps: u32,
+    valid: &[&'r Revealed],
+) -> (Option<&'r Revealed>, Vec<&'r Revealed>) {
+    let mut best: (Option<&Revealed>, Vec<&Revealed>) = (None, Vec::new());
+    for center in valid {
+        let members: Vec<&Revealed> = valid
+            .iter()
+            .copied()
+            .filter(|r| similar(&center.embedding, &r.embedding, threshold_bps))
+            .collect();
+        if members.len() > best.1.len() {
+            best = (Some(*center), members);
+        }
+    }
+    best
+}
+
+/// Cycles a reveal's embedding costs: one per component for each committee member it is
+/// compared with.
+pub fn similarity_cycles(embedding_len: usize, committee: u8) -> u64 {
+    (embedding_len as u64).saturating_mul(u64::from(committee))
 }
 
 /// Of the agreeing `group` (in reveal order), the results the job keeps: for each
@@ -332,7 +445,7 @@ mod tests {
     }
 
     fn agreement(spec: &JobSpec, result: &[u8]) -> Option<Hash> {
-        Checker::new(spec).agreement(result)
+        Checker::new(spec).agreement(result, &[])
     }
 
     fn revealed(result: &str) -> Revealed {
@@ -342,7 +455,42 @@ mod tests {
             result: cowboy_types::bounded::Bytes::new(result.as_bytes().to_vec()).unwrap(),
             tokens: 0,
             ms: 0,
+            embedding: Default::default(),
         }
+    }
+
+    #[test]
+    fn similarity_is_an_integer_cosine_and_the_largest_cluster_wins() {
+        let q = |v: &[f64]| -> Vec<i16> { v.iter().map(|x| (x * 32767.0) as i16).collect() };
+        let a = q(&[0.6, 0.8, 0.0]);
+        let b = q(&[0.62, 0.78, 0.05]);
+        let c = q(&[0.0, 0.0, 1.0]);
+        assert!(similar(&a, &b, 9_900), "cos ≈ 0.998");
+        assert!(!similar(&a, &c, 1), "orthogonal");
+        assert!(!similar(&a, &q(&[-0.6, -0.8, 0.0]), 1), "opposite");
+        assert!(!similar(&a, &a[..2], 1), "lengths differ");
+        assert!(similar(&a, &a, 10_000), "identical");
+        // cos(a, d) = 0.8 exactly: at the 8,000 bps bound it counts, above it not.
+        let d = q(&[0.0, 1.0, 0.0]);
+        assert!(similar(&a, &d, 7_999) && !similar(&a, &d, 8_001));
+        let with = |e: Vec<i16>| {
+            let mut r = revealed("x");
+            r.embedding = e.try_into().unwrap();
+            r
+        };
+        let reveals = [
+            with(c.clone()),
+            with(a.clone()),
+            with(b.clone()),
+            with(a.clone()),
+        ];
+        let refs: Vec<&Revealed> = reveals.iter().collect();
+        let (center, members) = cluster(9_900, &refs);
+        assert_eq!(members.len(), 3);
+        assert!(
+            std::ptr::eq(center.unwrap(), &reveals[1]),
+            "the first of the largest"
+        );
     }
 
     #[test]
