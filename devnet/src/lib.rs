@@ -438,6 +438,8 @@ impl Devnet {
             validators: vec![],
             runners: Vec::new(),
             threshold_public: None,
+            // Devnets accept attestations signed with the devnet-only simulation key.
+            tee_simulated_key: Some(cowboy_execution::runners::tee::devnet_simulated_key()),
             // Cycle budgets sized so a full block executes in half of this devnet's block time
             // (unless asked for another budget).
             // The runner market's windows are devnet-short.

@@ -48,19 +48,21 @@ fn err(code: i32, message: impl Into<String>) -> ErrorObjectOwned {
 
 /// A runner as the RPC shows it, with its reputation and health at `height`.
 fn runner_view(
+    world: &World<'_>,
     address: Address,
     record: cowboy_types::runner::Runner,
     height: u64,
     params: &cowboy_execution::Parameters,
-) -> RunnerView {
-    use cowboy_execution::runners::registry;
-    RunnerView {
+) -> Result<RunnerView, ExecError> {
+    use cowboy_execution::runners::{registry, tee};
+    Ok(RunnerView {
         address,
         height,
         reputation: registry::reputation(&record, height, params.reputation.half_life_blocks),
         healthy: registry::healthy(&record, height, params.runner.heartbeat_timeout_blocks),
+        attestation: tee::attested(world, &address)?,
         record,
-    }
+    })
 }
 
 fn internal(e: impl std::fmt::Display) -> ErrorObjectOwned {
@@ -335,10 +337,11 @@ impl CowboyApiServer for Rpc {
         let world = World::new(Overlay::new(&snap));
         let params = world.params().map_err(state)?;
         let height = snap.height.unwrap_or(0);
-        Ok(world
+        world
             .runner(&address)
             .map_err(state)?
-            .map(|r| runner_view(address, r, height, &params)))
+            .map(|r| runner_view(&world, address, r, height, &params).map_err(state))
+            .transpose()
     }
 
     async fn entitlements(&self, address: Address) -> RpcResult<EntitlementsView> {
@@ -461,8 +464,8 @@ impl CowboyApiServer for Rpc {
             .runners_after(after.as_ref(), RUNNERS_PAGE + 1)
             .map_err(state)?
             .into_iter()
-            .map(|(a, r)| runner_view(a, r, height, &params))
-            .collect();
+            .map(|(a, r)| runner_view(&world, a, r, height, &params).map_err(state))
+            .collect::<Result<_, _>>()?;
         let next = if runners.len() > RUNNERS_PAGE {
             runners.truncate(RUNNERS_PAGE);
             runners.last().map(|r| r.address)

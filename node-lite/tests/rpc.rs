@@ -55,6 +55,7 @@ fn genesis() -> Genesis {
         }],
         runners: Vec::new(),
         threshold_public: None,
+        tee_simulated_key: None,
         parameters: Default::default(),
     }
 }

@@ -73,6 +73,7 @@ fn net(n: usize, seed: u64) -> Net {
             .collect(),
         runners: Vec::new(),
         threshold_public: Some(HexBytes(keys::encode_polynomial(&polynomial))),
+        tee_simulated_key: None,
         parameters: Default::default(),
     };
     let shares = publics

@@ -142,6 +142,7 @@ impl InitArgs {
             validators: vec![],
             runners: Vec::new(),
             threshold_public: None,
+            tee_simulated_key: None,
             // Cycle budgets sized so a full block executes in half the block time.
             parameters: match self.cycle_budget {
                 Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),

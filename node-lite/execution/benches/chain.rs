@@ -71,6 +71,7 @@ fn genesis(keys: &[PrivateKey], params: Parameters) -> Genesis {
         }],
         runners: Vec::new(),
         threshold_public: None,
+        tee_simulated_key: None,
         parameters: params,
     }
 }

@@ -557,6 +557,9 @@ fn execute_tx(
         Instruction::System(SystemInstruction::JobChallenge { job_id, bond }) => atomic(x, |x| {
             crate::runners::dispatcher::challenge(x, &mut s, vtx.sender, job_id, *bond)
         })?,
+        Instruction::System(SystemInstruction::RunnerAttest { attestation }) => atomic(x, |x| {
+            crate::runners::tee::attest(x, &mut s, vtx.sender, attestation)
+        })?,
         Instruction::System(SystemInstruction::Entitlement(op)) => {
             atomic(x, |x| crate::entitlements::execute(x, vtx.sender, op))?
         }

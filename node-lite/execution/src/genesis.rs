@@ -73,6 +73,10 @@ pub struct Genesis {
     /// the state root does not cover it, but every node of a chain must use the same one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold_public: Option<HexBytes>,
+    /// The ed25519 key the TEE Verifier accepts simulated attestations from (devnets and
+    /// local runs only; spec README "TEE"). Without it no attestation is accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tee_simulated_key: Option<Hash>,
     #[serde(default)]
     pub parameters: Parameters,
 }
@@ -124,6 +128,14 @@ impl Genesis {
             return invalid("chain_id".into(), "must be above 0".into());
         }
         self.parameters.validate()?;
+        if let Some(k) = &self.tee_simulated_key
+            && !crate::runners::tee::valid_key(k)
+        {
+            return invalid(
+                "tee_simulated_key".into(),
+                format!("{k} is not an ed25519 public key"),
+            );
+        }
         let mut seen = BTreeSet::new();
         for (i, a) in self.allocations.iter().enumerate() {
             if !seen.insert(a.address) {
@@ -242,6 +254,13 @@ impl Genesis {
                 &address,
                 runner_storage::SYSTEM_ACTOR,
                 Some(&system_actor_record(name, 1)),
+            );
+        }
+        if let Some(k) = &self.tee_simulated_key {
+            world.set_storage(
+                &actors::TEE_VERIFIER,
+                crate::runners::tee::keys::SIMULATED_KEY,
+                Some(&k.0),
             );
         }
         for r in &self.runners {

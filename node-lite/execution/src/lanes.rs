@@ -37,6 +37,7 @@ pub fn lane_of(instruction: &Instruction) -> Lane {
             | SystemInstruction::RunnerWithdrawStake { .. }
             | SystemInstruction::RunnerExit
             | SystemInstruction::RunnerClaim
+            | SystemInstruction::RunnerAttest { .. }
             | SystemInstruction::JobCommit { .. }
             | SystemInstruction::JobReveal { .. },
         ) => Lane::Runner,

@@ -121,6 +121,8 @@ impl LocalChain {
             }],
             runners: Vec::new(),
             threshold_public: None,
+            // Local runs accept the devnet simulation key's TEE attestations.
+            tee_simulated_key: Some(crate::runners::tee::devnet_simulated_key()),
             parameters,
         }
     }

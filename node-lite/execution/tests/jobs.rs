@@ -81,6 +81,7 @@ fn node_with(tweak: impl FnOnce(&mut Parameters)) -> Node {
     let mut funded = vec![(key(1).address(), 100_000 * CBY)];
     funded.extend((0..RUNNERS).map(|i| (runner_key(i).address(), 100 * CBY)));
     let mut g = genesis_with(params, &funded);
+    g.tee_simulated_key = Some(cowboy_execution::runners::tee::devnet_simulated_key());
     for i in 0..RUNNERS {
         g.runners.push(GenesisRunner {
             address: runner_key(i).address(),
@@ -1312,6 +1313,94 @@ fn semantic_similarity_verifies_the_largest_similar_cluster() {
         let committed = plain.commitment();
         plain.embedding = q(&[1.0]).try_into().expect("fits");
         assert_ne!(plain.commitment(), committed);
+        audit_holds(&node);
+    });
+}
+
+/// TEE (spec README "TEE"): a `tee_required` job (here `deterministic`) selects only runners
+/// that declare a TEE *and* hold a valid attestation from the TEE Verifier — simulated on this
+/// chain, signed with the devnet key. A forged attestation and one from a runner declaring no
+/// TEE are refused; an expired one no longer qualifies its runner.
+#[test]
+fn tee_jobs_select_only_attested_runners() {
+    use cowboy_execution::runners::tee;
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let mut s = spec(callback, serde_json::json!({"deterministic": {}}), 2);
+        s.verification.tee_required = true;
+        s.timeout_blocks = 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s.clone()));
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::NO_RUNNERS, "{message}");
+
+        let attest = |a: &cowboy_types::tee::Attestation| {
+            Instruction::System(SystemInstruction::RunnerAttest {
+                attestation: Box::new(a.clone()),
+            })
+        };
+        let secret = tee::devnet_simulated_secret();
+        let measurement = Hash([0x3e; 32]);
+        let [r0, r1, r2, r3] = [0u8, 1, 2, 3].map(|i| runner_key(i).address());
+        // Runners 0 to 2 declare a TEE.
+        for i in 0..3u8 {
+            let mut p = profile();
+            p.capabilities.tee = true;
+            let (r, _) = send(
+                &node,
+                engine,
+                &runner_key(i),
+                Instruction::System(SystemInstruction::RunnerUpdate {
+                    profile: Box::new(p),
+                }),
+            );
+            assert_success(&r);
+        }
+        let h = node.height();
+        for (runner, until) in [(r0, h + 1_000), (r1, h + 8)] {
+            let a = tee::simulated_attestation(&secret, CHAIN_ID, &runner, measurement, until);
+            let (r, _) = send(&node, engine, &signer(&runner), attest(&a));
+            assert_success(&r);
+        }
+        // A statement for runner 0 replayed by runner 2, and one signed by another key.
+        let stolen = tee::simulated_attestation(&secret, CHAIN_ID, &r0, measurement, h + 1_000);
+        let (r, _) = send(&node, engine, &signer(&r2), attest(&stolen));
+        assert_eq!(failure(&r).0, kind::INVALID_RUNNER, "{:?}", failure(&r).1);
+        let forged = tee::simulated_attestation(&[9; 32], CHAIN_ID, &r2, measurement, h + 1_000);
+        let (r, _) = send(&node, engine, &signer(&r2), attest(&forged));
+        assert!(failure(&r).1.contains("not the simulation key's signature"));
+        // Runner 3 declares no TEE.
+        let own = tee::simulated_attestation(&secret, CHAIN_ID, &r3, measurement, h + 1_000);
+        let (r, _) = send(&node, engine, &signer(&r3), attest(&own));
+        assert!(failure(&r).1.contains("does not declare a TEE"));
+
+        let (r, _) = send(&node, engine, &key(1), submit(s.clone()));
+        assert_success(&r);
+        let id = id_of(&r);
+        let j = job(&node, &id);
+        let mut candidates: Vec<Address> = j.candidates.iter().map(|c| c.address).collect();
+        candidates.sort();
+        let mut attested = vec![r0, r1];
+        attested.sort();
+        assert_eq!(candidates, attested, "only the attested runners");
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        run_committee(&node, engine, &id, |a| {
+            reveal_of(a, br#"{"usd": 1}"#, a.0[0])
+        });
+        assert_eq!(job(&node, &id).status, JobStatus::Verified);
+
+        // Runner 1's attestation has expired: a two-runner TEE job finds one.
+        while node.height() <= h + 8 {
+            node.block(engine, vec![]);
+        }
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::NO_RUNNERS, "{message}");
+        assert!(
+            message.contains("1 of 6 registered runners qualify"),
+            "{message}"
+        );
         audit_holds(&node);
     });
 }

@@ -378,6 +378,10 @@ pub struct RunnerView {
     pub reputation: u64,
     /// Heartbeat recent enough to be selected (CIP-2 §4).
     pub healthy: bool,
+    /// The TEE Verifier's record of its attestation (`kind` `"simulated"` on devnets), if it
+    /// presented one; it qualifies for `tee_required` jobs until `expires_at`.
+    #[serde(default)]
+    pub attestation: Option<cowboy_types::tee::Attested>,
     pub record: cowboy_types::runner::Runner,
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Category and sub-type numbers are consensus-critical. The spec fixes `System(0)`,
 //! `Transfer(1)`, the entitlement range 30–39 (CIP-2 §7.2) and the timer opcodes 48/49/50
-//! (§5.1b). The rest (the Runner Registry's 10–16) is decided in
+//! (§5.1b). The rest (the Runner Registry's 10–17, the Job Dispatcher's 20–24) is decided in
 //! `book/src/reference/encoding.md`, and every number lives in [`category`], [`system_op`] and
 //! [`actor_op`] below.
 
@@ -18,6 +18,7 @@ use crate::{
     job::{JobSpec, Reveal},
     primitives::{Address, Hash},
     runner::RunnerProfile,
+    tee::Attestation,
 };
 use bytes::BufMut;
 use commonware_codec::{Buf, EncodeSize, Error as CodecError, Read, Write};
@@ -52,6 +53,8 @@ pub mod system_op {
     pub const RUNNER_EXIT: u8 = 15;
     /// Pay out stake whose unbonding delay has passed.
     pub const RUNNER_CLAIM: u8 = 16;
+    /// Present a TEE attestation to the TEE Verifier (spec README "TEE").
+    pub const RUNNER_ATTEST: u8 = 17;
     /// Job Dispatcher (CIP-2 §2–3; Cowboy numbering): submit a job, escrowing its price.
     pub const JOB_SUBMIT: u8 = 20;
     /// A committee member commits to its result (`keccak256(result ‖ salt)`).
@@ -128,6 +131,8 @@ pub enum SystemInstruction {
     RunnerExit,
     /// Pay out unbonded stake whose delay has passed.
     RunnerClaim,
+    /// Present the sender's TEE attestation.
+    RunnerAttest { attestation: Box<Attestation> },
     /// Submit a job, escrowing `max_price + tip` (and the callback's `max_fee`) from the
     /// sender.
     JobSubmit { spec: Box<JobSpec> },
@@ -259,6 +264,7 @@ impl Instruction {
                     }
                     SystemInstruction::RunnerExit => system_op::RUNNER_EXIT,
                     SystemInstruction::RunnerClaim => system_op::RUNNER_CLAIM,
+                    SystemInstruction::RunnerAttest { .. } => system_op::RUNNER_ATTEST,
                     SystemInstruction::JobSubmit { .. } => system_op::JOB_SUBMIT,
                     SystemInstruction::JobCommit { .. } => system_op::JOB_COMMIT,
                     SystemInstruction::JobReveal { .. } => system_op::JOB_REVEAL,
@@ -304,6 +310,7 @@ impl Instruction {
             Self::System(SystemInstruction::RunnerWithdrawStake { .. }) => "runner_withdraw_stake",
             Self::System(SystemInstruction::RunnerExit) => "runner_exit",
             Self::System(SystemInstruction::RunnerClaim) => "runner_claim",
+            Self::System(SystemInstruction::RunnerAttest { .. }) => "runner_attest",
             Self::System(SystemInstruction::JobSubmit { .. }) => "job_submit",
             Self::System(SystemInstruction::JobCommit { .. }) => "job_commit",
             Self::System(SystemInstruction::JobReveal { .. }) => "job_reveal",
@@ -391,6 +398,7 @@ impl Write for Instruction {
                 stake.write(buf);
             }
             Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.write(buf),
+            Self::System(SystemInstruction::RunnerAttest { attestation }) => attestation.write(buf),
             Self::System(SystemInstruction::JobSubmit { spec }) => spec.write(buf),
             Self::System(SystemInstruction::JobCommit { job_id, commitment }) => {
                 job_id.write(buf);
@@ -459,6 +467,9 @@ impl EncodeSize for Instruction {
                 profile.encode_size() + 8
             }
             Self::System(SystemInstruction::RunnerUpdate { profile }) => profile.encode_size(),
+            Self::System(SystemInstruction::RunnerAttest { attestation }) => {
+                attestation.encode_size()
+            }
             Self::System(SystemInstruction::JobSubmit { spec }) => spec.encode_size(),
             Self::System(SystemInstruction::JobCommit { .. }) => 2 * Hash::LEN,
             Self::System(SystemInstruction::JobChallenge { .. }) => Hash::LEN + 8,
@@ -586,6 +597,11 @@ impl Read for Instruction {
             (category::SYSTEM, system_op::RUNNER_CLAIM) => {
                 Ok(Self::System(SystemInstruction::RunnerClaim))
             }
+            (category::SYSTEM, system_op::RUNNER_ATTEST) => field(buf, "runner_attest", |b| {
+                Ok(Self::System(SystemInstruction::RunnerAttest {
+                    attestation: Box::new(read_plain(b, "attestation")?),
+                }))
+            }),
             (category::ACTOR, actor_op::DEPLOY) => field(buf, "deploy", |b| {
                 Ok(Self::Actor(ActorInstruction::Deploy {
                     code: read_string(b, "code", MAX_CODE_SIZE)?,

@@ -51,6 +51,7 @@ pub fn cost(instruction: &Instruction, encoded_size: usize) -> (u64, u64) {
             | SystemInstruction::RunnerWithdrawStake { .. }
             | SystemInstruction::RunnerExit
             | SystemInstruction::RunnerClaim
+            | SystemInstruction::RunnerAttest { .. }
             | SystemInstruction::JobCommit { .. }
             | SystemInstruction::JobReveal { .. },
         ) => (RUNNER_OP_CYCLES, data),

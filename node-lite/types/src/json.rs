@@ -14,6 +14,7 @@ use crate::{
     job::{JobSpec, Reveal},
     primitives::{Address, Hash, ParseHexError, Signature, decode_hex, encode_hex},
     runner::RunnerProfile,
+    tee::Attestation,
     transaction::{AccessListEntry, AdditionalSigner, Origin, Transaction},
 };
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
@@ -207,6 +208,9 @@ pub enum InstructionJson {
     },
     RunnerExit {},
     RunnerClaim {},
+    RunnerAttest {
+        attestation: Box<Attestation>,
+    },
     JobSubmit {
         spec: Box<JobSpec>,
     },
@@ -547,6 +551,9 @@ impl From<InstructionJson> for Instruction {
             }
             InstructionJson::RunnerExit {} => Instruction::System(SystemInstruction::RunnerExit),
             InstructionJson::RunnerClaim {} => Instruction::System(SystemInstruction::RunnerClaim),
+            InstructionJson::RunnerAttest { attestation } => {
+                Instruction::System(SystemInstruction::RunnerAttest { attestation })
+            }
             InstructionJson::JobSubmit { spec } => {
                 Instruction::System(SystemInstruction::JobSubmit { spec })
             }
@@ -667,6 +674,11 @@ impl From<&Instruction> for InstructionJson {
             }
             Instruction::System(SystemInstruction::RunnerExit) => Self::RunnerExit {},
             Instruction::System(SystemInstruction::RunnerClaim) => Self::RunnerClaim {},
+            Instruction::System(SystemInstruction::RunnerAttest { attestation }) => {
+                Self::RunnerAttest {
+                    attestation: attestation.clone(),
+                }
+            }
             Instruction::System(SystemInstruction::JobSubmit { spec }) => {
                 Self::JobSubmit { spec: spec.clone() }
             }

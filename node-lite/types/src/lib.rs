@@ -20,6 +20,7 @@ pub mod primitives;
 pub mod receipt;
 pub mod runner;
 pub mod state;
+pub mod tee;
 pub mod timer;
 pub mod transaction;
 

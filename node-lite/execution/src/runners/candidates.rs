@@ -8,7 +8,8 @@
 //! 2. **reputation** — at least [`MIN_REPUTATION`] (50) at this height;
 //! 3. **capability** — it serves the job type; for an LLM job, the model; for an HTTP job, the
 //!    URL's host (an empty domain list serves any host, `*.example.com` its subdomains);
-//! 4. **TEE** — it declares a TEE when the job requires one;
+//! 4. **TEE** — it declares a TEE when the job requires one (and the dispatcher then keeps
+//!    only runners whose attestation the TEE Verifier holds valid: [`super::tee`]);
 //! 5. **price** — its rate card prices the job's bounds (its tokens and wall time) within
 //!    `max_price`, and the job's value (`max_price + tip`) is within what its stake covers
 //!    (`max_job_value`, or two thirds of the stake floor when it declared none: whitepaper

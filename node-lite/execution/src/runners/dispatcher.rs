@@ -212,6 +212,28 @@ pub(crate) fn submit(
         }
         snapshot = snapshot.without(&outside);
     }
+    // CIP-2 §4 filter 4, with the TEE Verifier: a `tee_required` job needs an attestation valid
+    // at the submission height (one storage read per remaining candidate).
+    if spec.verification.tee_required {
+        let cost = (snapshot.len() as u64).saturating_mul(cowboy_pvm::cost::cycles::STORAGE_READ);
+        if cost > s.cycles_left {
+            return Ok(Handled::failed(
+                cowboy_pvm::ErrorKind::OutOfCycles.code(),
+                format!(
+                    "out of cycles checking the attestations of {} candidates",
+                    snapshot.len()
+                ),
+            ));
+        }
+        s.spend(cost, 0);
+        let mut unattested = Vec::new();
+        for c in snapshot.candidates() {
+            if !super::tee::attested_at(&x.world, &c.address, height)? {
+                unattested.push(c.address);
+            }
+        }
+        snapshot = snapshot.without(&unattested);
+    }
     if snapshot.len() < usize::from(size) {
         return Ok(Handled::failed(
             failure::NO_RUNNERS,

@@ -6,6 +6,7 @@
 //!   deadlines, re-selection and failure.
 //! - [`registry`]: the Runner Registry (0x…01): registration, heartbeats, stake, reputation and
 //!   exit.
+//! - [`tee`]: the TEE Verifier (0x…05): accepted attestation kinds, runners' attestations.
 //! - [`verification`]: what a revealed result agrees on under each verification mode and
 //!   snapshot mode, with the JSON Schema check, and which results the verified group keeps.
 //! - [`selection`]: who runs a job — the v3 selection seed, retry seeds, the stake-weighted
@@ -21,6 +22,7 @@ pub mod candidates;
 pub mod dispatcher;
 pub mod registry;
 pub mod selection;
+pub mod tee;
 pub mod verification;
 
 /// The selection seed's domain (spec README "Selection seed"; whitepaper §5.3, replacing

@@ -60,6 +60,7 @@ pub fn genesis_with(params: Parameters, funded: &[(Address, u64)]) -> Genesis {
         }],
         runners: Vec::new(),
         threshold_public: None,
+        tee_simulated_key: None,
         parameters: params,
     }
 }
