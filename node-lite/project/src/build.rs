@@ -254,7 +254,7 @@ fn check_actor(project: &Project, actor: &ActorEntry) -> Result<Artifact, Vec<Pr
             problems.push(manifest_problem(
                 "entitlements",
                 format!("actor {}: {e}", actor.name),
-                "list each entitlement once, by its name".to_string(),
+                e.hint(),
             ));
             Default::default()
         }

@@ -75,16 +75,35 @@ pub struct ActorEntry {
 }
 
 impl ActorEntry {
-    /// The entitlements it declares, as the chain records them at deployment; an unknown
-    /// name is refused with the names there are.
+    /// The entitlements it declares, as the chain records them at deployment; the first
+    /// unknown name is refused.
     pub fn declared_entitlements(
         &self,
-    ) -> Result<cowboy_types::entitlement::ActorEntitlements, String> {
+    ) -> Result<cowboy_types::entitlement::ActorEntitlements, UnknownEntitlement> {
         let mut declared = Vec::with_capacity(self.entitlements.len());
         for e in &self.entitlements {
-            declared.push(e.parse::<cowboy_types::entitlement::ActorEntitlement>()?);
+            declared.push(
+                e.parse::<cowboy_types::entitlement::ActorEntitlement>()
+                    .map_err(|_| UnknownEntitlement(e.clone()))?,
+            );
         }
         Ok(cowboy_types::entitlement::ActorEntitlements::of(&declared))
+    }
+}
+
+/// An entitlement name the chain does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown entitlement {0:?}")]
+pub struct UnknownEntitlement(pub String);
+
+impl UnknownEntitlement {
+    /// What to write instead.
+    pub fn hint(&self) -> String {
+        let names: Vec<&str> = cowboy_types::entitlement::ActorEntitlement::ALL
+            .iter()
+            .map(|e| e.name())
+            .collect();
+        format!("use one of {}", names.join(", "))
     }
 }
 

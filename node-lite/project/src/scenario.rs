@@ -346,7 +346,7 @@ fn run_file(project: &Project, path: &Path, rel: String) -> Result<Report, Scena
         let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(&source));
         let entitlements = entry
             .declared_entitlements()
-            .map_err(|e| invalid(path, format!("actor {}: {e}", entry.name)))?;
+            .map_err(|e| invalid(path, format!("actor {}: {e}; {}", entry.name, e.hint())))?;
         Ok(Actor {
             entitlements,
             name: entry.name.clone(),
