@@ -1119,7 +1119,7 @@ fn a_pool_job_selects_only_members_and_an_expired_membership_excludes_its_runner
 /// `structured_match` on the pipeline: the result must satisfy the JSON Schema, the source must
 /// match, the price must be in range and within 1% of the group's median. An honest pair
 /// writing the same data differently agrees; a member outside the tolerance and one breaking
-/// the schema lose their share and reputation; the job's result is the first kept one.
+/// the schema lose their share and reputation; the job's result is the kept group's median.
 #[test]
 fn structured_match_keeps_the_results_that_pass_every_check() {
     with_engine(|engine| {
@@ -1169,14 +1169,10 @@ fn structured_match_keeps_the_results_that_pass_every_check() {
         let kept = [members[0], members[1], members[2]];
         assert_eq!(paid.len(), 3);
         assert!(paid.iter().all(|p| kept.contains(p)), "{paid:?}");
-        let first = j
-            .reveals
-            .iter()
-            .find(|r| kept.contains(&r.runner))
-            .expect("a kept result");
         assert_eq!(
             j.result.as_ref().map(|b| b.to_vec()),
-            Some(first.result.to_vec())
+            Some(br#"{"usd": 64000, "src": "cex"}"#.to_vec()),
+            "the lower median of 63,900, 64,000 and 64,200.5"
         );
         for (i, m) in members.iter().enumerate().skip(3) {
             assert_eq!(
@@ -1187,18 +1183,41 @@ fn structured_match_keeps_the_results_that_pass_every_check() {
         }
         audit_holds(&node);
 
-        // A schema that reaches outside the chain is refused at submission.
-        let mut remote = s;
-        remote.schema.data_format = cowboy_types::job::DataFormat::Json {
-            schema: Some(r#"{"$ref": "https://example.com/price.json"}"#.try_into().unwrap()),
-        };
-        let (r, _) = send(&node, engine, &key(1), submit(remote));
-        let (k, message) = failure(&r);
-        assert_eq!(k, kind::INVALID_JOB);
-        assert!(
-            message.contains("schema.data_format.json.schema"),
-            "{message}"
-        );
+        // References (exponential to check), patterns and uniqueItems are refused at
+        // submission; a property named like a keyword is not.
+        for (schema, refused) in [
+            (
+                r#"{"$ref": "https://example.com/price.json"}"#,
+                Some("`$ref` (at /$ref)"),
+            ),
+            (
+                r##"{"$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {}}}"##,
+                Some("`$ref` (at /$defs/a/allOf/0/$ref)"),
+            ),
+            (
+                r#"{"properties": {"src": {"pattern": "^[a-z]+$"}}}"#,
+                Some("`pattern`"),
+            ),
+            (
+                r#"{"type": "array", "uniqueItems": true}"#,
+                Some("`uniqueItems`"),
+            ),
+            (r#"{"properties": {"pattern": {"type": "string"}}}"#, None),
+        ] {
+            let mut t = s.clone();
+            t.schema.data_format = cowboy_types::job::DataFormat::Json {
+                schema: Some(schema.try_into().unwrap()),
+            };
+            let (r, _) = send(&node, engine, &key(1), submit(t));
+            match refused {
+                Some(says) => {
+                    let (k, message) = failure(&r);
+                    assert_eq!(k, kind::INVALID_JOB);
+                    assert!(message.contains(says), "{message}");
+                }
+                None => assert_success(&r),
+            }
+        }
     });
 }
 

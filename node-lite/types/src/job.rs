@@ -1482,12 +1482,16 @@ record! {
 impl Reveal {
     /// What the runner committed to: `keccak256(result ‖ salt)` (spec README
     /// "Commitments"), and for a reveal with an embedding `keccak256(result ‖ salt ‖
-    /// embedding)` with each component as 2 bytes big-endian, so the embedding that decides
-    /// agreement is bound before anyone's is seen.
+    /// "embedding" ‖ count (2 B BE) ‖ components)` with each component as 2 bytes big-endian,
+    /// so the embedding that decides agreement is bound before anyone's is seen.
     pub fn commitment(&self) -> Hash {
         let mut data = [self.result.as_slice(), &self.salt.0].concat();
-        for c in self.embedding.iter() {
-            data.extend_from_slice(&c.to_be_bytes());
+        if !self.embedding.is_empty() {
+            data.extend_from_slice(b"embedding");
+            data.extend_from_slice(&(self.embedding.len() as u16).to_be_bytes());
+            for c in self.embedding.iter() {
+                data.extend_from_slice(&c.to_be_bytes());
+            }
         }
         crate::keccak256(&data)
     }

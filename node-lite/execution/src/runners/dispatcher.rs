@@ -156,6 +156,14 @@ pub(crate) fn submit(
             "semantic_similarity needs the governance embedding model, and none is set (semantic_similarity_embedding_model.model_id)",
         ));
     }
+    let compile = verification::compile_cycles(spec);
+    if compile > s.cycles_left {
+        return Ok(Handled::failed(
+            cowboy_pvm::ErrorKind::OutOfCycles.code(),
+            "out of cycles compiling the result schema",
+        ));
+    }
+    s.spend(compile, 0);
     if let Err(e) = verification::check_spec(spec) {
         return Ok(invalid(e));
     }
@@ -353,13 +361,18 @@ fn draw(
             reason: "0 (genesis validation refuses a zero stake floor)".into(),
         });
     };
-    // Runners of the snapshot that exited, left the registry or are at their concurrency
-    // limit when the draw happens are skipped (and recorded, so the draw can be re-run).
+    // Runners of the snapshot that exited, left the registry, are at their concurrency limit
+    // or (for a `tee_required` job) no longer hold a valid attestation when the draw happens
+    // are skipped (and recorded, so the draw can be re-run).
     let mut unavailable = Vec::new();
+    let height = x.env.height;
     for c in job.candidates.iter() {
-        let usable = x.world.runner(&c.address)?.is_some_and(|r| {
+        let mut usable = x.world.runner(&c.address)?.is_some_and(|r| {
             r.exited_at.is_none() && r.active_jobs < r.profile.max_concurrent_jobs
         });
+        if usable && job.spec.verification.tee_required {
+            usable = super::tee::attested_at(&x.world, &c.address, height)?;
+        }
         if !usable && !job.excluded.contains(&c.address) {
             unavailable.push(c.address);
         }
@@ -961,6 +974,9 @@ pub(crate) fn reveal(
     id: &Hash,
     reveals: &[Reveal],
 ) -> Result<Handled, ExecError> {
+    if reveals.is_empty() {
+        return Ok(invalid("job_reveal carries no reveals"));
+    }
     let Some(mut job) = load(&x.world, id)? else {
         return Ok(not_found(id));
     };
@@ -1037,7 +1053,11 @@ pub(crate) fn reveal(
             )
         })
         .fold(0, u64::saturating_add);
-    let work = (6 * bytes.div_ceil(32) + bytes).saturating_add(checks);
+    // Compiling the job's JSON Schema once for this transaction: a cycle per schema byte.
+    let compile = verification::compile_cycles(&job.spec);
+    let work = (6 * bytes.div_ceil(32) + bytes)
+        .saturating_add(checks)
+        .saturating_add(compile);
     if work > s.cycles_left {
         return Ok(Handled::failed(
             cowboy_pvm::ErrorKind::OutOfCycles.code(),
@@ -1316,17 +1336,16 @@ pub(crate) fn challenge(
             job.status, job.deadline
         )));
     }
-    // Mutable data (a snapshot mode) changes by the time a fresh committee fetches it, and a
-    // single runner's result has no objective check: neither can be re-executed and compared.
+    // Only results a fresh committee can reproduce and compare objectively: not mutable data
+    // (a snapshot mode), not a single runner's result, not structured_match (its key leaves
+    // out the tolerance fields) and not semantic similarity.
     if !matches!(
         job.spec.verification.mode,
-        VerificationMode::MajorityVote { .. }
-            | VerificationMode::StructuredMatch { .. }
-            | VerificationMode::Deterministic {}
+        VerificationMode::MajorityVote { .. } | VerificationMode::Deterministic {}
     ) || job.spec.verification.snapshot.is_some()
     {
         return Ok(invalid(format!(
-            "job {id} ({}) cannot be challenged: only majority_vote, structured_match and deterministic results without a snapshot mode can be re-executed and compared",
+            "job {id} ({}) cannot be challenged: only majority_vote and deterministic results without a snapshot mode can be re-executed and compared",
             job.spec.verification.mode.name()
         )));
     }

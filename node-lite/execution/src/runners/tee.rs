@@ -78,9 +78,10 @@ pub fn simulated_attestation(
     }
 }
 
-/// Whether `key` is an ed25519 point (the genesis checks the simulation key with it).
+/// Whether `key` is an ed25519 point of large order (the genesis checks the simulation key
+/// with it).
 pub fn valid_key(key: &Hash) -> bool {
-    ed25519_dalek::VerifyingKey::from_bytes(&key.0).is_ok()
+    ed25519_dalek::VerifyingKey::from_bytes(&key.0).is_ok_and(|k| !k.is_weak())
 }
 
 /// The runner's accepted attestation, if any (expired or not).
@@ -91,9 +92,14 @@ pub fn attested(world: &World<'_>, runner: &Address) -> Result<Option<Attested>,
         .transpose()
 }
 
-/// Whether `runner` holds an attestation valid at `height`.
+/// Whether `runner` holds an attestation valid at `height`, made since it registered (an
+/// attestation does not outlive an exit and a new registration).
 pub fn attested_at(world: &World<'_>, runner: &Address, height: u64) -> Result<bool, ExecError> {
-    Ok(attested(world, runner)?.is_some_and(|a| a.attestation.expires_at >= height))
+    let Some(a) = attested(world, runner)? else {
+        return Ok(false);
+    };
+    let registered = world.runner(runner)?.map(|r| r.registered_at);
+    Ok(a.attestation.expires_at >= height && registered.is_some_and(|h| a.attested_at >= h))
 }
 
 fn refused(message: impl Into<String>) -> Handled {
@@ -168,6 +174,12 @@ pub(crate) fn attest(
         attested_at: height,
     };
     let bytes = encode_record(&record);
+    if bytes.len() as u64 > s.cells_left {
+        return Ok(Handled::failed(
+            cowboy_pvm::ErrorKind::OutOfCells.code(),
+            format!("out of cells storing the {}-byte attestation", bytes.len()),
+        ));
+    }
     s.spend(0, bytes.len() as u64);
     x.world
         .set_storage(&TEE_VERIFIER, &keys::attested(&sender), Some(&bytes));

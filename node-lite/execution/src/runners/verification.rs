@@ -11,18 +11,22 @@
 //! - `structured_match`: the canonical JSON of every `field_match` and `field_majority` field
 //!   (so the largest group holds each field's majority value); `numeric_tolerance` then keeps,
 //!   of that group, the results within `tolerance_bps` of the group's median ([`keep`]);
-//! - a snapshot mode (mutable external data) replaces the mode's key: `majority` keys on the
-//!   value at the first extraction rule, `first_valid`, `latest` and `median` put every valid
-//!   result in one group, and the verified result is the group's first, last, or lower-median
-//!   one ([`chosen`]).
+//! - a snapshot mode (mutable external data) replaces the mode's key (after a
+//!   `structured_match` job's range checks): `majority` keys on the value at the first
+//!   extraction rule, `first_valid`, `latest` and `median` put every valid result in one group,
+//!   and the verified result is the group's first or last in the committee's draw order (which
+//!   no member or aggregator chooses) or its lower median ([`chosen`]).
 //!
-//! JSON Schema (2020-12, no remote references, formats not asserted, patterns in the
-//! linear-time `regex` engine) is checked when the data format names a schema, in every mode.
-//! Checking costs `SCHEMA_CHECK_BYTES_PER_CYCLE`: one cycle per 64 of schema bytes × result
-//! bytes, paid by the reveal, so no result can make validation expensive for free.
+//! JSON Schema (2020-12) is checked when the data format names a schema, in every mode. So
+//! that checking stays linear in schema size × result size, a schema may not use references
+//! (`$ref`, `$dynamicRef`, `$recursiveRef`, anchors), regular expressions (`pattern`,
+//! `patternProperties`) or `uniqueItems`, and formats are not asserted ([`check_spec`]).
+//! Compiling costs a cycle per schema byte and checking one cycle per 64 of schema bytes ×
+//! result bytes, both paid by the reveal (and the compile by the submission).
 //!
-//! Numbers are compared as IEEE-754 doubles parsed from the JSON text (correctly rounded on
-//! every platform); the median is the lower median in `f64::total_cmp` order.
+//! Numbers are compared as IEEE-754 doubles parsed from the JSON text (serde_json's
+//! correctly rounded `float_roundtrip` parser); the median is the lower median in
+//! `f64::total_cmp` order.
 
 use cowboy_types::{
     Hash,
@@ -36,8 +40,64 @@ use serde_json::Value as J;
 /// JSON Schema work is priced at one cycle per this many (schema bytes × result bytes).
 pub const SCHEMA_CHECK_BYTES_PER_CYCLE: u64 = 64;
 
-/// Largest compiled pattern a schema may hold (bytes of the `regex` engine's program).
-const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+/// Patterns are refused at submission; should one reach the engine, its program is small.
+const PATTERN_SIZE_LIMIT: usize = 16 * 1024;
+
+/// Keywords a schema may not use: references (which make checking exponential), regular
+/// expressions (unpriced) and `uniqueItems` (quadratic).
+const REFUSED_KEYWORDS: [&str; 9] = [
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$anchor",
+    "$dynamicAnchor",
+    "$recursiveAnchor",
+    "pattern",
+    "patternProperties",
+    "uniqueItems",
+];
+
+/// Keywords whose value maps names to schemas (the names are not keywords).
+const NAMED_SCHEMAS: [&str; 4] = ["properties", "$defs", "definitions", "dependentSchemas"];
+
+/// Keywords whose value is data, not a schema.
+const DATA: [&str; 5] = ["enum", "const", "default", "examples", "dependentRequired"];
+
+/// The first refused keyword in `schema`, with its JSON pointer.
+fn refused_keyword(schema: &J, at: &str) -> Option<String> {
+    match schema {
+        J::Object(map) => {
+            for (k, v) in map {
+                let here = format!("{at}/{k}");
+                if REFUSED_KEYWORDS.contains(&k.as_str()) {
+                    return Some(format!("`{k}` (at {here})"));
+                }
+                if DATA.contains(&k.as_str()) {
+                    continue;
+                }
+                if NAMED_SCHEMAS.contains(&k.as_str()) {
+                    if let J::Object(named) = v {
+                        for (name, sub) in named {
+                            if let Some(found) = refused_keyword(sub, &format!("{here}/{name}")) {
+                                return Some(found);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if let Some(found) = refused_keyword(v, &here) {
+                    return Some(found);
+                }
+            }
+            None
+        }
+        J::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| refused_keyword(v, &format!("{at}/{i}"))),
+        _ => None,
+    }
+}
 
 /// Compiles the JSON Schema `text` with the options every node uses, or says why it cannot.
 pub fn schema(text: &str) -> Result<jsonschema::Validator, String> {
@@ -62,12 +122,24 @@ fn schema_text(spec: &JobSpec) -> Option<&str> {
     }
 }
 
-/// Refuses at submission what would fail every result: a schema that does not compile.
+/// Refuses at submission a schema that uses a refused keyword or does not compile.
 pub fn check_spec(spec: &JobSpec) -> Result<(), String> {
     if let Some(text) = schema_text(spec) {
-        schema(text).map_err(|e| format!("schema.data_format.json.schema: {e}"))?;
+        let field = "schema.data_format.json.schema";
+        let doc: J = serde_json::from_str(text).map_err(|e| format!("{field}: not JSON: {e}"))?;
+        if let Some(k) = refused_keyword(&doc, "") {
+            return Err(format!(
+                "{field} uses {k}: references, regular expressions and uniqueItems are not checked on chain (their cost is not linear in the result's size)"
+            ));
+        }
+        schema(text).map_err(|e| format!("{field}: {e}"))?;
     }
     Ok(())
+}
+
+/// Cycles compiling `spec`'s result schema costs: one per byte.
+pub fn compile_cycles(spec: &JobSpec) -> u64 {
+    schema_text(spec).map_or(0, |s| s.len() as u64)
 }
 
 /// Cycles checking `result_len` bytes of result costs beyond reading them.
@@ -139,26 +211,8 @@ fn agreement_with(
         DataFormat::Bytes {} => None,
     };
     let parsed = || doc.clone().or_else(|| serde_json::from_slice(result).ok());
-    if let Some(mode) = spec.verification.snapshot {
-        return Some(match mode {
-            SnapshotMode::Majority => {
-                let doc = parsed()?;
-                key(&[doc.pointer(snapshot_field(spec)?)?])
-            }
-            // Every valid result is in the one group; `chosen` picks among them.
-            SnapshotMode::Median => {
-                let doc = parsed()?;
-                number(doc.pointer(snapshot_field(spec)?)?)?;
-                key(&[])
-            }
-            SnapshotMode::FirstValid | SnapshotMode::Latest => key(&[]),
-        });
-    }
-    match &spec.verification.mode {
-        VerificationMode::MajorityVote { vote_field } => {
-            let doc = parsed()?;
-            Some(key(&[doc.pointer(vote_field)?]))
-        }
+    // A `structured_match` job's checks decide validity first, whatever combines the results.
+    let structured = match &spec.verification.mode {
         VerificationMode::StructuredMatch { checks } => {
             let doc = parsed()?;
             let mut fields = Vec::new();
@@ -181,6 +235,29 @@ fn agreement_with(
             }
             Some(key(&fields))
         }
+        _ => None,
+    };
+    if let Some(mode) = spec.verification.snapshot {
+        return Some(match mode {
+            SnapshotMode::Majority => {
+                let doc = parsed()?;
+                key(&[doc.pointer(snapshot_field(spec)?)?])
+            }
+            // Every valid result is in the one group; `chosen` picks among them.
+            SnapshotMode::Median => {
+                let doc = parsed()?;
+                number(doc.pointer(snapshot_field(spec)?)?)?;
+                key(&[])
+            }
+            SnapshotMode::FirstValid | SnapshotMode::Latest => key(&[]),
+        });
+    }
+    match &spec.verification.mode {
+        VerificationMode::MajorityVote { vote_field } => {
+            let doc = parsed()?;
+            Some(key(&[doc.pointer(vote_field)?]))
+        }
+        VerificationMode::StructuredMatch { .. } => structured,
         _ => Some(keccak256(result)),
     }
 }
@@ -307,7 +384,8 @@ pub fn similarity_cycles(embedding_len: usize, committee: u8) -> u64 {
 
 /// Of the agreeing `group` (in reveal order), the results the job keeps: for each
 /// `numeric_tolerance` check, those within `tolerance_bps` of the group's lower median at the
-/// field (a result exactly at the bound is kept).
+/// field (a result exactly at the bound is kept; a median of 0 keeps only 0). Each result is
+/// parsed once.
 pub fn keep<'r>(spec: &JobSpec, group: Vec<&'r Revealed>) -> Vec<&'r Revealed> {
     let VerificationMode::StructuredMatch { checks } = &spec.verification.mode else {
         return group;
@@ -315,53 +393,83 @@ pub fn keep<'r>(spec: &JobSpec, group: Vec<&'r Revealed>) -> Vec<&'r Revealed> {
     if spec.verification.snapshot.is_some() {
         return group;
     }
-    let mut kept = group;
-    for c in checks.iter() {
-        let Check::NumericTolerance {
-            field,
-            tolerance_bps,
-        } = c
-        else {
-            continue;
-        };
-        let value = |r: &Revealed| {
-            serde_json::from_slice::<J>(&r.result)
-                .ok()
-                .and_then(|d| d.pointer(field).and_then(number))
-        };
-        let mut values: Vec<f64> = kept.iter().filter_map(|r| value(r)).collect();
+    let tolerances: Vec<(&str, u32)> = checks
+        .iter()
+        .filter_map(|c| match c {
+            Check::NumericTolerance {
+                field,
+                tolerance_bps,
+            } => Some((field.as_str(), *tolerance_bps)),
+            _ => None,
+        })
+        .collect();
+    if tolerances.is_empty() {
+        return group;
+    }
+    let mut kept: Vec<(&Revealed, Option<J>)> = group
+        .into_iter()
+        .map(|r| (r, serde_json::from_slice::<J>(&r.result).ok()))
+        .collect();
+    for (field, tolerance_bps) in tolerances {
+        let value = |doc: &Option<J>| doc.as_ref().and_then(|d| d.pointer(field).and_then(number));
+        let mut values: Vec<f64> = kept.iter().filter_map(|(_, d)| value(d)).collect();
         values.sort_by(f64::total_cmp);
         let Some(median) = values.get(values.len().saturating_sub(1) / 2).copied() else {
             return Vec::new();
         };
-        let allowed = median.abs() * f64::from(*tolerance_bps) / 10_000.0;
-        kept.retain(|r| value(r).is_some_and(|v| (v - median).abs() <= allowed));
+        let allowed = median.abs() * f64::from(tolerance_bps) / 10_000.0;
+        kept.retain(|(_, d)| value(d).is_some_and(|v| (v - median).abs() <= allowed));
     }
-    kept
+    kept.into_iter().map(|(r, _)| r).collect()
 }
 
-/// Which of the kept group's results is the job's result: the first revealed, or for the
-/// snapshot modes `latest` the last revealed and `median` the lower median at the first
-/// extraction rule.
+/// The lower-median result of `kept` by the number at `field` (ties in `kept`'s order).
+fn median_by<'r>(kept: &[&'r Revealed], field: &str) -> Option<&'r Revealed> {
+    let mut valued: Vec<(f64, &Revealed)> = kept
+        .iter()
+        .filter_map(|r| {
+            let doc: J = serde_json::from_slice(&r.result).ok()?;
+            Some((number(doc.pointer(field)?)?, *r))
+        })
+        .collect();
+    valued.sort_by(|a, b| a.0.total_cmp(&b.0));
+    valued
+        .get(valued.len().saturating_sub(1) / 2)
+        .map(|(_, r)| *r)
+}
+
+/// Which of the kept group's results is the job's result:
+/// - snapshot `median`: the lower median at the first extraction rule;
+/// - snapshot `first_valid` / `latest`: the first / last in the committee's draw order (fixed
+///   by the beacon, so neither the aggregator's batch order nor a member's timing picks it);
+/// - `structured_match` with a `numeric_tolerance` check: the lower median at its first such
+///   field (so the aggregator cannot bias it within the tolerance);
+/// - otherwise the first revealed.
 pub fn chosen<'r>(job: &JobRecord, kept: &[&'r Revealed]) -> Option<&'r Revealed> {
+    let order = |r: &&Revealed| {
+        job.draws
+            .last()
+            .and_then(|d| d.committee.iter().position(|m| *m == r.runner))
+            .unwrap_or(usize::MAX)
+    };
     match job.spec.verification.snapshot {
-        Some(SnapshotMode::Latest) => kept.last().copied(),
-        Some(SnapshotMode::Median) => {
-            let field = snapshot_field(&job.spec)?;
-            let mut valued: Vec<(f64, &Revealed)> = kept
-                .iter()
-                .filter_map(|r| {
-                    let doc: J = serde_json::from_slice(&r.result).ok()?;
-                    Some((number(doc.pointer(field)?)?, *r))
-                })
-                .collect();
-            // Stable: equal values keep reveal order.
-            valued.sort_by(|a, b| a.0.total_cmp(&b.0));
-            valued
-                .get(valued.len().saturating_sub(1) / 2)
-                .map(|(_, r)| *r)
-        }
-        _ => kept.first().copied(),
+        Some(SnapshotMode::Median) => median_by(kept, snapshot_field(&job.spec)?),
+        Some(SnapshotMode::FirstValid) => kept.iter().copied().min_by_key(order),
+        Some(SnapshotMode::Latest) => kept.iter().copied().max_by_key(order),
+        Some(SnapshotMode::Majority) => kept.first().copied(),
+        None => match &job.spec.verification.mode {
+            VerificationMode::StructuredMatch { checks } => {
+                let tolerance = checks.iter().find_map(|c| match c {
+                    Check::NumericTolerance { field, .. } => Some(field.as_str()),
+                    _ => None,
+                });
+                match tolerance {
+                    Some(field) => median_by(kept, field),
+                    None => kept.first().copied(),
+                }
+            }
+            _ => kept.first().copied(),
+        },
     }
 }
 
@@ -431,7 +539,7 @@ mod tests {
             "bounds": {"max_wall_ms": 2000},
             "schema": {"max_return_bytes": 256, "expected_execution_ms": 100,
                        "data_format": {"json": {"schema":
-                           "{\"type\":\"object\",\"required\":[\"usd\"],\"properties\":{\"usd\":{\"type\":\"number\"},\"src\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}}"}}},
+                           "{\"type\":\"object\",\"required\":[\"usd\"],\"properties\":{\"usd\":{\"type\":\"number\"},\"src\":{\"enum\":[\"cex\",\"dex\"]}}}"}}},
             "verification": {"mode": {"none": {}}},
             "max_price": "1", "timeout_blocks": 1,
             "callback": {"actor": "0x0000000000000000000000000000000000000042", "handler": "h"}
@@ -505,7 +613,7 @@ mod tests {
         );
         assert!(
             agreement(&s, br#"{"usd": 5, "src": "CEX"}"#).is_none(),
-            "pattern"
+            "not in the enum"
         );
         assert!(agreement(&s, b"not json").is_none());
         let mut bad = s.clone();
