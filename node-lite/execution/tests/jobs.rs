@@ -130,6 +130,7 @@ fn reveal_of(runner: Address, result: &[u8], salt: u8) -> Reveal {
         tokens: 0,
         ms: 1_500,
         embedding: Default::default(),
+        fault: None,
     }
 }
 
@@ -1420,6 +1421,88 @@ fn tee_jobs_select_only_attested_runners() {
             message.contains("1 of 6 registered runners qualify"),
             "{message}"
         );
+        audit_holds(&node);
+    });
+}
+
+/// External faults (whitepaper "Payment and Failure Handling"): when at least the threshold of
+/// the committee reports the same kind of fault, they are paid the lower median of the progress
+/// they report as a share of the price (no tip), split 89 / 10 / 1; the job fails, the rest of
+/// the escrow goes back, and the callback hears "failed".
+#[test]
+fn a_committee_reporting_an_external_fault_is_paid_its_progress() {
+    use cowboy_types::job::{Fault, FaultKind};
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let me = key(1).address();
+        let mut s = spec(
+            callback,
+            serde_json::json!({"majority_vote": {"vote_field": "/usd"}}),
+            3,
+        );
+        s.timeout_blocks = 10;
+        s.callback.max_fee = CBY / 10;
+        let (r, _) = send(&node, engine, &key(1), submit(s));
+        assert_success(&r);
+        let id = id_of(&r);
+        let before = node.account(&me).balance;
+        node.block(engine, vec![]);
+        node.block(engine, vec![]);
+        let d = job(&node, &id).draws[0].clone();
+        let aggregator = d.aggregator;
+        let answering = d
+            .committee
+            .iter()
+            .copied()
+            .find(|a| *a != aggregator)
+            .unwrap();
+        let progress = |a: Address| if a == aggregator { 4_000 } else { 6_000 };
+        run_committee(&node, engine, &id, |a| {
+            let mut r = reveal_of(a, br#"{"error": "503"}"#, a.0[0]);
+            if a != answering {
+                r.fault = Some(Fault {
+                    kind: FaultKind::External,
+                    progress_bps: progress(a),
+                });
+            } else {
+                r.result = Bytes::new(br#"{"usd": 1}"#.to_vec()).unwrap();
+            }
+            r
+        });
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Failed, "{}", j.failure);
+        assert!(
+            j.failure
+                .contains("reported a fault (external) after 4000 bps"),
+            "{}",
+            j.failure
+        );
+        // The price (0.01 CBY per job) at 40%, no tip: treasury 1%, burn 10%, the rest to the
+        // two reporters with the aggregator's 1.5% bonus.
+        let gross = CBY / 100 * 4_000 / 10_000;
+        let (treasury, burned) = (gross / 100, gross / 10);
+        assert_eq!(j.treasury, treasury);
+        assert!(
+            j.burn >= burned,
+            "10% burned, plus the dust of the equal shares"
+        );
+        let paid: u64 = j.payouts.iter().map(|p| p.amount).sum();
+        assert_eq!(paid + j.treasury + j.burn, gross);
+        assert_eq!(j.payouts.len(), 2);
+        assert_eq!(node.account(&actors::TREASURY).balance, treasury);
+        // The callback runs in the next block; afterwards the submitter has paid the share and
+        // its callback, nothing else.
+        let executed = node.block(engine, vec![]);
+        let cb = receipt_of(&executed, &dispatcher::callback_id(&id, "failed"));
+        assert_success(cb);
+        let escrow = CBY / 10 + 5 + 2 * (CBY / 10);
+        assert_eq!(
+            node.account(&me).balance,
+            before + escrow - gross - cb.fee,
+            "the escrow comes back but for the share and the callback"
+        );
+        assert_eq!(node.account(&actors::JOB_DISPATCHER).balance, 0);
         audit_holds(&node);
     });
 }

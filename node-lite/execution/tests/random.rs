@@ -2,7 +2,7 @@
 //! actor and account timers, cancellations, per-actor budget deferrals, and runner-market
 //! traffic (job submissions from accounts and actors, some malformed, some refused for a missing
 //! entitlement, some for a runner pool; pool memberships granted, expiring and revoked;
-//! commits; aggregator batches, some forged; own reveals; lies; silences; heartbeats; stake
+//! commits, some reporting external faults; aggregator batches, some forged; own reveals; lies; silences; heartbeats; stake
 //! top-ups after slashes), generated from a seed.
 //! Each block is built by one replica and replayed by a second replica on its own thread and
 //! engine; both must agree on the state root, the receipts and a balanced supply after every
@@ -284,6 +284,11 @@ fn runner_txs(rng: &mut StdRng, node: &Node, known: &mut Known) -> Vec<Transacti
                         tokens: 0,
                         ms: rng.gen_range(0..3_000),
                         embedding: Default::default(),
+                        // Now and then a member reports an external fault instead.
+                        fault: rng.gen_bool(0.05).then(|| cowboy_types::job::Fault {
+                            kind: cowboy_types::job::FaultKind::External,
+                            progress_bps: rng.gen_range(0..=10_000),
+                        }),
                     };
                     send(
                         rng,

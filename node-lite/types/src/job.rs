@@ -1455,6 +1455,31 @@ record! {
         /// empty for every other mode.
         #[serde(default)]
         pub embedding: Embedding,
+        /// The job could not be completed for a reason outside the runner (whitepaper "Payment
+        /// and Failure Handling"): what kind, and how much of the work was done.
+        #[serde(default)]
+        pub fault: Option<Fault>,
+    }
+}
+
+codes! {
+    /// Why a runner could not complete a job through no fault of its own.
+    FaultKind {
+        /// The external source failed (the site is down, the model provider errored).
+        External = 0 => "external",
+        /// The job's bounds (time, tokens, memory, return bytes) were too tight for the work.
+        BoundsTooTight = 1 => "bounds_too_tight",
+    }
+}
+
+record! {
+    /// A reported fault: its kind and the share of the work done, in basis points (0 to
+    /// 10,000).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Fault {
+        pub kind: FaultKind,
+        pub progress_bps: u16,
     }
 }
 
@@ -1476,6 +1501,7 @@ record! {
         pub ms: u64,
         pub agreement: Option<Hash>,
         pub embedding: Embedding,
+        pub fault: Option<Fault>,
     }
 }
 
@@ -1483,7 +1509,8 @@ impl Reveal {
     /// What the runner committed to: `keccak256(result ‖ salt)` (spec README
     /// "Commitments"), and for a reveal with an embedding `keccak256(result ‖ salt ‖
     /// "embedding" ‖ count (2 B BE) ‖ components)` with each component as 2 bytes big-endian,
-    /// so the embedding that decides agreement is bound before anyone's is seen.
+    /// so the embedding that decides agreement is bound before anyone's is seen; a reported
+    /// fault appends `"fault" ‖ kind ‖ progress_bps (2 B BE)`.
     pub fn commitment(&self) -> Hash {
         let mut data = [self.result.as_slice(), &self.salt.0].concat();
         if !self.embedding.is_empty() {
@@ -1492,6 +1519,11 @@ impl Reveal {
             for c in self.embedding.iter() {
                 data.extend_from_slice(&c.to_be_bytes());
             }
+        }
+        if let Some(f) = &self.fault {
+            data.extend_from_slice(b"fault");
+            data.push(f.kind.code());
+            data.extend_from_slice(&f.progress_bps.to_be_bytes());
         }
         crate::keccak256(&data)
     }

@@ -1077,12 +1077,13 @@ pub(crate) fn reveal(
         if opens {
             kept.push(Revealed {
                 runner: r.runner,
-                agreement: checker.agreement(&r.result, &r.embedding),
+                agreement: checker.agreement(&r.result, &r.embedding, r.fault.as_ref()),
                 result: r.result.clone(),
                 // Usage beyond the job's bounds is not believed.
                 tokens: r.tokens.min(bounds.max_tokens),
                 ms: r.ms.min(bounds.max_wall_ms),
                 embedding: r.embedding.clone(),
+                fault: r.fault,
             });
         } else if r.runner == sender {
             // The member's own reveal does not open its commitment: provable dishonesty.
@@ -1152,6 +1153,7 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
     let half_life = x.env.params.reputation.half_life_blocks;
     let group = verification::group(job);
     let invalid = group.invalid;
+    let fault = group.fault;
     let kept = group.kept;
     let (winners, chosen): (Vec<Revealed>, Option<Revealed>) =
         if kept.len() >= usize::from(job.threshold) {
@@ -1184,6 +1186,29 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         });
         return resolve(x, job, fresh);
     }
+    // External fault or bounds too tight (whitepaper "Payment and Failure Handling"): the
+    // reporters are paid the reported share of the price (no tip), the job fails, and the
+    // rest of the escrow goes back.
+    if let (Some((kind, progress)), false) = (fault, winners.is_empty()) {
+        let gross = split(x, job, &winners, u64::from(progress), false)?;
+        for p in job.payouts.iter() {
+            x.world
+                .transfer_held(&actors::JOB_DISPATCHER, &p.runner, p.amount)?;
+        }
+        x.world
+            .transfer_held(&actors::JOB_DISPATCHER, &actors::TREASURY, job.treasury)?;
+        burn(x, &actors::JOB_DISPATCHER, job.burn)?;
+        job.escrow -= gross;
+        return fail(
+            x,
+            job,
+            &format!(
+                "{} of {} runners reported a fault ({kind}) after {progress} bps of the work; they are paid that share of the price",
+                winners.len(),
+                job.committee_size
+            ),
+        );
+    }
     let Some(first) = chosen.as_ref() else {
         let largest = kept.len();
         return fail(
@@ -1195,11 +1220,39 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
             ),
         );
     };
-    // Price: each agreeing runner's rate card on the usage it reported (clamped to the job's
-    // bounds), the lower median of them, capped by max_price; plus the tip. One runner
-    // inflating its report cannot set the price.
+    let gross = split(x, job, &winners, crate::params::BPS, true)?;
+    job.result = Some(first.result.clone());
+    // The rest of the price escrow goes back now; the payouts wait out the challenge window.
+    // What the price escrow does not pay goes back; the callback budgets stay.
+    let refund = job.spec.max_price.saturating_add(job.spec.tip) - gross;
+    x.world
+        .transfer_held(&actors::JOB_DISPATCHER, &job.submitter, refund)?;
+    job.escrow -= refund;
+    job.status = JobStatus::Verified;
+    job.deadline = height.saturating_add(x.env.params.runner.challenge_window_blocks);
+    x.world.set_storage(
+        &actors::JOB_DISPATCHER,
+        &keys::deadline(job.deadline, &job.id),
+        Some(&[]),
+    );
+    schedule_callback(x, job, "verified")?;
+    Ok(())
+}
+
+/// What `winners` are paid, written to `job` (payouts, treasury and burn shares) and returned
+/// as the gross: each one's rate card on the usage it reported (clamped to the job's bounds),
+/// the lower median of them, capped by `max_price` (so one runner inflating its report cannot
+/// set it), times `progress_bps` / 10,000, plus the tip when `with_tip`; split per the
+/// settlement parameters, the aggregator's bonus carved from the runner share, the dust burned.
+fn split(
+    x: &mut Executor<'_, '_>,
+    job: &mut JobRecord,
+    winners: &[Revealed],
+    progress_bps: u64,
+    with_tip: bool,
+) -> Result<u64, ExecError> {
     let mut prices = Vec::with_capacity(winners.len());
-    for w in &winners {
+    for w in winners {
         if let Some(rec) = x.world.runner(&w.runner)? {
             prices.push(rec.profile.rate_card.price(w.tokens, w.ms));
         }
@@ -1210,7 +1263,13 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
         .copied()
         .unwrap_or(0)
         .min(job.spec.max_price);
-    let gross = price.saturating_add(job.spec.tip);
+    let price = (u128::from(price) * u128::from(progress_bps.min(crate::params::BPS))
+        / u128::from(crate::params::BPS)) as u64;
+    let gross = if with_tip {
+        price.saturating_add(job.spec.tip)
+    } else {
+        price
+    };
     let params = &x.env.params;
     let share =
         |bps: u64| (u128::from(gross) * u128::from(bps) / u128::from(crate::params::BPS)) as u64;
@@ -1240,22 +1299,7 @@ fn verify(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError
     job.payouts = List::new(payouts).map_err(|e| too_big("payouts", e))?;
     job.treasury = treasury;
     job.burn = burn_part + dust;
-    job.result = Some(first.result.clone());
-    // The rest of the price escrow goes back now; the payouts wait out the challenge window.
-    // What the price escrow does not pay goes back; the callback budgets stay.
-    let refund = job.spec.max_price.saturating_add(job.spec.tip) - gross;
-    x.world
-        .transfer_held(&actors::JOB_DISPATCHER, &job.submitter, refund)?;
-    job.escrow -= refund;
-    job.status = JobStatus::Verified;
-    job.deadline = height.saturating_add(x.env.params.runner.challenge_window_blocks);
-    x.world.set_storage(
-        &actors::JOB_DISPATCHER,
-        &keys::deadline(job.deadline, &job.id),
-        Some(&[]),
-    );
-    schedule_callback(x, job, "verified")?;
-    Ok(())
+    Ok(gross)
 }
 
 /// Pays out a verified job whose challenge window ended.

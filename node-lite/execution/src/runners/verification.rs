@@ -31,7 +31,8 @@
 use cowboy_types::{
     Hash,
     job::{
-        Check, DataFormat, JobInput, JobRecord, JobSpec, Revealed, SnapshotMode, VerificationMode,
+        Check, DataFormat, Fault, FaultKind, JobInput, JobRecord, JobSpec, Revealed, SnapshotMode,
+        VerificationMode,
     },
     keccak256,
 };
@@ -173,10 +174,19 @@ impl<'s> Checker<'s> {
         }
     }
 
-    /// What `result` agrees on, or `None` when it is not a valid result. A
-    /// `semantic_similarity` result needs an embedding (its agreement is then decided by
-    /// [`cluster`]); any other mode's must have none.
-    pub fn agreement(&self, result: &[u8], embedding: &[i16]) -> Option<Hash> {
+    /// What a reveal agrees on, or `None` when it is not a valid result. A reported fault
+    /// (with progress at most 10,000 bps) agrees with the same kind of fault, whatever the
+    /// result says. Otherwise a `semantic_similarity` result needs an embedding (its
+    /// agreement is then decided by [`cluster`]); any other mode's must have none.
+    pub fn agreement(
+        &self,
+        result: &[u8],
+        embedding: &[i16],
+        fault: Option<&Fault>,
+    ) -> Option<Hash> {
+        if let Some(f) = fault {
+            return (f.progress_bps <= 10_000).then(|| fault_key(f.kind));
+        }
         let needs = matches!(
             self.spec.verification.mode,
             VerificationMode::SemanticSimilarity { .. }
@@ -288,6 +298,14 @@ pub struct Group<'r> {
     pub chosen: Option<&'r Revealed>,
     /// Reveals that were not valid results.
     pub invalid: usize,
+    /// When the largest group reported a fault: its kind and the lower median of the
+    /// progress its members reported (the kept results are theirs, and `chosen` is none).
+    pub fault: Option<(FaultKind, u16)>,
+}
+
+/// The agreement key of a reported fault: every report of the same kind agrees.
+pub fn fault_key(kind: FaultKind) -> Hash {
+    keccak256(&[b"cowboy-fault:".as_slice(), &[kind.code()]].concat())
 }
 
 /// Finds `job`'s verified group: results with equal agreement keys, in groups ordered by
@@ -301,12 +319,45 @@ pub fn group(job: &JobRecord) -> Group<'_> {
         .filter(|r| r.agreement.is_some())
         .collect();
     let invalid = job.reveals.len() - valid.len();
+    // Reported faults agree by kind; the largest such group wins when it reaches the threshold.
+    let mut faults: Vec<(FaultKind, Vec<&Revealed>)> = Vec::new();
+    for r in &valid {
+        if let Some(f) = r.fault {
+            match faults.iter_mut().find(|(k, _)| *k == f.kind) {
+                Some((_, members)) => members.push(r),
+                None => faults.push((f.kind, vec![r])),
+            }
+        }
+    }
+    if let Some((kind, members)) = faults
+        .into_iter()
+        .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(&a.0)))
+        .filter(|(_, m)| m.len() >= usize::from(job.threshold))
+    {
+        let mut progress: Vec<u16> = members
+            .iter()
+            .filter_map(|r| r.fault.map(|f| f.progress_bps))
+            .collect();
+        progress.sort_unstable();
+        let median = progress
+            .get(progress.len().saturating_sub(1) / 2)
+            .copied()
+            .unwrap_or(0);
+        return Group {
+            kept: members,
+            chosen: None,
+            invalid,
+            fault: Some((kind, median)),
+        };
+    }
+    let valid: Vec<&Revealed> = valid.into_iter().filter(|r| r.fault.is_none()).collect();
     if let VerificationMode::SemanticSimilarity { threshold_bps } = job.spec.verification.mode {
         let (chosen, kept) = cluster(threshold_bps, &valid);
         return Group {
             kept,
             chosen,
             invalid,
+            fault: None,
         };
     }
     let mut groups: Vec<(Hash, Vec<&Revealed>)> = Vec::new();
@@ -329,6 +380,7 @@ pub fn group(job: &JobRecord) -> Group<'_> {
         kept,
         chosen,
         invalid,
+        fault: None,
     }
 }
 
@@ -553,7 +605,7 @@ mod tests {
     }
 
     fn agreement(spec: &JobSpec, result: &[u8]) -> Option<Hash> {
-        Checker::new(spec).agreement(result, &[])
+        Checker::new(spec).agreement(result, &[], None)
     }
 
     fn revealed(result: &str) -> Revealed {
@@ -564,6 +616,7 @@ mod tests {
             tokens: 0,
             ms: 0,
             embedding: Default::default(),
+            fault: None,
         }
     }
 
