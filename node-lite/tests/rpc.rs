@@ -110,6 +110,34 @@ fn next_block(core: &Core) -> Block {
     cowboy_execution::pipeline::assemble(&head, &proposal, &claim, chosen).block
 }
 
+/// Signs `t` with `k`, sends it through `sendRawTransaction`, finalizes the next block and
+/// asserts its receipt is a success.
+async fn include_successfully(
+    core: &Core,
+    client: &cowboy_rpc::jsonrpsee::http_client::HttpClient,
+    k: &PrivateKey,
+    mut t: Transaction,
+) {
+    cowboy_crypto::sign_transaction(&mut t, k).expect("sign");
+    let hash = client
+        .send_raw_transaction(HexBytes(t.to_bytes()))
+        .await
+        .expect("admitted");
+    core.apply_finalized(next_block(core))
+        .await
+        .expect("applied");
+    let receipt = client
+        .wait_for_receipt(hash, Some(30_000))
+        .await
+        .expect("call")
+        .expect("receipt");
+    assert_eq!(
+        receipt.status,
+        cowboy_rpc::ReceiptStatus::Success,
+        "{receipt:?}"
+    );
+}
+
 async fn start() -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
     start_with(RpcLimits::default()).await
 }
@@ -719,24 +747,7 @@ async fn a_registered_runner_is_listed_with_its_health_and_reputation() {
         stake,
     });
     t.cells_limit = 5_000;
-    cowboy_crypto::sign_transaction(&mut t, &key(1)).expect("sign");
-    let hash = client
-        .send_raw_transaction(HexBytes(t.to_bytes()))
-        .await
-        .expect("admitted");
-    core.apply_finalized(next_block(&core))
-        .await
-        .expect("applied");
-    let receipt = client
-        .wait_for_receipt(hash, Some(30_000))
-        .await
-        .expect("call")
-        .expect("receipt");
-    assert_eq!(
-        receipt.status,
-        cowboy_rpc::ReceiptStatus::Success,
-        "{receipt:?}"
-    );
+    include_successfully(&core, &client, &key(1), t).await;
 
     let view = client.runner(me).await.expect("call").expect("registered");
     assert_eq!(
@@ -933,24 +944,7 @@ async fn a_granted_pool_membership_is_listed_with_the_grantees_entitlements() {
         },
     }));
     t.cells_limit = 5_000;
-    cowboy_crypto::sign_transaction(&mut t, &key(1)).expect("sign");
-    let hash = client
-        .send_raw_transaction(HexBytes(t.to_bytes()))
-        .await
-        .expect("admitted");
-    core.apply_finalized(next_block(&core))
-        .await
-        .expect("applied");
-    let receipt = client
-        .wait_for_receipt(hash, Some(30_000))
-        .await
-        .expect("call")
-        .expect("receipt");
-    assert_eq!(
-        receipt.status,
-        cowboy_rpc::ReceiptStatus::Success,
-        "{receipt:?}"
-    );
+    include_successfully(&core, &client, &key(1), t).await;
     let view = client.entitlements(member).await.expect("call");
     assert_eq!(view.entitlements.len(), 1);
     let e = &view.entitlements[0];

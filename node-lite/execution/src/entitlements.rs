@@ -154,7 +154,7 @@ fn may_grant(
 ) -> Result<Result<(), String>, ExecError> {
     Ok(match scope {
         Scope::Global | Scope::Token(_) => {
-            if *sender == Address::system(0x09) {
+            if *sender == crate::params::GOVERNANCE {
                 Ok(())
             } else {
                 Err(format!(

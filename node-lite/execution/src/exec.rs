@@ -236,6 +236,31 @@ impl Session {
         self.cycles_used += c;
         self.cells_used += b;
     }
+
+    /// Pays `cycles` and `cells` when both fit what is left; otherwise pays nothing and
+    /// returns the refusal: `OutOfCycles` ("out of cycles …") or `OutOfCells` ("out of cells
+    /// …"), followed by `what`.
+    pub(crate) fn pay(
+        &mut self,
+        cycles: u64,
+        cells: u64,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), Handled> {
+        if cycles > self.cycles_left {
+            return Err(Handled::failed(
+                cowboy_pvm::ErrorKind::OutOfCycles.code(),
+                format!("out of cycles {}", what()),
+            ));
+        }
+        if cells > self.cells_left {
+            return Err(Handled::failed(
+                cowboy_pvm::ErrorKind::OutOfCells.code(),
+                format!("out of cells {}", what()),
+            ));
+        }
+        self.spend(cycles, cells);
+        Ok(())
+    }
 }
 
 /// The PVM's view of the chain during one call.

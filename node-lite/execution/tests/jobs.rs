@@ -831,6 +831,25 @@ fn fetcher(
     actor_at(key(1).address(), FETCHER, salt)
 }
 
+/// Calls the fetcher's `fetch` from key 1, offering 0.1 CBY for the job.
+fn fetch_job(
+    node: &Node,
+    engine: &mut cowboy_pvm::Engine,
+    actor: Address,
+) -> (cowboy_types::Receipt, cowboy_execution::Executed) {
+    send(
+        node,
+        engine,
+        &key(1),
+        call(
+            actor,
+            "fetch",
+            vec![cowboy_pvm::Value::Int((CBY / 10).into())],
+            0,
+        ),
+    )
+}
+
 /// Issue 15's acceptance: an actor (declaring `http.fetch`) submits an HTTP job with the SDK's
 /// `http_job`; the runner the draw picks commits and reveals; the actor's callback receives
 /// the verified result (and reads the job's status on chain); after the challenge window the
@@ -847,17 +866,7 @@ fn an_actor_submits_an_http_job_and_its_callback_gets_the_verified_result() {
             10 * CBY,
         );
         let held_before = node.account(&actor).balance;
-        let (r, _) = send(
-            &node,
-            engine,
-            &key(1),
-            call(
-                actor,
-                "fetch",
-                vec![cowboy_pvm::Value::Int((CBY / 10).into())],
-                0,
-            ),
-        );
+        let (r, _) = fetch_job(&node, engine, actor);
         assert_success(&r);
         let cowboy_pvm::Value::Str(hex) = returned(&r) else {
             panic!("submit_job returns the job id as hex")
@@ -935,17 +944,7 @@ fn an_actor_without_the_entitlement_or_with_a_bad_spec_submits_nothing() {
             10 * CBY,
         );
         let held = node.account(&actor).balance;
-        let (r, _) = send(
-            &node,
-            engine,
-            &key(1),
-            call(
-                actor,
-                "fetch",
-                vec![cowboy_pvm::Value::Int((CBY / 10).into())],
-                0,
-            ),
-        );
+        let (r, _) = fetch_job(&node, engine, actor);
         let (k, message) = failure(&r);
         assert_eq!(k, cowboy_pvm::ErrorKind::Exception.code(), "{message}");
         assert!(
@@ -973,17 +972,7 @@ fn an_actor_without_the_entitlement_or_with_a_bad_spec_submits_nothing() {
             10,
             CBY / 100,
         );
-        let (r, _) = send(
-            &node,
-            engine,
-            &key(1),
-            call(
-                poor,
-                "fetch",
-                vec![cowboy_pvm::Value::Int((CBY / 10).into())],
-                0,
-            ),
-        );
+        let (r, _) = fetch_job(&node, engine, poor);
         let (k, message) = failure(&r);
         assert_eq!(k, kind::INSUFFICIENT_BALANCE, "{message}");
         assert!(message.starts_with("submit_job: "), "{message}");

@@ -156,14 +156,11 @@ pub(crate) fn submit(
             "semantic_similarity needs the governance embedding model, and none is set (semantic_similarity_embedding_model.model_id)",
         ));
     }
-    let compile = verification::compile_cycles(spec);
-    if compile > s.cycles_left {
-        return Ok(Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCycles.code(),
-            "out of cycles compiling the result schema",
-        ));
+    if let Err(refused) = s.pay(verification::compile_cycles(spec), 0, || {
+        "compiling the result schema".into()
+    }) {
+        return Ok(refused);
     }
-    s.spend(compile, 0);
     if let Err(e) = verification::check_spec(spec) {
         return Ok(invalid(e));
     }
@@ -179,16 +176,14 @@ pub(crate) fn submit(
     }
     let runners = x.world.runners()?;
     let filter_cost = CANDIDATE_CHECK_CYCLES.saturating_mul(runners.len() as u64);
-    if filter_cost > s.cycles_left {
-        return Ok(Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCycles.code(),
-            format!(
-                "out of cycles filtering {} registered runners ({CANDIDATE_CHECK_CYCLES} cycles each)",
-                runners.len()
-            ),
-        ));
+    if let Err(refused) = s.pay(filter_cost, 0, || {
+        format!(
+            "filtering {} registered runners ({CANDIDATE_CHECK_CYCLES} cycles each)",
+            runners.len()
+        )
+    }) {
+        return Ok(refused);
     }
-    s.spend(filter_cost, 0);
     let height = x.env.height;
     let params = &x.env.params;
     let mut snapshot = candidates::snapshot(&runners, spec, height, params, &[], &|_| true);
@@ -204,16 +199,14 @@ pub(crate) fn submit(
             let cost = h
                 .reads
                 .saturating_mul(cowboy_pvm::cost::cycles::STORAGE_READ);
-            if cost > s.cycles_left {
-                return Ok(Handled::failed(
-                    cowboy_pvm::ErrorKind::OutOfCycles.code(),
-                    format!(
-                        "out of cycles checking the pool memberships of {} candidates",
-                        snapshot.len()
-                    ),
-                ));
+            if let Err(refused) = s.pay(cost, 0, || {
+                format!(
+                    "checking the pool memberships of {} candidates",
+                    snapshot.len()
+                )
+            }) {
+                return Ok(refused);
             }
-            s.spend(cost, 0);
             if !h.held {
                 outside.push(c.address);
             }
@@ -224,16 +217,11 @@ pub(crate) fn submit(
     // at the submission height (one storage read per remaining candidate).
     if spec.verification.tee_required {
         let cost = (snapshot.len() as u64).saturating_mul(cowboy_pvm::cost::cycles::STORAGE_READ);
-        if cost > s.cycles_left {
-            return Ok(Handled::failed(
-                cowboy_pvm::ErrorKind::OutOfCycles.code(),
-                format!(
-                    "out of cycles checking the attestations of {} candidates",
-                    snapshot.len()
-                ),
-            ));
+        if let Err(refused) = s.pay(cost, 0, || {
+            format!("checking the attestations of {} candidates", snapshot.len())
+        }) {
+            return Ok(refused);
         }
-        s.spend(cost, 0);
         let mut unattested = Vec::new();
         for c in snapshot.candidates() {
             if !super::tee::attested_at(&x.world, &c.address, height)? {
@@ -313,15 +301,9 @@ pub(crate) fn submit(
         x.world
             .set_storage(&actors::JOB_DISPATCHER, &key, Some(&[]));
     }
-    let size = commonware_codec::EncodeSize::encode_size(&job) as u64;
-    if size > s.cells_left {
-        return Ok(Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCells.code(),
-            format!("out of cells writing the {size}-byte job record"),
-        ));
+    if let Some(refused) = store_paid(x, s, &job) {
+        return Ok(refused);
     }
-    s.spend(0, size);
-    store(x, &job);
     x.world
         .transfer_held(&sender, &actors::JOB_DISPATCHER, escrow)?;
     Ok(Handled::Delivered(
@@ -877,13 +859,9 @@ fn wrong_state(message: String) -> Handled {
 /// pay them.
 fn store_paid(x: &mut Executor<'_, '_>, s: &mut Session, job: &JobRecord) -> Option<Handled> {
     let size = commonware_codec::EncodeSize::encode_size(job) as u64;
-    if size > s.cells_left {
-        return Some(Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCells.code(),
-            format!("out of cells writing the {size}-byte job record"),
-        ));
+    if let Err(refused) = s.pay(0, size, || format!("writing the {size}-byte job record")) {
+        return Some(refused);
     }
-    s.spend(0, size);
     store(x, job);
     None
 }
@@ -1058,13 +1036,11 @@ pub(crate) fn reveal(
     let work = (6 * bytes.div_ceil(32) + bytes)
         .saturating_add(checks)
         .saturating_add(compile);
-    if work > s.cycles_left {
-        return Ok(Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCycles.code(),
-            format!("out of cycles checking {bytes} bytes of reveals ({work} cycles)"),
-        ));
+    if let Err(refused) = s.pay(work, 0, || {
+        format!("checking {bytes} bytes of reveals ({work} cycles)")
+    }) {
+        return Ok(refused);
     }
-    s.spend(work, 0);
     let bounds = job.spec.bounds;
     let checker = verification::Checker::new(&job.spec);
     let mut kept = std::mem::take(&mut job.reveals).into_inner();
@@ -1401,13 +1377,11 @@ pub(crate) fn challenge(
     }
     // The deferred draw's filtering is paid now, as a committee submission pays for its own.
     let cost = CANDIDATE_CHECK_CYCLES.saturating_mul(job.candidates.len() as u64);
-    if cost > s.cycles_left {
-        return Ok(Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCycles.code(),
-            format!("out of cycles paying the fresh committee's draw ({cost} cycles)"),
-        ));
+    if let Err(refused) = s.pay(cost, 0, || {
+        format!("paying the fresh committee's draw ({cost} cycles)")
+    }) {
+        return Ok(refused);
     }
-    s.spend(cost, 0);
     let previous: Vec<Address> = job
         .draws
         .iter()

@@ -90,13 +90,9 @@ fn write(
     record: Option<&Runner>,
 ) -> Handled {
     let size = record.map_or(0, |r| commonware_codec::EncodeSize::encode_size(r) as u64);
-    if size > s.cells_left {
-        return Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCells.code(),
-            format!("out of cells writing the {size}-byte runner record"),
-        );
+    if let Err(refused) = s.pay(0, size, || format!("writing the {size}-byte runner record")) {
+        return refused;
     }
-    s.spend(0, size);
     x.world.set_runner(runner, record);
     Handled::Delivered(Vec::new())
 }

@@ -145,13 +145,9 @@ pub(crate) fn attest(
                     "this chain accepts no simulated attestations (only devnets and local runs do)",
                 ));
             };
-            if VERIFY_CYCLES > s.cycles_left {
-                return Ok(Handled::failed(
-                    cowboy_pvm::ErrorKind::OutOfCycles.code(),
-                    "out of cycles verifying the attestation",
-                ));
+            if let Err(refused) = s.pay(VERIFY_CYCLES, 0, || "verifying the attestation".into()) {
+                return Ok(refused);
             }
-            s.spend(VERIFY_CYCLES, 0);
             let statement =
                 simulated_statement(x.env.block.chain_id, &sender, &a.measurement, a.expires_at);
             let verified = <[u8; 32]>::try_from(key.as_slice())
@@ -174,13 +170,11 @@ pub(crate) fn attest(
         attested_at: height,
     };
     let bytes = encode_record(&record);
-    if bytes.len() as u64 > s.cells_left {
-        return Ok(Handled::failed(
-            cowboy_pvm::ErrorKind::OutOfCells.code(),
-            format!("out of cells storing the {}-byte attestation", bytes.len()),
-        ));
+    if let Err(refused) = s.pay(0, bytes.len() as u64, || {
+        format!("storing the {}-byte attestation", bytes.len())
+    }) {
+        return Ok(refused);
     }
-    s.spend(0, bytes.len() as u64);
     x.world
         .set_storage(&TEE_VERIFIER, &keys::attested(&sender), Some(&bytes));
     Ok(Handled::Delivered(Vec::new()))
