@@ -1164,6 +1164,17 @@ fn structured_match_keeps_the_results_that_pass_every_check() {
             Some(br#"{"usd": 64000, "src": "cex"}"#.to_vec()),
             "the lower median of 63,900, 64,000 and 64,200.5"
         );
+        // Its key leaves the tolerance fields out, so it cannot be challenged.
+        let bond = Parameters::spec().runner.challenge_bond;
+        let (r, _) = send(&node, engine, &key(1), challenge(&id, bond));
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::INVALID_JOB);
+        assert!(message.contains("cannot be challenged"), "{message}");
+        // A reveal transaction must carry a reveal.
+        let (r, _) = send(&node, engine, &signer(&members[0]), reveal_all(&id, vec![]));
+        let (k, message) = failure(&r);
+        assert_eq!(k, kind::INVALID_JOB);
+        assert!(message.contains("carries no reveals"), "{message}");
         for (i, m) in members.iter().enumerate().skip(3) {
             assert_eq!(
                 runner(&node, m).reputation,

@@ -179,3 +179,35 @@ pub(crate) fn attest(
         .set_storage(&TEE_VERIFIER, &keys::attested(&sender), Some(&bytes));
     Ok(Handled::Delivered(Vec::new()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_simulation_key_must_be_a_point_of_large_order() {
+        assert!(valid_key(&devnet_simulated_key()));
+        // The identity (y = 1) is a valid encoding of a small-order point.
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        assert!(!valid_key(&Hash(identity)));
+    }
+
+    #[test]
+    fn a_simulated_attestation_binds_chain_runner_and_expiry() {
+        let secret = devnet_simulated_secret();
+        let runner = Address([7; 20]);
+        let a = simulated_attestation(&secret, 42, &runner, Hash([1; 32]), 100);
+        let key = ed25519_dalek::VerifyingKey::from_bytes(&devnet_simulated_key().0).unwrap();
+        let sig = ed25519_dalek::Signature::from_bytes(&a.evidence.as_slice().try_into().unwrap());
+        let ok = |chain, who: &Address, until| {
+            key.verify_strict(
+                &simulated_statement(chain, who, &a.measurement, until).0,
+                &sig,
+            )
+            .is_ok()
+        };
+        assert!(ok(42, &runner, 100));
+        assert!(!ok(43, &runner, 100) && !ok(42, &Address([8; 20]), 100) && !ok(42, &runner, 101));
+    }
+}
