@@ -126,6 +126,14 @@ impl PrivateKey {
         address_of(self.0.verifying_key())
     }
 
+    /// The compressed public key (33 bytes, SEC1): what a runner profile names as its key.
+    pub fn compressed_public_key(&self) -> [u8; 33] {
+        let point = self.0.verifying_key().to_sec1_point(true);
+        let mut out = [0u8; 33];
+        out.copy_from_slice(point.as_bytes());
+        out
+    }
+
     /// Signs a 32-byte hash: RFC 6979, low-S, `r‖s‖v`.
     pub fn sign_hash(&self, hash: &Hash) -> Signature {
         let (sig, recid) = self.0.sign_prehash_recoverable(hash.as_bytes());

@@ -76,8 +76,8 @@ record! {
 }
 
 record! {
-    /// An HTTP request and what to extract from its response (RFC 6901 JSON pointers into a
-    /// JSON body; none means the whole body).
+    /// An HTTP request and what to extract from its response ([`crate::extract`] rules; none
+    /// means the whole body).
     #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct HttpRequest {
@@ -553,10 +553,8 @@ pub enum JobSpecError {
     HttpHeader(String),
     #[error("input.http: a {0} request carries no body")]
     HttpBody(HttpMethod),
-    #[error(
-        "input.http.extract has \"{0}\": an extraction rule is a JSON pointer (\"\" or starting with '/')"
-    )]
-    HttpExtract(String),
+    #[error("input.http.extract: {0}")]
+    HttpExtract(#[from] crate::extract::ExtractError),
     #[error("input.llm.messages is empty: a conversation needs at least one message")]
     LlmNoMessages,
     #[error("input.llm.max_tokens is 0")]
@@ -718,8 +716,8 @@ impl JobSpec {
                 if matches!(h.method, HttpMethod::Get | HttpMethod::Head) && !h.body.is_empty() {
                     return Err(E::HttpBody(h.method));
                 }
-                if let Some(bad) = h.extract.iter().find(|p| !pointer(p)) {
-                    return Err(E::HttpExtract(bad.to_string()));
+                for rule in h.extract.iter() {
+                    crate::extract::ExtractRule::parse(rule)?;
                 }
             }
             JobInput::Llm(l) => {

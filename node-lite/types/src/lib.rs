@@ -12,6 +12,7 @@ pub mod bounded;
 pub mod codec;
 pub mod constants;
 pub mod entitlement;
+pub mod extract;
 pub mod instruction;
 pub mod intrinsic;
 pub mod job;

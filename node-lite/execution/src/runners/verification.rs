@@ -150,10 +150,14 @@ pub fn check_cycles(spec: &JobSpec, result_len: usize) -> u64 {
     })
 }
 
-/// The field a snapshot mode combines: the first extraction rule.
-fn snapshot_field(spec: &JobSpec) -> Option<&str> {
+/// The field a snapshot mode combines: where the first extraction rule puts its value.
+fn snapshot_field(spec: &JobSpec) -> Option<std::borrow::Cow<'_, str>> {
     match &spec.input {
-        JobInput::Http(h) => h.extract.first().map(|f| f.as_str()),
+        JobInput::Http(h) => h
+            .extract
+            .first()
+            .and_then(|f| cowboy_types::extract::ExtractRule::parse(f).ok())
+            .map(|r| r.result_pointer()),
         _ => None,
     }
 }
@@ -251,12 +255,12 @@ fn agreement_with(
         return Some(match mode {
             SnapshotMode::Majority => {
                 let doc = parsed()?;
-                key(&[doc.pointer(snapshot_field(spec)?)?])
+                key(&[doc.pointer(&snapshot_field(spec)?)?])
             }
             // Every valid result is in the one group; `chosen` picks among them.
             SnapshotMode::Median => {
                 let doc = parsed()?;
-                number(doc.pointer(snapshot_field(spec)?)?)?;
+                number(doc.pointer(&snapshot_field(spec)?)?)?;
                 key(&[])
             }
             SnapshotMode::FirstValid | SnapshotMode::Latest => key(&[]),
@@ -505,7 +509,7 @@ pub fn chosen<'r>(job: &JobRecord, kept: &[&'r Revealed]) -> Option<&'r Revealed
             .unwrap_or(usize::MAX)
     };
     match job.spec.verification.snapshot {
-        Some(SnapshotMode::Median) => median_by(kept, snapshot_field(&job.spec)?),
+        Some(SnapshotMode::Median) => median_by(kept, &snapshot_field(&job.spec)?),
         Some(SnapshotMode::FirstValid) => kept.iter().copied().min_by_key(order),
         Some(SnapshotMode::Latest) => kept.iter().copied().max_by_key(order),
         Some(SnapshotMode::Majority) => kept.first().copied(),

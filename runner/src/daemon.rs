@@ -1,0 +1,539 @@
+//! The runner daemon: follows the node with `cowboy_waitForAssignment` (a long poll, never a
+//! sleeping loop), runs each assigned job within its bounds, journals then sends its commit,
+//! pushes its result to the job's aggregator, aggregates and reveals the committee's results
+//! when it is the aggregator, reveals its own after the aggregator's window, heartbeats, and
+//! records what settled jobs paid it.
+//!
+//! Every transaction is signed and sent under one lock, so nonces follow each other. A commit
+//! is written to the journal (with its salt and signed bytes) before it is sent; after a
+//! restart the same bytes are sent again, so a runner never commits twice and always has the
+//! reveal that opens its commitment.
+
+use crate::{
+    conduct::{Conduct, Plan},
+    exec::{self, Backends, Outcome},
+    journal::{Entry, Journal, Stage},
+    metrics::Metrics,
+    push::{Pool, Push},
+};
+use cowboy_crypto::PrivateKey;
+use cowboy_rpc::{CowboyApiClient, DutyView, MAX_WAIT_MS, jsonrpsee::http_client::HttpClient};
+use cowboy_types::{
+    Address, Hash, Instruction, SystemInstruction,
+    bounded::{Bytes, List},
+    job::{JobRecord, JobStatus, Reveal},
+};
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+/// Why the daemon stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum DaemonError {
+    #[error(transparent)]
+    Journal(#[from] crate::journal::JournalError),
+    #[error("cannot reach the node at {url}: {message}")]
+    Node { url: String, message: String },
+    #[error("{0} is not a registered runner; run `cowboy runner register` first")]
+    NotRegistered(Address),
+    #[error("cannot start the HTTP client: {0}")]
+    Client(String),
+}
+
+/// Blocks after sending a transaction before sending it again if it is still not in.
+const RESEND_AFTER_BLOCKS: u64 = 3;
+
+/// One runner.
+pub struct Runner {
+    pub(crate) key: PrivateKey,
+    pub(crate) address: Address,
+    pub(crate) client: HttpClient,
+    pub(crate) url: String,
+    pub(crate) journal: Journal,
+    pub(crate) backends: Backends,
+    pub(crate) pool: Mutex<Pool>,
+    pub metrics: Metrics,
+    conduct: Arc<dyn Conduct>,
+    /// Signing and sending, one at a time (nonces).
+    send_lock: tokio::sync::Mutex<()>,
+    /// Jobs being executed now.
+    running: Mutex<HashMap<Hash, ()>>,
+    /// The last transaction sent per job and the height it was sent at.
+    sent: Mutex<HashMap<Hash, u64>>,
+    /// The last height seen.
+    pub(crate) height: AtomicU64,
+    /// Whether the last poll reached the node.
+    pub(crate) healthy: AtomicBool,
+    /// Set by a [`Plan::CommitThenHalt`]: the runner stops acting.
+    halted: AtomicBool,
+    last_heartbeat_check: AtomicU64,
+}
+
+impl Runner {
+    /// A runner with `key`, following the node in `backends.config.rpc_url`.
+    pub fn new(
+        key: PrivateKey,
+        backends: Backends,
+        journal: Journal,
+        conduct: Arc<dyn Conduct>,
+    ) -> Result<Arc<Self>, DaemonError> {
+        let url = backends.config.rpc_url.clone();
+        let client = cowboy_rpc::client(&url).map_err(|e| DaemonError::Client(e.to_string()))?;
+        Ok(Arc::new(Self {
+            address: key.address(),
+            key,
+            client,
+            url,
+            journal,
+            backends,
+            pool: Mutex::new(Pool::default()),
+            metrics: Metrics::default(),
+            conduct,
+            send_lock: tokio::sync::Mutex::new(()),
+            running: Mutex::new(HashMap::new()),
+            sent: Mutex::new(HashMap::new()),
+            height: AtomicU64::new(0),
+            healthy: AtomicBool::new(false),
+            halted: AtomicBool::new(false),
+            last_heartbeat_check: AtomicU64::new(0),
+        }))
+    }
+
+    pub fn address(&self) -> Address {
+        self.address
+    }
+
+    /// Whether a [`Plan::CommitThenHalt`] stopped the runner.
+    pub fn halted(&self) -> bool {
+        self.halted.load(Ordering::SeqCst)
+    }
+
+    fn node_error(&self, e: impl std::fmt::Display) -> DaemonError {
+        DaemonError::Node {
+            url: self.url.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    /// Follows the chain until `shutdown` resolves (or the runner halts).
+    pub async fn run(
+        self: Arc<Self>,
+        shutdown: impl std::future::Future<Output = ()>,
+    ) -> Result<(), DaemonError> {
+        tokio::pin!(shutdown);
+        if self
+            .client
+            .runner(self.address)
+            .await
+            .map_err(|e| self.node_error(e))?
+            .is_none()
+        {
+            return Err(DaemonError::NotRegistered(self.address));
+        }
+        self.recover().await?;
+        let mut after = 0u64;
+        let mut backoff = Duration::from_millis(100);
+        loop {
+            if self.halted() {
+                tracing::warn!(runner = %self.address, "halted after its commit (fault drill); kill and restart it");
+                shutdown.await;
+                return Ok(());
+            }
+            let poll = self
+                .client
+                .wait_for_assignment(self.address, after, Some(MAX_WAIT_MS));
+            let answer = tokio::select! {
+                _ = &mut shutdown => return Ok(()),
+                a = poll => a,
+            };
+            let assignments = match answer {
+                Ok(Some(a)) => a,
+                Ok(None) => continue,
+                Err(e) => {
+                    // The node is down or restarting: back off (at most 5 s) rather than spin.
+                    self.healthy.store(false, Ordering::SeqCst);
+                    tracing::warn!(error = %e, url = %self.url, "the node did not answer the long poll");
+                    tokio::select! {
+                        _ = &mut shutdown => return Ok(()),
+                        _ = tokio::time::sleep(backoff) => {}
+                    }
+                    backoff = (backoff * 2).min(Duration::from_secs(5));
+                    continue;
+                }
+            };
+            backoff = Duration::from_millis(100);
+            self.healthy.store(true, Ordering::SeqCst);
+            after = assignments.height;
+            self.height.store(after, Ordering::SeqCst);
+            self.metrics.height.set(after as i64);
+            for duty in assignments.duties {
+                self.clone().dispatch(duty, after);
+            }
+            let me = self.clone();
+            tokio::spawn(async move {
+                me.heartbeat(after).await;
+                me.settle().await;
+            });
+        }
+    }
+
+    /// Sends again the commits the journal holds (the node may have lost them) and pushes
+    /// their results to the aggregators again.
+    async fn recover(self: &Arc<Self>) -> Result<(), DaemonError> {
+        for entry in self.journal.open_entries()? {
+            if entry.stage == Stage::Committing {
+                tracing::info!(job = %entry.job_id, "resending the journalled commit");
+                self.send_raw(&entry.commit_tx.0).await;
+                if let Ok(Some(job)) = self.client.job(entry.job_id).await {
+                    self.push(&job, &entry.reveal).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn dispatch(self: Arc<Self>, duty: DutyView, height: u64) {
+        let job_id = duty.job_id;
+        match duty.duty.as_str() {
+            "commit" => {
+                if let Ok(Some(entry)) = self.journal.get(&job_id) {
+                    // Committed before a restart, and not in a block yet.
+                    if self.due(job_id, height) {
+                        tokio::spawn(async move { self.send_raw(&entry.commit_tx.0).await });
+                    }
+                    return;
+                }
+                {
+                    let Ok(mut running) = self.running.lock() else {
+                        return;
+                    };
+                    if running.insert(job_id, ()).is_some() {
+                        return;
+                    }
+                }
+                tokio::spawn(async move {
+                    let me = self.clone();
+                    if let Err(e) = me.commit(job_id, duty.deadline).await {
+                        tracing::error!(job = %job_id, error = %e, "commit failed");
+                    }
+                    if let Ok(mut running) = self.running.lock() {
+                        running.remove(&job_id);
+                    }
+                });
+            }
+            "reveal" => {
+                if !self.due(job_id, height) {
+                    return;
+                }
+                tokio::spawn(async move {
+                    if let Err(e) = self.reveal(job_id, height).await {
+                        tracing::error!(job = %job_id, error = %e, "reveal failed");
+                    }
+                });
+            }
+            other => tracing::warn!(duty = other, job = %job_id, "unknown duty from the node"),
+        }
+    }
+
+    /// Whether a transaction for `job_id` may be sent at `height` (none sent in the last
+    /// [`RESEND_AFTER_BLOCKS`] blocks).
+    fn due(&self, job_id: Hash, height: u64) -> bool {
+        let Ok(sent) = self.sent.lock() else {
+            return false;
+        };
+        sent.get(&job_id)
+            .is_none_or(|at| height >= at.saturating_add(RESEND_AFTER_BLOCKS))
+    }
+
+    fn mark_sent(&self, job_id: Hash) {
+        if let Ok(mut sent) = self.sent.lock() {
+            sent.insert(job_id, self.height.load(Ordering::SeqCst));
+        }
+    }
+
+    /// Runs the job, then commits as the conduct plans.
+    async fn commit(self: &Arc<Self>, job_id: Hash, deadline: u64) -> Result<(), DaemonError> {
+        let Some(job) = self
+            .client
+            .job(job_id)
+            .await
+            .map_err(|e| self.node_error(e))?
+        else {
+            return Ok(());
+        };
+        if !self.conduct.runs(&job) {
+            self.metrics.job("skipped");
+            tracing::info!(job = %job_id, "not running the job (conduct)");
+            return Ok(());
+        }
+        self.metrics.active.inc();
+        let started = Instant::now();
+        let outcome = exec::execute(&job.spec, &self.backends).await;
+        self.metrics.active.dec();
+        self.metrics
+            .execution_seconds
+            .observe(started.elapsed().as_secs_f64());
+        if let Some(note) = &outcome.note {
+            self.metrics.job("faulted");
+            tracing::warn!(job = %job_id, fault = %note, "reporting a fault");
+        }
+        let (outcome, halt) = match self.conduct.plan(&job, outcome) {
+            Plan::Commit(o) => (o, false),
+            Plan::CommitThenHalt(o) => (o, true),
+            Plan::Skip => {
+                self.metrics.job("skipped");
+                return Ok(());
+            }
+            Plan::Late(o) => {
+                // Wait for the block after the deadline, then commit (the chain refuses it).
+                let mut after = self.height.load(Ordering::SeqCst);
+                while after <= deadline {
+                    match self.client.wait_for_block(after, Some(MAX_WAIT_MS)).await {
+                        Ok(Some(b)) => after = b.height,
+                        Ok(None) => {}
+                        Err(e) => return Err(self.node_error(e)),
+                    }
+                }
+                (o, false)
+            }
+        };
+        let reveal = self.reveal_of(outcome);
+        let commitment = reveal.commitment();
+        let instruction = Instruction::System(SystemInstruction::JobCommit { job_id, commitment });
+        {
+            let _lock = self.send_lock.lock().await;
+            let tx = cowboy_rpc::signed_transaction(
+                &self.client,
+                &self.key,
+                instruction,
+                &Default::default(),
+            )
+            .await
+            .map_err(|e| self.node_error(e))?;
+            let raw = tx.to_bytes();
+            self.journal.put(&Entry {
+                job_id,
+                stage: Stage::Committing,
+                reveal: reveal.clone(),
+                commit_tx: cowboy_types::json::HexBytes(raw.clone()),
+                commit_hash: tx.digest(),
+                reveal_hash: None,
+                earned: 0,
+            })?;
+            self.mark_sent(job_id);
+            self.send_raw_locked(&raw).await;
+        }
+        self.metrics.job("committed");
+        tracing::info!(job = %job_id, %commitment, "committed");
+        if halt {
+            self.halted.store(true, Ordering::SeqCst);
+            return Ok(());
+        }
+        self.push(&job, &reveal).await;
+        Ok(())
+    }
+
+    /// What this runner reveals for `outcome`: a fresh 32-byte salt.
+    fn reveal_of(&self, outcome: Outcome) -> Reveal {
+        let salt: [u8; 32] = rand::random();
+        Reveal {
+            runner: self.address,
+            result: Bytes::new(outcome.result).unwrap_or_default(),
+            salt: Hash(salt),
+            tokens: outcome.tokens,
+            ms: outcome.ms,
+            embedding: List::new(outcome.embedding).unwrap_or_default(),
+            fault: outcome.fault,
+        }
+    }
+
+    /// Sends `reveal` to the job's aggregator (or keeps it, when this runner aggregates).
+    async fn push(&self, job: &JobRecord, reveal: &Reveal) {
+        let Some(draw) = job.draws.last() else { return };
+        let push = Push::sign(job.id, reveal.clone(), &self.key);
+        if draw.aggregator == self.address {
+            if let Ok(mut pool) = self.pool.lock() {
+                pool.insert(push);
+            }
+            return;
+        }
+        let endpoint = match self.client.runner(draw.aggregator).await {
+            Ok(Some(r)) => r.record.profile.endpoint,
+            _ => {
+                tracing::warn!(job = %job.id, aggregator = %draw.aggregator, "cannot find the aggregator's endpoint; will reveal after its window");
+                return;
+            }
+        };
+        let url = format!("{}/v1/push", endpoint.trim_end_matches('/'));
+        match self
+            .backends
+            .http
+            .post(&url)
+            .timeout(Duration::from_secs(10))
+            .json(&push)
+            .send()
+            .await
+        {
+            Ok(r) if r.status().is_success() => {
+                tracing::info!(job = %job.id, aggregator = %draw.aggregator, "pushed the result to the aggregator");
+            }
+            Ok(r) => {
+                let status = r.status();
+                let text = r.text().await.unwrap_or_default();
+                tracing::warn!(job = %job.id, %url, %status, answer = %text, "the aggregator refused the push; will reveal after its window");
+            }
+            Err(e) => {
+                tracing::warn!(job = %job.id, %url, error = %e, "cannot reach the aggregator; will reveal after its window");
+            }
+        }
+    }
+
+    /// A reveal duty: as the aggregator, the batch of every result that opens its commitment
+    /// (sent once all are in, or when its window is about to close); otherwise its own.
+    async fn reveal(self: &Arc<Self>, job_id: Hash, height: u64) -> Result<(), DaemonError> {
+        let Some(job) = self
+            .client
+            .job(job_id)
+            .await
+            .map_err(|e| self.node_error(e))?
+        else {
+            return Ok(());
+        };
+        let Some(draw) = job.draws.last() else {
+            return Ok(());
+        };
+        let own = self.journal.get(&job_id)?;
+        let done =
+            |r: &Address| job.reveals.iter().any(|x| x.runner == *r) || job.slashed.contains(r);
+        let opens = |r: &Reveal| {
+            job.commitments
+                .iter()
+                .any(|c| c.runner == r.runner && c.hash == r.commitment())
+        };
+        let reveals: Vec<Reveal> = if draw.aggregator == self.address {
+            let mut held = self
+                .pool
+                .lock()
+                .map(|p| p.reveals(&job_id))
+                .unwrap_or_default();
+            if let Some(e) = &own {
+                held.retain(|r| r.runner != self.address);
+                held.push(e.reveal.clone());
+            }
+            held.retain(|r| !done(&r.runner) && opens(r));
+            let missing = job.commitments.iter().filter(|c| !done(&c.runner)).count();
+            // Reveals end at committed_at + 2 × window (`start_reveals`).
+            let window = job.deadline.saturating_sub(job.committed_at) / 2;
+            let closing = height + 2 >= job.committed_at.saturating_add(window);
+            if held.is_empty() || (held.len() < missing && !closing) {
+                return Ok(());
+            }
+            held
+        } else {
+            match own {
+                Some(e) if !done(&self.address) => vec![e.reveal.clone()],
+                _ => return Ok(()),
+            }
+        };
+        let count = reveals.len();
+        let reveals = List::new(reveals).unwrap_or_default();
+        let instruction = Instruction::System(SystemInstruction::JobReveal { job_id, reveals });
+        let hash = {
+            let _lock = self.send_lock.lock().await;
+            self.mark_sent(job_id);
+            cowboy_rpc::send(&self.client, &self.key, instruction, &Default::default())
+                .await
+                .map_err(|e| self.node_error(e))?
+        };
+        if let Some(mut e) = self.journal.get(&job_id)? {
+            e.stage = Stage::Revealing;
+            e.reveal_hash = Some(hash);
+            self.journal.put(&e)?;
+        }
+        self.metrics
+            .job(if count > 1 { "aggregated" } else { "revealed" });
+        tracing::info!(job = %job_id, reveals = count, tx = %hash, "revealed");
+        Ok(())
+    }
+
+    /// Sends a heartbeat when the last one is `heartbeat_every_blocks` old.
+    async fn heartbeat(&self, height: u64) {
+        let every = self.backends.config.heartbeat_every_blocks.max(1);
+        let last_check = self.last_heartbeat_check.load(Ordering::SeqCst);
+        if height < last_check.saturating_add(every / 4 + 1) {
+            return;
+        }
+        self.last_heartbeat_check.store(height, Ordering::SeqCst);
+        let Ok(Some(r)) = self.client.runner(self.address).await else {
+            return;
+        };
+        if height.saturating_sub(r.record.last_heartbeat) < every {
+            return;
+        }
+        let _lock = self.send_lock.lock().await;
+        match cowboy_rpc::send(
+            &self.client,
+            &self.key,
+            Instruction::System(SystemInstruction::RunnerHeartbeat),
+            &Default::default(),
+        )
+        .await
+        {
+            Ok(hash) => tracing::info!(tx = %hash, "heartbeat"),
+            Err(e) => tracing::warn!(error = %e, "heartbeat not sent"),
+        }
+    }
+
+    /// Looks at up to 16 jobs it revealed for: settled or failed ones are closed in the
+    /// journal with what they paid this runner.
+    async fn settle(&self) {
+        let Ok(open) = self.journal.open_entries() else {
+            return;
+        };
+        for mut entry in open.into_iter().take(16) {
+            let Ok(Some(job)) = self.client.job(entry.job_id).await else {
+                continue;
+            };
+            let finished = matches!(job.status, JobStatus::Settled | JobStatus::Failed);
+            if !finished {
+                continue;
+            }
+            entry.earned = job
+                .payouts
+                .iter()
+                .filter(|p| p.runner == self.address)
+                .map(|p| p.amount)
+                .sum();
+            entry.stage = Stage::Done;
+            if self.journal.put(&entry).is_ok() {
+                self.metrics.earnings.inc_by(entry.earned);
+                self.metrics.job(if job.status == JobStatus::Settled {
+                    "settled"
+                } else {
+                    "failed"
+                });
+                if let Ok(mut pool) = self.pool.lock() {
+                    pool.remove(&entry.job_id);
+                }
+            }
+        }
+    }
+
+    async fn send_raw(&self, raw: &[u8]) {
+        let _lock = self.send_lock.lock().await;
+        self.send_raw_locked(raw).await;
+    }
+
+    async fn send_raw_locked(&self, raw: &[u8]) {
+        let hex = cowboy_types::json::HexBytes(raw.to_vec());
+        if let Err(e) = self.client.send_raw_transaction(hex).await {
+            // Already in a block or in the pool: the nonce is used or the hash known.
+            tracing::debug!(error = %e, "the node did not take the transaction again");
+        }
+    }
+}

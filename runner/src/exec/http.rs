@@ -1,0 +1,64 @@
+//! The HTTP executor: the job's request (method, headers, body) with reqwest, the response
+//! body read up to the runner's cap, a non-2xx status reported as an external fault, then the
+//! extraction rules ([`crate::extract`]).
+
+use super::{Backends, ExecError, Produced};
+use cowboy_types::job::{HttpMethod, HttpRequest, JobSpec};
+
+pub async fn run(
+    request: &HttpRequest,
+    _spec: &JobSpec,
+    backends: &Backends,
+) -> Result<Produced, ExecError> {
+    let method = match request.method {
+        HttpMethod::Get => reqwest::Method::GET,
+        HttpMethod::Post => reqwest::Method::POST,
+        HttpMethod::Put => reqwest::Method::PUT,
+        HttpMethod::Patch => reqwest::Method::PATCH,
+        HttpMethod::Delete => reqwest::Method::DELETE,
+        HttpMethod::Head => reqwest::Method::HEAD,
+    };
+    let mut builder = backends.http.request(method, request.url.as_str());
+    for h in request.headers.iter() {
+        builder = builder.header(h.name.as_str(), h.value.as_str());
+    }
+    if !request.body.is_empty() {
+        builder = builder.body(request.body.to_vec());
+    }
+    let response = builder
+        .send()
+        .await
+        .map_err(|e| ExecError::External(format!("{} {}: {e}", request.method, request.url)))?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(ExecError::External(format!(
+            "{} {} answered {status}",
+            request.method, request.url
+        )));
+    }
+    let cap = backends.config.http.max_body_bytes;
+    if response.content_length().is_some_and(|n| n > cap) {
+        return Err(ExecError::Bounds(format!(
+            "the response body is {} bytes, above this runner's http.max_body_bytes ({cap})",
+            response.content_length().unwrap_or(0)
+        )));
+    }
+    let mut body = Vec::new();
+    let mut response = response;
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| ExecError::External(format!("reading the body: {e}")))?
+    {
+        if body.len() as u64 + chunk.len() as u64 > cap {
+            return Err(ExecError::Bounds(format!(
+                "the response body is above this runner's http.max_body_bytes ({cap})"
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let rules: Vec<&str> = request.extract.iter().map(|r| r.as_str()).collect();
+    let result =
+        crate::extract::extract(&rules, &body).map_err(|e| ExecError::External(e.to_string()))?;
+    Ok(Produced { result, tokens: 0 })
+}
