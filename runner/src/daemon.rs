@@ -201,13 +201,6 @@ impl Runner {
         let job_id = duty.job_id;
         match duty.duty.as_str() {
             "commit" => {
-                if let Ok(Some(entry)) = self.journal.get(&job_id) {
-                    // Committed before a restart, and not in a block yet.
-                    if self.due(job_id, height) {
-                        tokio::spawn(async move { self.send_raw(&entry.commit_tx.0).await });
-                    }
-                    return;
-                }
                 {
                     let Ok(mut running) = self.running.lock() else {
                         return;
@@ -218,7 +211,7 @@ impl Runner {
                 }
                 tokio::spawn(async move {
                     let me = self.clone();
-                    if let Err(e) = me.commit(job_id, duty.deadline).await {
+                    if let Err(e) = me.commit(job_id, duty.deadline, height).await {
                         tracing::error!(job = %job_id, error = %e, "commit failed");
                     }
                     if let Ok(mut running) = self.running.lock() {
@@ -257,7 +250,12 @@ impl Runner {
     }
 
     /// Runs the job, then commits as the conduct plans.
-    async fn commit(self: &Arc<Self>, job_id: Hash, deadline: u64) -> Result<(), DaemonError> {
+    async fn commit(
+        self: &Arc<Self>,
+        job_id: Hash,
+        deadline: u64,
+        height: u64,
+    ) -> Result<(), DaemonError> {
         let Some(job) = self
             .client
             .job(job_id)
@@ -266,6 +264,18 @@ impl Runner {
         else {
             return Ok(());
         };
+        let draws = job.draws.len() as u32;
+        if let Some(entry) = self.journal.get(&job_id)?
+            && entry.draws == draws
+        {
+            // Committed to this draw (before a restart, perhaps) and not in a block yet: the
+            // same signed bytes again, never a second commitment.
+            if self.due(job_id, height) {
+                self.mark_sent(job_id);
+                self.send_raw(&entry.commit_tx.0).await;
+            }
+            return Ok(());
+        }
         if !self.conduct.runs(&job) {
             self.metrics.job("skipped");
             tracing::info!(job = %job_id, "not running the job (conduct)");
@@ -322,6 +332,7 @@ impl Runner {
                 reveal: reveal.clone(),
                 commit_tx: cowboy_types::json::HexBytes(raw.clone()),
                 commit_hash: tx.digest(),
+                draws,
                 reveal_hash: None,
                 earned: 0,
             })?;

@@ -34,6 +34,10 @@ pub struct Entry {
     /// The signed commit transaction (canonical bytes, hex in JSON).
     pub commit_tx: cowboy_types::json::HexBytes,
     pub commit_hash: Hash,
+    /// How many draws the job had when this runner committed: a later draw (a re-selection
+    /// after a timeout, a dispute) clears commitments, so the runner commits again.
+    #[serde(default)]
+    pub draws: u32,
     /// The last reveal transaction sent, if any.
     #[serde(default)]
     pub reveal_hash: Option<Hash>,
@@ -173,6 +177,7 @@ mod tests {
             job_id: Hash([id; 32]),
             stage: Stage::Committing,
             commit_hash: reveal.commitment(),
+            draws: 1,
             reveal,
             commit_tx: cowboy_types::json::HexBytes(vec![1, 2, 3]),
             reveal_hash: None,

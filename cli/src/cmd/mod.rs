@@ -14,6 +14,7 @@ mod new;
 pub mod node;
 mod query;
 mod run;
+mod runner;
 mod sign;
 mod status;
 mod test;
@@ -63,6 +64,9 @@ pub enum Command {
     /// Run local multi-node devnets: up, status, logs, stop/start a node, down, reset.
     #[command(subcommand)]
     Devnet(devnet::DevnetCommand),
+    /// Set up, register and run a runner (the off-chain half of the runner market).
+    #[command(subcommand)]
+    Runner(runner::RunnerCommand),
     /// Ask a faucet for funds, or run one.
     Faucet(faucet::FaucetArgs),
     /// Show and edit connection profiles ($COWBOY_HOME/config.toml).
@@ -80,6 +84,7 @@ impl Command {
             Self::Test(cmd) => cmd.run(global),
             Self::Devnet(cmd) => cmd.run(global),
             Self::Faucet(cmd) => cmd.run(global),
+            Self::Runner(cmd) => cmd.run(global),
             Self::Config(cmd) => cmd.run(global),
             Self::Completions(cmd) => cmd.run(),
             Self::Keys(cmd) => cmd.run(global),

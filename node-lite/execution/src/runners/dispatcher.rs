@@ -325,18 +325,14 @@ fn draw(
     beacon: &[u8],
 ) -> Result<bool, ExecError> {
     let retry = job.draws.len() as u32;
-    let seed = match (job.dispute.is_some(), job.draws.first()) {
-        // A dispute's fresh committee comes from a beacon nobody knew when challenging.
-        (true, _) => keccak256(
-            &[
-                b"cowboy-dispute:".as_slice(),
-                &selection::seed(round, beacon, &job.id).0,
-            ]
-            .concat(),
-        ),
-        (false, Some(first)) => selection::retry_seed(&first.seed, retry),
-        (false, None) => selection::seed(round, beacon, &job.id),
-    };
+    let seed = selection::draw_seed(
+        &job.id,
+        job.draws.first().map(|d| d.seed),
+        job.dispute.is_some(),
+        round,
+        beacon,
+        retry,
+    );
     let Some(min_stake) = NonZeroU64::new(job.min_stake) else {
         return Err(ExecError::Corrupt {
             what: format!("job {} min_stake", job.id),

@@ -28,6 +28,8 @@ pub mod verification;
 /// The selection seed's domain (spec README "Selection seed"; whitepaper §5.3, replacing
 /// CIP-2 §5's `cowboy-runner-select-v2:`).
 pub const SELECTION_DOMAIN: &[u8] = b"cowboy-runner-select-v3:";
+/// Prefix of a dispute's fresh committee's seed (Cowboy decision, book "Challenges").
+pub const DISPUTE_LABEL: &[u8] = b"cowboy-dispute:";
 /// The retry seed's label (CIP-2 §6: `keccak256(seed ‖ "retry:" ‖ retry_count_le4)`).
 pub const RETRY_LABEL: &[u8] = b"retry:";
 /// The aggregator draw's label (spec README "Aggregator").

@@ -12,7 +12,7 @@
 //!   members whose reputation is at least the committee's median;
 //! - [`Snapshot::root`]: the candidate snapshot's Merkle root, stored with the job.
 
-use super::{AGGREGATOR_LABEL, RETRY_LABEL, SELECTION_DOMAIN};
+use super::{AGGREGATOR_LABEL, DISPUTE_LABEL, RETRY_LABEL, SELECTION_DOMAIN};
 use commonware_codec::Encode;
 use cowboy_types::{Address, Hash, block::Round, keccak256};
 use std::num::NonZeroU64;
@@ -122,6 +122,91 @@ pub fn retry_seed(seed: &Hash, retry: u32) -> Hash {
     input.extend_from_slice(RETRY_LABEL);
     input.extend_from_slice(&retry.to_le_bytes());
     keccak256(&input)
+}
+
+/// The seed of a job's draw number `retry`: the first draw's from the beacon of `round`, a
+/// retry's from the first draw's seed (`first`), and a dispute's fresh committee's from a
+/// beacon nobody knew when challenging, `keccak256("cowboy-dispute:" ‖ seed(round, beacon))`.
+pub fn draw_seed(
+    job_id: &Hash,
+    first: Option<Hash>,
+    disputed: bool,
+    round: Round,
+    beacon: &[u8],
+    retry: u32,
+) -> Hash {
+    match (disputed, first) {
+        (true, _) => keccak256(&[DISPUTE_LABEL, &seed(round, beacon, job_id).0].concat()),
+        (false, Some(first)) => retry_seed(&first, retry),
+        (false, None) => seed(round, beacon, job_id),
+    }
+}
+
+/// One draw of a job re-run from the job's record (`cowboy job show --verify-selection`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Replayed {
+    pub retry: u32,
+    /// Whether the recorded seed is the one its round, beacon and job id give.
+    pub seed_matches: bool,
+    /// The committee the recorded seed and snapshot draw.
+    pub committee: Vec<Address>,
+    /// Whether it is the recorded committee.
+    pub committee_matches: bool,
+}
+
+/// Re-runs every draw of `job` from what its record holds: the candidate snapshot (whose root
+/// is checked first), the stake floor, each draw's round, beacon and seed, the runners the
+/// draw found unavailable, and the runners excluded by earlier draws' timeouts (or, for a
+/// dispute's draw, every earlier member). The beacon's own signature is not checked here:
+/// the node verified it against the validators' threshold key before the block was executed.
+pub fn replay(job: &cowboy_types::job::JobRecord) -> Result<(bool, Vec<Replayed>), SelectionError> {
+    let snapshot = Snapshot::new(
+        job.candidates
+            .iter()
+            .map(|c| Candidate {
+                address: c.address,
+                stake: c.stake,
+            })
+            .collect(),
+    )?;
+    let root_matches = snapshot.root() == job.snapshot_root;
+    let min_stake = NonZeroU64::new(job.min_stake).unwrap_or(NonZeroU64::MIN);
+    let dispute_round = job.dispute.as_ref().map(|d| Round {
+        epoch: d.bound_epoch,
+        view: d.bound_view,
+    });
+    let mut out = Vec::new();
+    for (k, draw) in job.draws.iter().enumerate() {
+        let round = Round {
+            epoch: draw.round_epoch,
+            view: draw.round_view,
+        };
+        let disputed = dispute_round.is_some_and(|d| (round.epoch, round.view) > (d.epoch, d.view));
+        let first = (k > 0).then(|| job.draws[0].seed);
+        let expected = draw_seed(&job.id, first, disputed, round, &draw.beacon, draw.retry);
+        let earlier: Vec<Address> = job.draws[..k]
+            .iter()
+            .flat_map(|d| d.committee.iter().copied())
+            .collect();
+        let excluded: Vec<Address> = if disputed {
+            earlier
+        } else {
+            job.excluded
+                .iter()
+                .copied()
+                .filter(|a| earlier.contains(a))
+                .collect()
+        };
+        let pool = snapshot.without(&excluded).without(&draw.unavailable);
+        let committee = select(&pool, &draw.seed, draw.committee.len(), min_stake)?;
+        out.push(Replayed {
+            retry: draw.retry,
+            seed_matches: expected == draw.seed,
+            committee_matches: committee.as_slice() == draw.committee.as_slice(),
+            committee,
+        });
+    }
+    Ok((root_matches, out))
 }
 
 /// A runner's selection weight: `floor(log2(stake / min_stake + 1)) + 1`, integer division
