@@ -376,6 +376,29 @@ impl CowboyApiServer for Rpc {
         })
     }
 
+    async fn parameters(&self) -> RpcResult<serde_json::Value> {
+        let params = self.core.chain().params().map_err(state)?;
+        serde_json::to_value(&params).map_err(internal)
+    }
+
+    async fn estimate_job(
+        &self,
+        spec: cowboy_types::job::JobSpec,
+    ) -> RpcResult<cowboy_types::job::Estimate> {
+        if let Err(e) = spec.validate() {
+            return Err(err(-32602, format!("the job spec is invalid: {e}")));
+        }
+        if let Err(e) = cowboy_execution::runners::verification::check_spec(&spec) {
+            return Err(err(-32602, format!("the job spec is invalid: {e}")));
+        }
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let height = snap.height.unwrap_or(0);
+        let mut world = World::new(Overlay::new(&snap));
+        let params = world.params().map_err(state)?;
+        cowboy_execution::runners::dispatcher::estimate(&mut world, &spec, height + 1, &params)
+            .map_err(state)
+    }
+
     async fn job(&self, id: Hash) -> RpcResult<Option<cowboy_types::job::JobRecord>> {
         let snap = self.core.chain().store().snapshot().map_err(internal)?;
         let world = World::new(Overlay::new(&snap));

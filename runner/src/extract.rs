@@ -19,6 +19,33 @@ pub enum ExtractFailure {
     NotText(String),
 }
 
+/// Checks that `text` is a rule whose expression compiles (what `cowboy job submit` asks
+/// before spending a fee; the chain checks only the form).
+pub fn compile(text: &str) -> Result<(), ExtractFailure> {
+    let rule = ExtractRule::parse(text).map_err(|e| ExtractFailure::Rule {
+        rule: text.into(),
+        message: e.to_string(),
+    })?;
+    let failed = |message: String| ExtractFailure::Rule {
+        rule: text.into(),
+        message,
+    };
+    match rule.kind {
+        ExtractKind::Pointer => Ok(()),
+        ExtractKind::JsonPath => serde_json_path::JsonPath::parse(rule.expression)
+            .map(|_| ())
+            .map_err(|e| failed(e.to_string())),
+        ExtractKind::Regex => regex::RegexBuilder::new(rule.expression)
+            .size_limit(1 << 20)
+            .build()
+            .map(|_| ())
+            .map_err(|e| failed(e.to_string())),
+        ExtractKind::Css => scraper::Selector::parse(rule.expression)
+            .map(|_| ())
+            .map_err(|e| failed(e.to_string())),
+    }
+}
+
 /// The result of `rules` over `body`: the body itself when there are none.
 pub fn extract(rules: &[&str], body: &[u8]) -> Result<Vec<u8>, ExtractFailure> {
     if rules.is_empty() {

@@ -5,6 +5,7 @@
 //! - [`exec`]: the HTTP, LLM, MCP and custom executors, each within the job's bounds;
 //! - [`extract`]: HTTP extraction rules (JSON pointer, JSONPath, regex, CSS);
 //! - [`journal`]: the crash-safe job journal (redb);
+//! - [`jobs`]: the submitter's side: spec files, following a job, votes, timelines;
 //! - [`push`]: signed result pushes and the aggregator's pool;
 //! - [`daemon`]: the loop following the node's long poll: commit, push, aggregate, reveal,
 //!   heartbeat, settle;
@@ -16,6 +17,7 @@ pub mod config;
 pub mod daemon;
 pub mod exec;
 pub mod extract;
+pub mod jobs;
 pub mod journal;
 pub mod metrics;
 pub mod push;

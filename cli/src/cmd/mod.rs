@@ -9,6 +9,7 @@ mod config;
 mod deploy;
 mod devnet;
 mod faucet;
+mod job;
 mod keys;
 mod new;
 pub mod node;
@@ -64,6 +65,9 @@ pub enum Command {
     /// Run local multi-node devnets: up, status, logs, stop/start a node, down, reset.
     #[command(subcommand)]
     Devnet(devnet::DevnetCommand),
+    /// Submit, estimate, show, list, watch and challenge off-chain jobs.
+    #[command(subcommand)]
+    Job(job::JobCommand),
     /// Set up, register and run a runner (the off-chain half of the runner market).
     #[command(subcommand)]
     Runner(runner::RunnerCommand),
@@ -85,6 +89,7 @@ impl Command {
             Self::Devnet(cmd) => cmd.run(global),
             Self::Faucet(cmd) => cmd.run(global),
             Self::Runner(cmd) => cmd.run(global),
+            Self::Job(cmd) => cmd.run(global),
             Self::Config(cmd) => cmd.run(global),
             Self::Completions(cmd) => cmd.run(),
             Self::Keys(cmd) => cmd.run(global),

@@ -654,6 +654,21 @@ pub trait CowboyApi {
     #[method(name = "getRunners")]
     async fn runners(&self, after: Option<Address>) -> RpcResult<RunnersPage>;
 
+    /// The governance parameters in force at the latest executed block (their JSON form, as
+    /// in a genesis file's `parameters`).
+    #[method(name = "getParameters")]
+    async fn parameters(&self) -> RpcResult<serde_json::Value>;
+
+    /// What a job with `spec` would get if submitted now: its committee size and threshold,
+    /// the runners passing every candidate filter with each one's price for the job's
+    /// expected usage, how many each filter turned away, the price and the escrow. An invalid
+    /// spec is refused (`-32602`) with the reason.
+    #[method(name = "estimateJob")]
+    async fn estimate_job(
+        &self,
+        spec: cowboy_types::job::JobSpec,
+    ) -> RpcResult<cowboy_types::job::Estimate>;
+
     /// Returns the first executed block above `after` as soon as there is one, or `null` after
     /// `timeout_ms` (at most [`MAX_WAIT_MS`]).
     #[method(name = "waitForBlock")]

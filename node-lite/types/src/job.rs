@@ -846,6 +846,36 @@ impl JobSpec {
     }
 }
 
+/// What a job with `spec` would get if submitted now: the committee size and threshold, the
+/// runners passing every candidate filter with what each one's rate card charges for the
+/// job's expected usage (its `max_tokens` and `expected_execution_ms`), and how many runners
+/// each filter turned away. The filters are the submission's own (`cowboy_execution::runners::candidates::refusal`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub committee_size: u8,
+    pub threshold: u8,
+    /// Candidates with their price, cheapest first.
+    pub candidates: Vec<EstimatedRunner>,
+    /// Runners refused, by the first filter they fail.
+    pub refused: std::collections::BTreeMap<String, u64>,
+    /// What a verified job would pay at the expected usage: the lower median of the
+    /// committee's prices (taking the cheapest `committee_size` candidates), capped by
+    /// `max_price`, plus the tip.
+    #[serde(with = "amount")]
+    pub price: u64,
+    /// What submission escrows (`max_price + tip + 2 × callback.max_fee`).
+    #[serde(with = "amount")]
+    pub escrow: u64,
+}
+
+/// A candidate and its price for the job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EstimatedRunner {
+    pub address: Address,
+    #[serde(with = "amount")]
+    pub price: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -337,7 +337,7 @@ impl RateCard {
 }
 
 /// Serde for `u64` amounts as decimal strings (the `json::Amount` form).
-pub(crate) mod amount {
+pub mod amount {
     use crate::json::Amount;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

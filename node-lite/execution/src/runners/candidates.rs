@@ -52,6 +52,27 @@ pub enum Refusal {
     Pool,
 }
 
+impl Refusal {
+    /// The filter's name as views show it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Exited => "exited",
+            Self::Excluded => "excluded",
+            Self::Stake => "stake_below_required",
+            Self::Unhealthy => "no_recent_heartbeat",
+            Self::Reputation => "reputation_below_50",
+            Self::JobType => "job_type_not_served",
+            Self::Model => "model_not_served",
+            Self::Domain => "domain_not_served",
+            Self::Tee => "no_tee",
+            Self::Price => "rate_card_above_max_price",
+            Self::JobValue => "stake_does_not_cover_job_value",
+            Self::Busy => "at_concurrency_limit",
+            Self::Pool => "not_in_required_pool",
+        }
+    }
+}
+
 /// The job's value a runner's stake must cover.
 fn job_value(spec: &JobSpec) -> u64 {
     spec.max_price.saturating_add(spec.tip)

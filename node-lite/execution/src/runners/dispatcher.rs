@@ -31,7 +31,9 @@ use super::{
 use crate::{
     ExecError,
     exec::{Executor, Handled, Session},
+    world::World,
 };
+use cowboy_types::job::{Estimate, EstimatedRunner};
 use cowboy_types::{
     Address, Hash,
     bounded::{Bytes, List, Text},
@@ -109,6 +111,64 @@ fn committee_of(spec: &JobSpec, m: u64, n: u64) -> (u8, u8) {
         (given, _) => given,
     };
     (size, threshold.clamp(size / 2 + 1, size))
+}
+
+/// The [`Estimate`] of `spec` against `world` at `height` (read-only use: pool checks may note
+/// expired records in the overlay, which the caller drops).
+pub fn estimate(
+    world: &mut World<'_>,
+    spec: &JobSpec,
+    height: u64,
+    params: &crate::Parameters,
+) -> Result<Estimate, ExecError> {
+    let (committee_size, threshold) = committee_of(spec, params.committee.m, params.committee.n);
+    let mut candidates = Vec::new();
+    let mut refused = std::collections::BTreeMap::<String, u64>::new();
+    let pool = spec.required_runner_pool.as_ref().map(|p| {
+        (
+            Scope::RunnerPool(p.clone()),
+            Action::RunnerJoinPool(p.clone()),
+        )
+    });
+    for (address, r) in world.runners()? {
+        let mut why = candidates::refusal(&address, &r, spec, height, params, &[], &|_| true);
+        if why.is_none()
+            && let Some((scope, action)) = &pool
+            && !crate::entitlements::holds(world, &address, scope, action, height)?.held
+        {
+            why = Some(candidates::Refusal::Pool);
+        }
+        match why {
+            Some(w) => *refused.entry(w.name().to_string()).or_default() += 1,
+            None => candidates.push(EstimatedRunner {
+                address,
+                price: r
+                    .profile
+                    .rate_card
+                    .price(spec.bounds.max_tokens, spec.schema.expected_execution_ms),
+            }),
+        }
+    }
+    candidates.sort_by_key(|c| (c.price, c.address.0));
+    let committee: Vec<u64> = candidates
+        .iter()
+        .take(usize::from(committee_size))
+        .map(|c| c.price)
+        .collect();
+    let price = committee
+        .get(committee.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0)
+        .min(spec.max_price)
+        .saturating_add(spec.tip);
+    Ok(Estimate {
+        committee_size,
+        threshold,
+        candidates,
+        refused,
+        price,
+        escrow: spec.escrow(),
+    })
 }
 
 /// Runs a job submission from `sender` (an account's `job_submit` transaction or an actor's
