@@ -1,3 +1,14 @@
-//! A simulator for off-chain runners: registers runners, follows job selection by the
-//! consensus beacon and plays the commit-reveal protocol, so runner operators and actor authors
-//! can exercise jobs locally. Arrives with the runner issue; `cowboy runner-sim` drives it.
+//! `cowboy runner-sim`: adversarial runner fleets on a laptop. N real runners
+//! ([`cowboy_runner::Runner`]: real keys, real transactions, real executors) run in one process
+//! against any node or devnet, each with a behaviour ([`fleet::Behaviour`]: honest, lazy, slow,
+//! liar, colluding, crash, flaky) through the runner's conduct hook, with hermetic backends
+//! ([`mock`]: HTTP record / replay / live, a deterministic LLM stand-in, an MCP stub), and a
+//! report at the end ([`sim::Report`]).
+
+pub mod behaviour;
+pub mod fleet;
+pub mod mock;
+pub mod sim;
+
+pub use fleet::{Behaviour, Fleet};
+pub use sim::{Options, Report, Simulation};

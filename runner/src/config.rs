@@ -75,12 +75,18 @@ pub struct ProfileConfig {
 pub struct HttpConfig {
     /// The largest response body read (the job's `max_return_bytes` caps the result).
     pub max_body_bytes: u64,
+    /// Send every job request to this URL instead, naming the job's URL in the
+    /// `X-Cowboy-Url` header: an egress proxy, or `cowboy runner-sim`'s recording and
+    /// replaying HTTP mock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 impl Default for HttpConfig {
     fn default() -> Self {
         Self {
             max_body_bytes: 4 * 1024 * 1024,
+            via: None,
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod node;
 mod query;
 mod run;
 mod runner;
+mod runner_sim;
 mod sign;
 mod status;
 mod test;
@@ -71,6 +72,9 @@ pub enum Command {
     /// Set up, register and run a runner (the off-chain half of the runner market).
     #[command(subcommand)]
     Runner(runner::RunnerCommand),
+    /// Run a fleet of simulated runners (honest, lazy, slow, liar, colluding, crash, flaky)
+    /// against a node, with hermetic HTTP, LLM and MCP backends.
+    RunnerSim(runner_sim::RunnerSimArgs),
     /// Ask a faucet for funds, or run one.
     Faucet(faucet::FaucetArgs),
     /// Show and edit connection profiles ($COWBOY_HOME/config.toml).
@@ -90,6 +94,7 @@ impl Command {
             Self::Faucet(cmd) => cmd.run(global),
             Self::Runner(cmd) => cmd.run(global),
             Self::Job(cmd) => cmd.run(global),
+            Self::RunnerSim(cmd) => cmd.run(global),
             Self::Config(cmd) => cmd.run(global),
             Self::Completions(cmd) => cmd.run(),
             Self::Keys(cmd) => cmd.run(global),

@@ -22,6 +22,8 @@ pub const BASEFEE_ACTOR: Address = Address::system(0x06);
 /// Base units per CBY (Cowboy decision: 9 decimals, so the 10^9 CBY genesis supply of §8.1 and
 /// decades of inflation fit the 8-byte amount of §2.5).
 pub const BASE_UNITS_PER_CBY: u64 = 1_000_000_000;
+/// The runner stake floor of devnets and local runs (Cowboy decision).
+pub const DEVNET_RUNNER_STAKE_FLOOR: u64 = 100 * BASE_UNITS_PER_CBY;
 /// 100% in basis points.
 pub const BPS: u64 = 10_000;
 
@@ -443,12 +445,16 @@ impl Parameters {
     /// These parameters with the runner market's windows shortened for devnets and local runs
     /// (Cowboy decision, `book/src/guide/devnet.md`): a 20-block challenge window (instead of
     /// 15 minutes), 5-block aggregator windows, a 100-block unbonding delay and a 10-block
-    /// dispute window, so a job's whole lifecycle plays out in a minute on a laptop.
+    /// dispute window, so a job's whole lifecycle plays out in a minute on a laptop; and a
+    /// 100 CBY runner stake floor ([`DEVNET_RUNNER_STAKE_FLOOR`]), so a dev account can stake
+    /// simulated runners.
     pub fn with_devnet_windows(mut self) -> Self {
         self.runner.challenge_window_blocks = 20;
         self.runner.dispute_window_blocks = 10;
         self.runner.unbonding_blocks = 100;
         self.aggregator.aggregator_timeout_blocks = 5;
+        // A dev account (10,000 CBY) can stake a few simulated runners.
+        self.runner.runner_stake_floor = DEVNET_RUNNER_STAKE_FLOOR;
         self
     }
 

@@ -5,6 +5,9 @@
 use super::{Backends, ExecError, Produced};
 use cowboy_types::job::{HttpMethod, HttpRequest, JobSpec};
 
+/// The header naming the job's URL when requests go through `http.via`.
+pub const VIA_HEADER: &str = "x-cowboy-url";
+
 pub async fn run(
     request: &HttpRequest,
     _spec: &JobSpec,
@@ -18,7 +21,13 @@ pub async fn run(
         HttpMethod::Delete => reqwest::Method::DELETE,
         HttpMethod::Head => reqwest::Method::HEAD,
     };
-    let mut builder = backends.http.request(method, request.url.as_str());
+    let mut builder = match &backends.config.http.via {
+        Some(via) => backends
+            .http
+            .request(method, via.as_str())
+            .header(VIA_HEADER, request.url.as_str()),
+        None => backends.http.request(method, request.url.as_str()),
+    };
     for h in request.headers.iter() {
         builder = builder.header(h.name.as_str(), h.value.as_str());
     }
