@@ -106,7 +106,10 @@ mod tests {
     fn liars_differ_and_colluders_agree() {
         let honest = outcome(r#"{"usd": 100}"#);
         assert_eq!(wrong(honest.clone(), 2).result, br#"{"usd":200}"#);
-        assert_ne!(wrong(honest.clone(), 3).result, wrong(honest.clone(), 4).result);
+        assert_ne!(
+            wrong(honest.clone(), 3).result,
+            wrong(honest.clone(), 4).result
+        );
         assert_eq!(wrong(outcome("yes"), 2).result, b"yes (lie 2)");
     }
 }

@@ -132,12 +132,26 @@ mod tests {
         let f: Fleet = "honest=2, lazy=1,liar=1".parse().expect("fleet");
         assert_eq!(
             f.0,
-            vec![Behaviour::Honest, Behaviour::Honest, Behaviour::Lazy, Behaviour::Liar]
+            vec![
+                Behaviour::Honest,
+                Behaviour::Honest,
+                Behaviour::Lazy,
+                Behaviour::Liar
+            ]
         );
-        assert_eq!("bogus=1".parse::<Fleet>(), Err(FleetError::Kind("bogus".into())));
-        assert_eq!("honest".parse::<Fleet>(), Err(FleetError::Form("honest".into())));
+        assert_eq!(
+            "bogus=1".parse::<Fleet>(),
+            Err(FleetError::Kind("bogus".into()))
+        );
+        assert_eq!(
+            "honest".parse::<Fleet>(),
+            Err(FleetError::Form("honest".into()))
+        );
         assert_eq!("honest=0".parse::<Fleet>(), Err(FleetError::Empty));
-        assert!(matches!("honest=300".parse::<Fleet>(), Err(FleetError::TooMany(300))));
+        assert!(matches!(
+            "honest=300".parse::<Fleet>(),
+            Err(FleetError::TooMany(300))
+        ));
         assert_ne!(key(1, 0).address(), key(1, 1).address());
         assert_eq!(key(1, 0).address(), key(1, 0).address());
     }

@@ -64,8 +64,7 @@ impl Limits {
                 let body = std::fs::read_to_string(path).map_err(|e| {
                     SimError::Setup(format!("--limits {path}: cannot read it: {e}"))
                 })?;
-                toml::from_str(&body)
-                    .map_err(|e| SimError::Setup(format!("--limits {path}: {e}")))
+                toml::from_str(&body).map_err(|e| SimError::Setup(format!("--limits {path}: {e}")))
             }
         }
     }
@@ -181,8 +180,7 @@ pub fn runner_config(
         },
         http: HttpConfig {
             max_body_bytes: options.limits.max_body_bytes,
-            via: (options.http_mode != mock::http::Mode::Live)
-                .then(|| backends.http_via.clone()),
+            via: (options.http_mode != mock::http::Mode::Live).then(|| backends.http_via.clone()),
         },
         llm: Some(LlmConfig {
             base_url: format!("{}/{index}/v1", backends.llm_base),
@@ -203,8 +201,14 @@ impl Simulation {
         let params = client.parameters().await.map_err(node_error(&url))?;
         let floor = params
             .pointer("/runner/runner_stake_floor")
-            .and_then(|v| v.as_str().and_then(|s| s.parse::<u64>().ok()).or_else(|| v.as_u64()))
-            .ok_or_else(|| SimError::Setup("the node's parameters carry no runner.runner_stake_floor".into()))?;
+            .and_then(|v| {
+                v.as_str()
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .or_else(|| v.as_u64())
+            })
+            .ok_or_else(|| {
+                SimError::Setup("the node's parameters carry no runner.runner_stake_floor".into())
+            })?;
         std::fs::create_dir_all(&options.dir).map_err(|e| {
             SimError::Setup(format!("cannot create {}: {e}", options.dir.display()))
         })?;
@@ -236,14 +240,15 @@ impl Simulation {
         for (_, _, key, config, _) in &planned {
             let profile = config.profile(key);
             let stake = profile.required_stake(floor);
-            let existing = client.runner(key.address()).await.map_err(node_error(&url))?;
+            let existing = client
+                .runner(key.address())
+                .await
+                .map_err(node_error(&url))?;
             let instruction = match existing {
                 Some(r) if r.record.exited_at.is_none() && r.record.profile == profile => None,
-                Some(r) if r.record.exited_at.is_none() => {
-                    Some(SystemInstruction::RunnerUpdate {
-                        profile: Box::new(profile),
-                    })
-                }
+                Some(r) if r.record.exited_at.is_none() => Some(SystemInstruction::RunnerUpdate {
+                    profile: Box::new(profile),
+                }),
                 Some(_) => {
                     return Err(SimError::Setup(format!(
                         "runner {} exited; use another --seed",
@@ -255,12 +260,18 @@ impl Simulation {
                     stake,
                 }),
             };
-            let Some(instruction) = instruction else { continue };
+            let Some(instruction) = instruction else {
+                continue;
+            };
             let needed = match &instruction {
                 SystemInstruction::RunnerRegister { stake, .. } => stake + options.fee_budget,
                 _ => options.fee_budget,
             };
-            let balance = client.balance(key.address()).await.map_err(node_error(&url))?.0;
+            let balance = client
+                .balance(key.address())
+                .await
+                .map_err(node_error(&url))?
+                .0;
             if balance < needed {
                 let Some(funder) = &options.funder else {
                     return Err(SimError::Setup(format!(
@@ -395,7 +406,12 @@ impl Simulation {
         }
         for (r, start) in self.runners.iter().zip(&self.start_balances) {
             let view = self.client.runner(r.address).await.ok().flatten();
-            let balance = self.client.balance(r.address).await.map(|b| b.0).unwrap_or(0);
+            let balance = self
+                .client
+                .balance(r.address)
+                .await
+                .map(|b| b.0)
+                .unwrap_or(0);
             per_runner.push(RunnerReport {
                 address: r.address,
                 behaviour: r.behaviour,
@@ -423,9 +439,7 @@ impl Simulation {
             })
             .unwrap_or_default();
         times.sort_by(|a, b| a.total_cmp(b));
-        let pct = |p: usize| {
-            (!times.is_empty()).then(|| times[(times.len() - 1) * p / 100])
-        };
+        let pct = |p: usize| (!times.is_empty()).then(|| times[(times.len() - 1) * p / 100]);
         Ok(Report {
             jobs: seen_jobs.len() as u64,
             outcomes,
@@ -433,7 +447,10 @@ impl Simulation {
             time_to_result_p50_s: pct(50),
             time_to_result_p99_s: pct(99),
             http_served: self.http.served.load(std::sync::atomic::Ordering::Relaxed),
-            http_unmatched: self.http.unmatched.load(std::sync::atomic::Ordering::Relaxed),
+            http_unmatched: self
+                .http
+                .unmatched
+                .load(std::sync::atomic::Ordering::Relaxed),
         })
     }
 

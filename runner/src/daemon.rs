@@ -61,8 +61,9 @@ pub struct Runner {
     conduct: Arc<dyn Conduct>,
     /// Signing and sending, one at a time (nonces).
     send_lock: tokio::sync::Mutex<()>,
-    /// Jobs being executed now.
+    /// Jobs being executed now, and jobs its conduct declined (not looked at again).
     running: Mutex<HashMap<Hash, ()>>,
+    declined: Mutex<std::collections::HashSet<Hash>>,
     /// The last transaction sent per job and the height it was sent at.
     sent: Mutex<HashMap<Hash, u64>>,
     /// The last height seen.
@@ -96,6 +97,7 @@ impl Runner {
             conduct,
             send_lock: tokio::sync::Mutex::new(()),
             running: Mutex::new(HashMap::new()),
+            declined: Mutex::new(Default::default()),
             sent: Mutex::new(HashMap::new()),
             height: AtomicU64::new(0),
             healthy: AtomicBool::new(false),
@@ -201,6 +203,9 @@ impl Runner {
         let job_id = duty.job_id;
         match duty.duty.as_str() {
             "commit" => {
+                if self.declined.lock().is_ok_and(|d| d.contains(&job_id)) {
+                    return;
+                }
                 {
                     let Ok(mut running) = self.running.lock() else {
                         return;
@@ -277,6 +282,9 @@ impl Runner {
             return Ok(());
         }
         if !self.conduct.runs(&job) {
+            if let Ok(mut d) = self.declined.lock() {
+                d.insert(job_id);
+            }
             self.metrics.job("skipped");
             tracing::info!(job = %job_id, "not running the job (conduct)");
             return Ok(());

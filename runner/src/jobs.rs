@@ -200,7 +200,9 @@ pub fn changes(before: Option<&JobRecord>, after: &JobRecord) -> Vec<String> {
         out.push(format!("slashed {a}"));
     }
     for a in after.excluded.iter().filter(|a| !b.excluded.contains(a)) {
-        out.push(format!("timeout {a} (excluded; slot re-drawn)"));
+        out.push(format!(
+            "timeout {a} (did not commit; excluded from the job)"
+        ));
     }
     if b.status != after.status {
         let mut line = format!("status  {} → {}", b.status, after.status);

@@ -88,7 +88,10 @@ impl RunnerSimArgs {
         let (url, _) = self.rpc.resolve(global)?;
         let dir = match &self.dir {
             Some(d) => d.clone(),
-            None => global.home()?.join("runner-sim").join(format!("seed-{}", self.seed)),
+            None => global
+                .home()?
+                .join("runner-sim")
+                .join(format!("seed-{}", self.seed)),
         };
         let options = Options {
             rpc_url: url.clone(),
@@ -128,7 +131,13 @@ impl RunnerSimArgs {
                 for r in &ready.runners {
                     outln!("  {}  {:9}  {}", r.address, r.behaviour.name(), r.endpoint);
                 }
-                outln!("http mock {} ({:?}), llm {}, mcp {}", ready.backends.http_via, self.http, ready.backends.llm_base, ready.backends.mcp);
+                outln!(
+                    "http mock {} ({:?}), llm {}, mcp {}",
+                    ready.backends.http_via,
+                    self.http,
+                    ready.backends.llm_base,
+                    ready.backends.mcp
+                );
             }
             let client = cowboy_rpc::client(&url)?;
             let stop_after = self.duration.map(Duration::from_secs);
@@ -141,7 +150,10 @@ impl RunnerSimArgs {
                     {
                         return;
                     }
-                    if let Ok(Some(b)) = client.wait_for_block(height, Some(MAX_WAIT_MS.min(1_000))).await {
+                    if let Ok(Some(b)) = client
+                        .wait_for_block(height, Some(MAX_WAIT_MS.min(1_000)))
+                        .await
+                    {
                         height = b.height;
                     }
                 }
@@ -168,9 +180,19 @@ fn print_report(r: &cowboy_runner_sim::Report) {
         outln!("  {status:9} {n}");
     }
     let secs = |x: Option<f64>| x.map(|v| format!("{v:.1} s")).unwrap_or_else(|| "-".into());
-    outln!("time to result: p50 {}, p99 {}", secs(r.time_to_result_p50_s), secs(r.time_to_result_p99_s));
-    outln!("http mock: {} served, {} unmatched", r.http_served, r.http_unmatched);
-    outln!("runner                                      behaviour  earned        reputation  slashed");
+    outln!(
+        "time to result: p50 {}, p99 {}",
+        secs(r.time_to_result_p50_s),
+        secs(r.time_to_result_p99_s)
+    );
+    outln!(
+        "http mock: {} served, {} unmatched",
+        r.http_served,
+        r.http_unmatched
+    );
+    outln!(
+        "runner                                      behaviour  earned        reputation  slashed"
+    );
     for x in &r.runners {
         outln!(
             "{}  {:9}  {:12}  {:10}  {}{}",

@@ -1,7 +1,9 @@
 """Price oracle: on a chain-native timer, a committee of runners fetches a price over HTTP and
-the majority value comes back through `on_price`. Runners that return another value are paid
+the majority value (more than half the committee agreeing) comes back through `on_price`. Runners that return another value are paid
 nothing and lose reputation; the job's escrow comes from this actor's balance, so deploy it
 with value."""
+
+import json
 
 from cowboy_sdk import (actor, emit, block_height, caller, self_address, set_interval,
                         cancel_timer, http_job)
@@ -9,6 +11,9 @@ from cowboy_sdk import (actor, emit, block_height, caller, self_address, set_int
 # The Job Dispatcher (0x…02) delivers job results.
 DISPATCHER = "0x" + "00" * 19 + "02"
 FIELD = "/bitcoin/usd"
+# What delivering a result may cost (1 CBY: some 50,000 cycles at a devnet's basefee); the
+# unused part goes back to the oracle.
+CALLBACK_FEE = 1_000_000_000
 
 
 @actor
@@ -37,7 +42,9 @@ class PriceOracle:
             return self.storage["pending"]
         job = http_job(self.storage["url"], "on_price", self.storage["max_price"],
                        extract=[FIELD], verification="majority_vote", vote_field=FIELD,
-                       runners=self.storage["runners"], timeout_blocks=20)
+                       runners=self.storage["runners"],
+                       threshold=self.storage["runners"] // 2 + 1, timeout_blocks=20,
+                       callback_fee=CALLBACK_FEE)
         self.storage["pending"] = job
         self.storage["jobs"] += 1
         emit("Requested", [job, block_height()])
@@ -77,7 +84,8 @@ class PriceOracle:
 
 
 def _at(result, pointer):
-    import json
+    if isinstance(result, bytes):
+        result = result.decode()
     value = json.loads(result)
     for part in pointer.split("/")[1:]:
         value = value[part]

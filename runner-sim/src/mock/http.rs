@@ -135,7 +135,9 @@ impl Cassette {
     pub fn find(&self, method: &str, url: &str, body: &[u8]) -> Option<&Interaction> {
         self.interactions.iter().find(|i| {
             let m = &i.request;
-            m.method.as_deref().is_none_or(|x| x.eq_ignore_ascii_case(method))
+            m.method
+                .as_deref()
+                .is_none_or(|x| x.eq_ignore_ascii_case(method))
                 && m.url.as_deref().is_none_or(|x| x == url)
                 && m.url_prefix.as_deref().is_none_or(|x| url.starts_with(x))
                 && m.body.as_deref().is_none_or(|x| x.as_bytes() == body)
@@ -236,11 +238,10 @@ async fn handle(
         )
             .into_response();
     };
-    let recorded = mock
-        .cassette
-        .lock()
-        .ok()
-        .and_then(|c| c.find(method.as_str(), &url, &body).map(|i| i.response.clone()));
+    let recorded = mock.cassette.lock().ok().and_then(|c| {
+        c.find(method.as_str(), &url, &body)
+            .map(|i| i.response.clone())
+    });
     if let Some(r) = recorded.filter(|_| mock.mode != Mode::Live) {
         mock.served.fetch_add(1, Ordering::Relaxed);
         return answer(&r);
@@ -249,7 +250,9 @@ async fn handle(
         mock.unmatched.fetch_add(1, Ordering::Relaxed);
         return (
             StatusCode::BAD_GATEWAY,
-            format!("the cassette has no response for {method} {url}; record one with --http record"),
+            format!(
+                "the cassette has no response for {method} {url}; record one with --http record"
+            ),
         )
             .into_response();
     }

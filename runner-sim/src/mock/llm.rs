@@ -98,7 +98,10 @@ async fn chat(
     Json(body): Json<Value>,
 ) -> Json<Value> {
     let text = s.reply(runner, &conversation(&body));
-    let max = body.get("max_tokens").and_then(Value::as_u64).unwrap_or(256);
+    let max = body
+        .get("max_tokens")
+        .and_then(Value::as_u64)
+        .unwrap_or(256);
     let completion = (text.split_whitespace().count() as u64).min(max);
     let prompt = conversation(&body).split_whitespace().count() as u64;
     Json(json!({
@@ -115,7 +118,10 @@ async fn embeddings(
     Path(runner): Path<u64>,
     Json(body): Json<Value>,
 ) -> Json<Value> {
-    let input = body.get("input").and_then(Value::as_str).unwrap_or_default();
+    let input = body
+        .get("input")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     Json(json!({
         "object": "list",
         "data": [{"object": "embedding", "index": 0, "embedding": s.embedding(runner, input)}],
@@ -136,11 +142,20 @@ mod tests {
 
     #[test]
     fn replies_are_deterministic_and_vary_only_with_the_knob() {
-        let steady = LlmStandIn { seed: 1, variation_pct: 0 };
-        assert_eq!(steady.reply(0, "judge as JSON"), steady.reply(5, "judge as JSON"));
+        let steady = LlmStandIn {
+            seed: 1,
+            variation_pct: 0,
+        };
+        assert_eq!(
+            steady.reply(0, "judge as JSON"),
+            steady.reply(5, "judge as JSON")
+        );
         let v: Value = serde_json::from_str(&steady.reply(0, "judge as JSON")).expect("json");
         assert!(v["score"].is_i64());
-        let wild = LlmStandIn { seed: 1, variation_pct: 100 };
+        let wild = LlmStandIn {
+            seed: 1,
+            variation_pct: 100,
+        };
         assert_ne!(wild.reply(0, "hello"), steady.reply(0, "hello"));
     }
 }

@@ -25,8 +25,14 @@ async fn handle(Json(request): Json<Value>) -> axum::response::Response {
             "inputSchema": {"type": "object"},
         }]}),
         "tools/call" => {
-            let tool = request.pointer("/params/name").cloned().unwrap_or(Value::Null);
-            let arguments = request.pointer("/params/arguments").cloned().unwrap_or(json!({}));
+            let tool = request
+                .pointer("/params/name")
+                .cloned()
+                .unwrap_or(Value::Null);
+            let arguments = request
+                .pointer("/params/arguments")
+                .cloned()
+                .unwrap_or(json!({}));
             json!({
                 "content": [{"type": "text", "text": arguments.to_string()}],
                 "structuredContent": {"tool": tool, "arguments": arguments},
