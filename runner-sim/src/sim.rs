@@ -36,6 +36,9 @@ pub fn sim_model() -> Hash {
     cowboy_types::keccak256(b"cowboy-runner-sim-model")
 }
 
+/// What a runner needs to send a profile update (its fee, with room).
+const UPDATE_BUDGET: u64 = 5_000_000_000;
+
 /// Production limits a simulated runner enforces (`--limits`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -167,7 +170,8 @@ pub fn runner_config(
         listen,
         journal: options.dir.join(format!("runner-{index}.redb")),
         stake: 0,
-        heartbeat_every_blocks: 100,
+        // Half the chain's 600-block heartbeat timeout.
+        heartbeat_every_blocks: 300,
         profile: ProfileConfig {
             job_types: vec![JobType::Llm, JobType::Http, JobType::Mcp, JobType::Custom],
             models: vec![sim_model()],
@@ -265,7 +269,8 @@ impl Simulation {
             };
             let needed = match &instruction {
                 SystemInstruction::RunnerRegister { stake, .. } => stake + options.fee_budget,
-                _ => options.fee_budget,
+                // An update pays only its fee.
+                _ => options.fee_budget.min(UPDATE_BUDGET),
             };
             let balance = client
                 .balance(key.address())
@@ -275,7 +280,7 @@ impl Simulation {
             if balance < needed {
                 let Some(funder) = &options.funder else {
                     return Err(SimError::Setup(format!(
-                        "runner {} needs {needed} base units to register and has {balance}; pass --funder ACCOUNT",
+                        "runner {} needs {needed} base units to register or update its profile and has {balance}; pass --funder ACCOUNT",
                         key.address()
                     )));
                 };

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod devnet;
+
 /// `count` consecutive free loopback ports. They are taken below the kernel's ephemeral range
 /// (`ip_local_port_range`), where outgoing connections — ours, or another job's on a shared CI
 /// machine — never land, so a port checked free stays free until the node binds it; the start
