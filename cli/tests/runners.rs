@@ -45,11 +45,10 @@ impl Sim {
         let mut out = BufReader::new(child.stdout.take().expect("stdout"));
         let mut line = String::new();
         out.read_line(&mut line).expect("ready line");
-        let ready: serde_json::Value =
-            serde_json::from_str(&line).unwrap_or_else(|e| {
-                let log = std::fs::read_to_string(home.join("runner-sim.log")).unwrap_or_default();
-                panic!("ready line {line:?}: {e}\n{log}")
-            });
+        let ready: serde_json::Value = serde_json::from_str(&line).unwrap_or_else(|e| {
+            let log = std::fs::read_to_string(home.join("runner-sim.log")).unwrap_or_default();
+            panic!("ready line {line:?}: {e}\n{log}")
+        });
         Self {
             child,
             out,
@@ -64,7 +63,11 @@ impl Sim {
             .iter()
             .find(|r| r["behaviour"] == behaviour)
             .expect("behaviour");
-        r["address"].as_str().expect("address").parse().expect("address")
+        r["address"]
+            .as_str()
+            .expect("address")
+            .parse()
+            .expect("address")
     }
 
     /// Stops the simulation (SIGTERM) and returns its report.
@@ -91,7 +94,10 @@ fn follow(
     url: &str,
     id: Hash,
     watch: &[Address],
-) -> (Option<(cowboy_types::job::JobRecord, Vec<u64>)>, cowboy_types::job::JobRecord) {
+) -> (
+    Option<(cowboy_types::job::JobRecord, Vec<u64>)>,
+    cowboy_types::job::JobRecord,
+) {
     let client = cowboy_rpc::client(url).expect("client");
     runtime().block_on(async {
         let mut height = client.status().await.expect("status").height;
@@ -108,7 +114,11 @@ fn follow(
             if matches!(job.status, JobStatus::Settled | JobStatus::Failed) {
                 return (verified, job);
             }
-            if let Some(b) = client.wait_for_block(height, Some(10_000)).await.expect("poll") {
+            if let Some(b) = client
+                .wait_for_block(height, Some(10_000))
+                .await
+                .expect("poll")
+            {
                 height = b.height;
             }
         }
@@ -147,7 +157,8 @@ fn deploy_oracle(home: &Path, price_url: &str, funder: &str, runners: u8) -> Str
     receipt["created"].as_str().expect("created").to_string()
 }
 
-const PRICE_URL: &str = "https://api.coingecko.com/api/v3/simple/price?ids=bitcoin&vs_currencies=usd";
+const PRICE_URL: &str =
+    "https://api.coingecko.com/api/v3/simple/price?ids=bitcoin&vs_currencies=usd";
 
 #[test]
 fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
@@ -155,12 +166,20 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
     let (devnet, up) = Devnet::up(4, 500, &[]);
     let home = devnet.home();
     let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
-    let cassette = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/price-oracle/cassette.json");
+    let cassette =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/price-oracle/cassette.json");
     let sim = Sim::start(
         home,
         &url,
         "honest=4,lazy=1,liar=1",
-        &["--funder", "dev:1", "--http", "replay", "--cassette", cassette.to_str().expect("path")],
+        &[
+            "--funder",
+            "dev:1",
+            "--http",
+            "replay",
+            "--cassette",
+            cassette.to_str().expect("path"),
+        ],
     );
     let (lazy, liar) = (sim.runner("lazy"), sim.runner("liar"));
     let oracle = deploy_oracle(home, PRICE_URL, "dev:0", 5);
@@ -188,12 +207,16 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
             .expect("hash");
         let (verified, job) = follow(&url, id, &honest);
         let committee = &job.draws[0].committee;
-        if job.status == JobStatus::Settled && committee.contains(&lazy) && committee.contains(&liar) {
+        if job.status == JobStatus::Settled
+            && committee.contains(&lazy)
+            && committee.contains(&liar)
+        {
             found = Some((verified.expect("verified before settled"), job));
             break;
         }
     }
-    let ((at_verified, balances), job) = found.expect("a settled job with the lazy runner and the liar");
+    let ((at_verified, balances), job) =
+        found.expect("a settled job with the lazy runner and the liar");
 
     // The oracle got the verified price through its callback.
     let price = returned(home, &["query", &oracle, "price"]);
@@ -231,7 +254,11 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
     let client = cowboy_rpc::client(&url).expect("client");
     for (a, before) in honest.iter().zip(&balances) {
         let now = runtime().block_on(client.balance(*a)).expect("balance").0;
-        let paid = job.payouts.iter().find(|p| p.runner == *a).map_or(0, |p| p.amount);
+        let paid = job
+            .payouts
+            .iter()
+            .find(|p| p.runner == *a)
+            .map_or(0, |p| p.amount);
         assert_eq!(now - before, paid, "balance of {a}");
     }
     assert_eq!(at_verified.payouts, job.payouts);
@@ -250,12 +277,22 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
     // Anyone can re-run the selection from the job's record.
     let out = std::process::Command::new(bin())
         .env("COWBOY_HOME", home)
-        .args(["job", "show", &job.id.to_string(), "--verify-selection", "--rpc-url", &url])
+        .args([
+            "job",
+            "show",
+            &job.id.to_string(),
+            "--verify-selection",
+            "--rpc-url",
+            &url,
+        ])
         .output()
         .expect("job show");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("draw 0: seed matches, committee matches"), "{text}");
+    assert!(
+        text.contains("draw 0: seed matches, committee matches"),
+        "{text}"
+    );
 
     let report = sim.stop();
     let earned = |a: Address| {
@@ -264,12 +301,19 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
             .expect("runners")
             .iter()
             .find(|r| r["address"] == a.to_string())
-            .and_then(|r| r["earned"].as_str().map(|s| s.parse::<u64>().expect("amount")))
+            .and_then(|r| {
+                r["earned"]
+                    .as_str()
+                    .map(|s| s.parse::<u64>().expect("amount"))
+            })
             .expect("earned")
     };
     assert_eq!(earned(liar), 0);
     assert_eq!(earned(lazy), 0);
-    assert!(report["outcomes"]["settled"].as_u64().expect("settled") >= 1, "{report}");
+    assert!(
+        report["outcomes"]["settled"].as_u64().expect("settled") >= 1,
+        "{report}"
+    );
 }
 
 /// An HTTP server on loopback answering every request with `body` until dropped.
@@ -349,21 +393,52 @@ fn http_recorded_once_replays_the_same_verified_result_without_the_network() {
         follow(&url, id, &[]).1
     };
 
-    let sim = Sim::start(home, &url, "honest=3", &["--funder", "dev:1", "--http", "record", "--cassette", cassette]);
+    let sim = Sim::start(
+        home,
+        &url,
+        "honest=3",
+        &[
+            "--funder",
+            "dev:1",
+            "--http",
+            "record",
+            "--cassette",
+            cassette,
+        ],
+    );
     let recorded = refresh_and_follow();
-    assert_eq!(recorded.status, JobStatus::Settled, "{}", recorded.failure.as_str());
+    assert_eq!(
+        recorded.status,
+        JobStatus::Settled,
+        "{}",
+        recorded.failure.as_str()
+    );
     let report = sim.stop();
     assert_eq!(report["http_unmatched"], 0, "{report}");
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(cassette).expect("cassette")).expect("json");
-    assert_eq!(saved["interactions"][0]["request"]["url"], price_url.as_str(), "{saved}");
+    assert_eq!(
+        saved["interactions"][0]["request"]["url"],
+        price_url.as_str(),
+        "{saved}"
+    );
 
     // The upstream is gone: replay answers from the cassette, and the same runners (same
     // seed) verify the same result.
     drop(upstream);
-    let sim = Sim::start(home, &url, "honest=3", &["--http", "replay", "--cassette", cassette]);
+    let sim = Sim::start(
+        home,
+        &url,
+        "honest=3",
+        &["--http", "replay", "--cassette", cassette],
+    );
     let replayed = refresh_and_follow();
-    assert_eq!(replayed.status, JobStatus::Settled, "{}", replayed.failure.as_str());
+    assert_eq!(
+        replayed.status,
+        JobStatus::Settled,
+        "{}",
+        replayed.failure.as_str()
+    );
     assert_eq!(replayed.result, recorded.result);
     assert_eq!(
         replayed.result.as_ref().map(|r| r.to_vec()),
@@ -371,7 +446,10 @@ fn http_recorded_once_replays_the_same_verified_result_without_the_network() {
     );
     let report = sim.stop();
     assert_eq!(report["http_unmatched"], 0, "{report}");
-    assert!(report["http_served"].as_u64().expect("served") >= 3, "{report}");
+    assert!(
+        report["http_served"].as_u64().expect("served") >= 3,
+        "{report}"
+    );
 }
 
 #[test]
@@ -382,16 +460,33 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
     let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
     let upstream = Upstream::start(r#"{"bitcoin":{"usd":123}}"#);
     let dir = home.join("runner");
-    let listen = std::net::TcpListener::bind("127.0.0.1:0").expect("port").local_addr().expect("addr");
+    let listen = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("port")
+        .local_addr()
+        .expect("addr");
     let init = json(
         home,
         &[
-            "runner", "init", "--dir", dir.to_str().expect("dir"), "--key", "dev:3", "--listen",
-            &listen.to_string(), "--stake", "100000000000", "--rpc-url", &url,
+            "runner",
+            "init",
+            "--dir",
+            dir.to_str().expect("dir"),
+            "--key",
+            "dev:3",
+            "--listen",
+            &listen.to_string(),
+            "--stake",
+            "100000000000",
+            "--rpc-url",
+            &url,
         ],
     );
     let config = init["config"].as_str().expect("config").to_string();
-    let runner: Address = init["address"].as_str().expect("address").parse().expect("address");
+    let runner: Address = init["address"]
+        .as_str()
+        .expect("address")
+        .parse()
+        .expect("address");
     let registered = json(home, &["runner", "register", "-c", &config]);
     assert_eq!(registered["status"], "success", "{registered}");
 
@@ -421,8 +516,21 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
         cmd.spawn().expect("runner run")
     };
     let mut daemon = start(true);
-    let submitted = json(home, &["job", "submit", spec_path.to_str().expect("path"), "--account", "dev:0"]);
-    let id: Hash = submitted["job_id"].as_str().expect("job id").parse().expect("hash");
+    let submitted = json(
+        home,
+        &[
+            "job",
+            "submit",
+            spec_path.to_str().expect("path"),
+            "--account",
+            "dev:0",
+        ],
+    );
+    let id: Hash = submitted["job_id"]
+        .as_str()
+        .expect("job id")
+        .parse()
+        .expect("hash");
 
     // Wait (block by block) until its commitment is on chain, then kill it without warning.
     let client = cowboy_rpc::client(&url).expect("client");
@@ -433,7 +541,11 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
             if job.commitments.iter().any(|c| c.runner == runner) {
                 return job;
             }
-            if let Some(b) = client.wait_for_block(height, Some(10_000)).await.expect("poll") {
+            if let Some(b) = client
+                .wait_for_block(height, Some(10_000))
+                .await
+                .expect("poll")
+            {
                 height = b.height;
             }
         }
@@ -450,10 +562,23 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
     let _ = daemon.kill();
     let _ = daemon.wait();
     assert_eq!(job.status, JobStatus::Settled, "{}", job.failure.as_str());
-    assert_eq!(job.commitments.iter().filter(|c| c.runner == runner).count(), 1);
-    assert_eq!(committed.commitments, job.commitments, "nothing was committed twice");
+    assert_eq!(
+        job.commitments
+            .iter()
+            .filter(|c| c.runner == runner)
+            .count(),
+        1
+    );
+    assert_eq!(
+        committed.commitments, job.commitments,
+        "nothing was committed twice"
+    );
     assert!(job.reveals.iter().any(|r| r.runner == runner));
-    assert!(job.payouts.iter().any(|p| p.runner == runner && p.amount > 0));
+    assert!(
+        job.payouts
+            .iter()
+            .any(|p| p.runner == runner && p.amount > 0)
+    );
     // One more transaction after the commit: the reveal.
     let nonce = runtime().block_on(client.nonce(runner)).expect("nonce");
     assert_eq!(nonce.latest, nonce_after_commit.latest + 1, "{nonce:?}");

@@ -19,6 +19,10 @@ pub fn path(index: u32) -> String {
 /// spending `dev:0`…`dev:K` never races the faucet's nonces.
 pub const FAUCET_INDEX: u32 = 1_000;
 
+/// Index of the key that stakes and funds a devnet's runner fleet (`devnet up --runners`):
+/// beside the faucet's, so neither races the other's nonces.
+pub const RUNNER_FUNDER_INDEX: u32 = 1_001;
+
 /// One funded dev account.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DevAccount {

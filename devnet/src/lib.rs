@@ -11,8 +11,10 @@ pub mod accounts;
 mod process;
 mod state;
 
-pub use accounts::{DEV_MNEMONIC, DevAccount, FAUCET_INDEX, dev_accounts, dev_key};
-pub use state::{DevnetState, FaucetState, NodeState};
+pub use accounts::{
+    DEV_MNEMONIC, DevAccount, FAUCET_INDEX, RUNNER_FUNDER_INDEX, dev_accounts, dev_key,
+};
+pub use state::{DevnetState, FaucetState, NodeState, RunnersState};
 
 use cowboy_execution::{Allocation, Genesis, params::BASE_UNITS_PER_CBY};
 use cowboy_node::node::{self, Home, Member};
@@ -45,6 +47,11 @@ pub const DEFAULT_ACCOUNTS: u32 = 10;
 pub const DEFAULT_ACCOUNT_BALANCE: u64 = cowboy_execution::local::ACCOUNT_BALANCE;
 /// The faucet account's genesis balance: 1,000,000 CBY.
 pub const FAUCET_BALANCE: u64 = 1_000_000 * BASE_UNITS_PER_CBY;
+/// What the runner funder holds at genesis: stakes (100 CBY each on a devnet) and fee budgets
+/// for a few hundred runners.
+pub const RUNNER_FUNDER_BALANCE: u64 = 100_000 * BASE_UNITS_PER_CBY;
+/// The runner fleet's ready document, in the devnet's directory.
+pub const RUNNERS_READY: &str = "runners.json";
 /// What the faucet sends per request unless asked otherwise: 100 CBY.
 pub const FAUCET_DRIP: u64 = 100 * BASE_UNITS_PER_CBY;
 /// How long a stopped process gets to exit after SIGTERM before it is killed.
@@ -154,6 +161,9 @@ pub struct UpOptions {
     /// The execution budget as parts per million of the spec's cycle caps (`None`: sized for
     /// the block time, `Parameters::for_block_time`).
     pub cycle_budget_ppm: Option<u64>,
+    /// A runner fleet to start with the devnet (`honest=3,lazy=1`), staked by the runner
+    /// funder key; `None`: no runners.
+    pub runners: Option<String>,
 }
 
 impl UpOptions {
@@ -171,6 +181,7 @@ impl UpOptions {
             binary,
             timeout: Duration::from_secs(60),
             cycle_budget_ppm: None,
+            runners: None,
         }
     }
 }
@@ -224,6 +235,20 @@ pub struct Status {
     pub common_state_root: Option<Hash>,
     pub faucet_url: String,
     pub faucet_running: bool,
+    /// The runner fleet (`devnet up --runners`): its description, whether it runs, and its
+    /// runners as it reported them when ready.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runners: Option<RunnersReport>,
+}
+
+/// The runner fleet's view, as `status` reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunnersReport {
+    pub fleet: String,
+    pub running: bool,
+    pub pid: Option<u32>,
+    /// `cowboy runner-sim`'s ready document (runners with behaviour and endpoint, backends).
+    pub ready: Option<serde_json::Value>,
 }
 
 /// A named devnet under `$COWBOY_HOME/devnets`.
@@ -345,6 +370,19 @@ impl Devnet {
                     process: "faucet".into(),
                     height: None,
                 });
+                if state.runners.is_some() {
+                    self.start_runners(&mut state, &options.binary, &mut children, on)?;
+                    runtime.block_on(wait_runners(
+                        &mut children,
+                        &self.dir,
+                        deadline,
+                        options.timeout,
+                    ))?;
+                    on(Event::Ready {
+                        process: "runners".into(),
+                        height: None,
+                    });
+                }
                 Ok(())
             });
         if let Err(e) = ready {
@@ -402,6 +440,10 @@ impl Devnet {
             nodes,
             faucet,
             accounts,
+            runners: options
+                .runners
+                .clone()
+                .map(|fleet| RunnersState { fleet, pid: None }),
         };
         check_ports(&state.ports())?;
 
@@ -430,6 +472,10 @@ impl Devnet {
         allocations.push(Allocation {
             address: state.faucet.address,
             balance: Amount(FAUCET_BALANCE),
+        });
+        allocations.push(Allocation {
+            address: dev_key(RUNNER_FUNDER_INDEX)?.address(),
+            balance: Amount(RUNNER_FUNDER_BALANCE),
         });
         let genesis = Genesis {
             chain_id: state.chain_id,
@@ -491,6 +537,40 @@ impl Devnet {
     ) -> Result<()> {
         let child = self.spawn_faucet(state, binary)?;
         state.faucet.pid = Some(track("faucet", child, children, on));
+        state.save(&self.dir)
+    }
+
+    fn start_runners(
+        &self,
+        state: &mut DevnetState,
+        binary: &Path,
+        children: &mut Vec<(String, Child)>,
+        on: &mut dyn FnMut(Event),
+    ) -> Result<()> {
+        let Some(fleet) = state.runners.as_ref().map(|r| r.fleet.clone()) else {
+            return Ok(());
+        };
+        let _ = std::fs::remove_file(self.dir.join(RUNNERS_READY));
+        let args = vec![
+            "runner-sim".to_string(),
+            "--rpc-url".to_string(),
+            state.nodes[0].rpc_url(),
+            "--runners".to_string(),
+            fleet,
+            "--funder".to_string(),
+            format!("dev:{RUNNER_FUNDER_INDEX}"),
+            // The journals' directory doubles as the marker that tells this devnet's fleet
+            // from any other process.
+            "--dir".to_string(),
+            state::runners_marker(&self.dir),
+            "--ready-file".to_string(),
+            self.dir.join(RUNNERS_READY).display().to_string(),
+        ];
+        let child = self.spawn("runners", binary, &args, &[])?;
+        let pid = track("runners", child, children, on);
+        if let Some(r) = state.runners.as_mut() {
+            r.pid = Some(pid);
+        }
         state.save(&self.dir)
     }
 
@@ -673,6 +753,14 @@ impl Devnet {
 
     fn stop_all(&self, state: &mut DevnetState) -> Vec<String> {
         let mut stopped = Vec::new();
+        // The runners first: they follow the nodes.
+        let marker = state::runners_marker(&self.dir);
+        if let Some(pid) = state.runners.as_mut().and_then(|r| r.pid.take()) {
+            if process::alive(pid, &marker) {
+                stopped.push("runners".to_string());
+            }
+            process::terminate(pid, &marker, STOP_GRACE);
+        }
         // Stop the faucet first so it never sees a node vanish mid-request.
         let marker = self.faucet_marker();
         if let Some(pid) = state.faucet.pid.take() {
@@ -765,6 +853,14 @@ impl Devnet {
             }
         }
         let faucet_running = state.faucet_running(&self.dir);
+        let runners = state.runners.as_ref().map(|r| RunnersReport {
+            fleet: r.fleet.clone(),
+            running: state.runners_running(&self.dir),
+            pid: r.pid,
+            ready: std::fs::read_to_string(self.dir.join(RUNNERS_READY))
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok()),
+        });
         Ok(Status {
             name: self.name.clone(),
             chain_id: state.chain_id,
@@ -774,6 +870,7 @@ impl Devnet {
             common_state_root,
             faucet_url: state.faucet.url(),
             faucet_running,
+            runners,
         })
     }
 }
@@ -875,6 +972,30 @@ async fn wait_node(
             Ok(None) => {}
             Err(_) => tokio::time::sleep(Duration::from_millis(25)).await,
         }
+    }
+}
+
+/// Waits until the runner fleet wrote its ready document (every runner registered and
+/// following the chain).
+async fn wait_runners(
+    children: &mut [(String, Child)],
+    dir: &Path,
+    deadline: Instant,
+    timeout: Duration,
+) -> Result<()> {
+    loop {
+        if dir.join(RUNNERS_READY).exists() {
+            return Ok(());
+        }
+        check_children(children, dir)?;
+        if Instant::now() >= deadline {
+            return Err(DevnetError::Timeout {
+                process: "runners".into(),
+                secs: timeout.as_secs(),
+                log: dir.join("runners.log"),
+            });
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
 

@@ -23,6 +23,18 @@ pub struct DevnetState {
     pub nodes: Vec<NodeState>,
     pub faucet: FaucetState,
     pub accounts: Vec<DevAccount>,
+    /// The runner fleet started with the devnet, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runners: Option<RunnersState>,
+}
+
+/// A devnet's runner fleet (`cowboy runner-sim`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunnersState {
+    /// The fleet, as `--runners` gives it.
+    pub fleet: String,
+    pub pid: Option<u32>,
 }
 
 /// One validator.
@@ -70,6 +82,11 @@ pub(crate) fn faucet_marker(dir: &Path) -> String {
     format!("devnet:{}", dir.display())
 }
 
+/// The runner fleet's journal directory, which identifies its process.
+pub(crate) fn runners_marker(dir: &Path) -> String {
+    dir.join("runners").display().to_string()
+}
+
 impl DevnetState {
     pub(crate) fn load(dir: &Path) -> Result<Option<Self>, DevnetError> {
         let path = dir.join(FILE);
@@ -108,6 +125,14 @@ impl DevnetState {
         self.faucet
             .pid
             .is_some_and(|pid| process::alive(pid, &faucet_marker(dir)))
+    }
+
+    /// Whether the runner fleet started for the devnet in `dir` is running.
+    pub fn runners_running(&self, dir: &Path) -> bool {
+        self.runners
+            .as_ref()
+            .and_then(|r| r.pid)
+            .is_some_and(|pid| process::alive(pid, &runners_marker(dir)))
     }
 
     pub(crate) fn any_running(&self) -> bool {

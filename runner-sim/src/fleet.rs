@@ -107,6 +107,21 @@ impl FromStr for Fleet {
     }
 }
 
+impl fmt::Display for Fleet {
+    /// `KIND=COUNT,…`, runs of one behaviour counted together (what `from_str` reads back).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<(Behaviour, usize)> = Vec::new();
+        for b in &self.0 {
+            match parts.last_mut() {
+                Some((last, n)) if last == b => *n += 1,
+                _ => parts.push((*b, 1)),
+            }
+        }
+        let text: Vec<String> = parts.iter().map(|(b, n)| format!("{b}={n}")).collect();
+        f.write_str(&text.join(","))
+    }
+}
+
 /// The key of runner `index` of a simulation seeded with `seed`.
 pub fn key(seed: u64, index: usize) -> PrivateKey {
     let mut counter = 0u32;
@@ -152,6 +167,7 @@ mod tests {
             "honest=300".parse::<Fleet>(),
             Err(FleetError::TooMany(300))
         ));
+        assert_eq!(f.to_string(), "honest=2,lazy=1,liar=1");
         assert_ne!(key(1, 0).address(), key(1, 1).address());
         assert_eq!(key(1, 0).address(), key(1, 0).address());
     }

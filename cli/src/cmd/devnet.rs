@@ -79,6 +79,11 @@ pub struct UpArgs {
     /// The faucet's port.
     #[arg(long, default_value_t = cowboy_devnet::DEFAULT_FAUCET_PORT, env = "COWBOY_DEVNET_FAUCET_PORT")]
     faucet_port: u16,
+    /// Start a runner fleet with the devnet (`honest=3`, `honest=4,lazy=1,liar=1`; kinds:
+    /// honest, lazy, slow, liar, colluding, crash, flaky), staked by a dev key: ready when
+    /// `up` returns.
+    #[arg(long, value_name = "FLEET")]
+    runners: Option<cowboy_runner_sim::Fleet>,
     /// Deploy an example once ready: `counter`, `heartbeat`, `ping-pong`, or a project
     /// directory.
     #[arg(long, value_name = "NAME|DIR")]
@@ -312,6 +317,7 @@ impl UpArgs {
             faucet_port: self.faucet_port,
             timeout: Duration::from_secs(self.timeout),
             cycle_budget_ppm: self.cycle_budget,
+            runners: self.runners.as_ref().map(|f| f.to_string()),
             ..defaults
         };
         let started = Instant::now();
@@ -505,6 +511,13 @@ fn print_up(
                 "log": devnet.log("faucet"),
             },
             "accounts": accounts,
+            "runners": state.runners.as_ref().map(|r| serde_json::json!({
+                "fleet": r.fleet,
+                "log": devnet.log("runners"),
+                "ready": std::fs::read_to_string(devnet.dir().join(cowboy_devnet::RUNNERS_READY))
+                    .ok()
+                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()),
+            })),
             "profile": profile.0,
             "example": deployed,
         }));
@@ -525,6 +538,9 @@ fn print_up(
         outln!("  {:<7} rpc {}", node.name, node.rpc_url());
     }
     outln!("  faucet  {}", state.faucet.url());
+    if let Some(r) = &state.runners {
+        outln!("  runners {} (cowboy devnet status lists them)", r.fleet);
+    }
     outln!("  logs    {}/*.log", devnet.dir().display());
     outln!();
     outln!("{}", budget.line());
@@ -664,6 +680,26 @@ fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
             },
             s.faucet_url
         );
+        if let Some(r) = &s.runners {
+            outln!(
+                "  runners {:<8} {}",
+                if r.running { "running" } else { "stopped" },
+                r.fleet
+            );
+            let listed = r
+                .ready
+                .as_ref()
+                .and_then(|v| v["runners"].as_array().cloned())
+                .unwrap_or_default();
+            for x in listed {
+                outln!(
+                    "          {}  {:<9} {}",
+                    x["address"].as_str().unwrap_or("?"),
+                    x["behaviour"].as_str().unwrap_or("?"),
+                    x["endpoint"].as_str().unwrap_or("?")
+                );
+            }
+        }
     }
     if s.roots_agree == Some(false) {
         bail!(output::Reported);

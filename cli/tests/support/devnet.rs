@@ -3,7 +3,10 @@
 
 use cowboy_rpc::CowboyApiClient as _;
 use snapbox::cmd::Command;
-use std::{path::{Path, PathBuf}, time::Duration};
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
 
 pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_cowboy"))
@@ -37,7 +40,11 @@ impl Devnet {
     pub fn up(validators: usize, block_time: u64, extra: &[&str]) -> (Self, serde_json::Value) {
         let home = tempfile::tempdir().expect("home");
         let n = validators as u16;
-        let (rpc, p2p, faucet) = (super::free_base(n), super::free_base(n), super::free_base(1));
+        let (rpc, p2p, faucet) = (
+            super::free_base(n),
+            super::free_base(n),
+            super::free_base(1),
+        );
         let mut args: Vec<String> = [
             "devnet",
             "up",
@@ -112,4 +119,3 @@ pub fn height(url: &str) -> u64 {
         .expect("status")
         .height
 }
-
