@@ -585,3 +585,66 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
     let price = returned(home, &["query", &oracle, "price"]);
     assert_eq!(price["price"], 12_300, "{price}");
 }
+
+#[test]
+fn the_llm_judge_gets_a_structured_verdict_from_varying_runners() {
+    let _serial = serial();
+    let (devnet, up) = Devnet::up(1, 300, &[]);
+    let home = devnet.home();
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
+    // Half the runners' answers drift a little from the others'.
+    let sim = Sim::start(
+        home,
+        &url,
+        "honest=3",
+        &["--funder", "dev:1", "--llm-variation", "50"],
+    );
+    let model = sim.ready["model"].as_str().expect("model").to_string();
+    let path = support::example("llm-judge", &home.join("projects"));
+    let path = path.display().to_string();
+    json(home, &["build", "--path", &path]);
+    let receipt = json(
+        home,
+        &[
+            "deploy",
+            "--path",
+            &path,
+            "--account",
+            "dev:0",
+            "--value",
+            "100000000000",
+            "--args",
+            &format!("\"{model}\""),
+            "3",
+        ],
+    );
+    assert_eq!(receipt["status"], "success", "{receipt}");
+    let judge = receipt["created"].as_str().expect("created").to_string();
+    let id = returned(
+        home,
+        &[
+            "call",
+            &judge,
+            "judge",
+            "\"The sky is blue.\"",
+            "--account",
+            "dev:0",
+        ],
+    );
+    let id: Hash = id.as_str().expect("job id").parse().expect("hash");
+    let (_, job) = follow(&url, id, &[]);
+    assert_eq!(job.status, JobStatus::Settled, "{}", job.failure.as_str());
+    assert!(job.reveals.len() >= 2);
+    let verdict = returned(home, &["query", &judge, "verdict", &format!("\"{id}\"")]);
+    assert!(
+        ["pass", "fail"].contains(&verdict["verdict"].as_str().expect("verdict")),
+        "{verdict}"
+    );
+    let score = verdict["score"].as_i64().expect("score");
+    assert!((0..=100).contains(&score), "{verdict}");
+    // The verified result is one of the revealed answers, and it parses as the schema says.
+    let result: serde_json::Value =
+        serde_json::from_slice(job.result.as_ref().expect("result")).expect("json");
+    assert_eq!(result["verdict"], verdict["verdict"]);
+    sim.stop();
+}
