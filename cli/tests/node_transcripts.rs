@@ -11,6 +11,7 @@ use cowboy_rpc::CowboyApiClient;
 use std::process::{Command, Stdio};
 
 const KEY: &str = "0x4242424242424242424242424242424242424242424242424242424242424242";
+const RUNNER: &str = "0xfa17c5b66a985f44bc249c8e8fabd64767f414b1";
 
 struct Killed(std::process::Child);
 impl Drop for Killed {
@@ -41,6 +42,9 @@ fn node_transcripts() {
         // calls get the limits the transcripts show.
         .args(["--block-time", "100", "--cycle-budget", "5"])
         .args(["--fund", &format!("{funded}=1000000000000000000")])
+        // The runner of tests/jobs (its key is tests/jobs/market.in/runner.hex): its stake
+        // (10,000 CBY) and fees.
+        .args(["--fund", &format!("{RUNNER}=20000000000000")])
         .output()
         .expect("init");
     assert!(
@@ -92,13 +96,20 @@ fn node_transcripts() {
         "the node died of SIGPIPE"
     );
     let home = dir.path().join("home");
-    trycmd::TestCases::new()
-        .register_bin("cowboy", trycmd::cargo::cargo_bin("cowboy"))
-        .env("COWBOY_HOME", home.display().to_string())
-        .env("COWBOY_RPC_URL", url)
-        .env("COWBOY_PRIVATE_KEY", KEY)
-        .env("NO_COLOR", "1")
-        .case("tests/node/*.trycmd");
+    let cases = |glob: &str| {
+        trycmd::TestCases::new()
+            .register_bin("cowboy", trycmd::cargo::cargo_bin("cowboy"))
+            .env("COWBOY_HOME", home.display().to_string())
+            .env("COWBOY_RPC_URL", &url)
+            .env("COWBOY_PRIVATE_KEY", KEY)
+            .env("COWBOY_PASSWORD", "transcript password")
+            .env("NO_COLOR", "1")
+            .case(glob)
+            .run();
+    };
+    cases("tests/node/*.trycmd");
+    // After the node transcripts (they share the submitter's nonces): jobs and a runner.
+    cases("tests/jobs/*.trycmd");
 }
 
 /// A reader that goes away (`cowboy … | head`) ends a command quietly: no panic, no error.

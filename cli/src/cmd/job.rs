@@ -137,7 +137,8 @@ impl JobCommand {
                     estimate.committee_size,
                     estimate.threshold
                 );
-                outln!("eligible   {} runners", estimate.candidates.len());
+                let n = estimate.candidates.len();
+                outln!("eligible   {n} runner{}", if n == 1 { "" } else { "s" });
                 for (why, n) in &estimate.refused {
                     outln!("refused    {n} ({why})");
                 }

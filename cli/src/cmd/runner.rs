@@ -74,6 +74,9 @@ pub struct ConfigArgs {
         env = "COWBOY_RUNNER_CONFIG"
     )]
     config: PathBuf,
+    /// The node [default: runner.toml's rpc_url].
+    #[arg(long, env = "COWBOY_RPC_URL", value_name = "URL")]
+    rpc_url: Option<String>,
     #[command(flatten)]
     tx: TxArgs,
     #[command(flatten)]
@@ -113,6 +116,9 @@ pub struct RunArgs {
         env = "COWBOY_RUNNER_CONFIG"
     )]
     config: PathBuf,
+    /// The node [default: runner.toml's rpc_url].
+    #[arg(long, env = "COWBOY_RPC_URL", value_name = "URL")]
+    rpc_url: Option<String>,
     /// Log filter (tracing EnvFilter syntax).
     #[arg(long, default_value = "info")]
     log_level: String,
@@ -127,7 +133,16 @@ pub struct RunArgs {
     password: PasswordArgs,
 }
 
-fn load(path: &std::path::Path) -> Result<RunnerConfig> {
+/// Reads the configuration; `rpc_url` (the flag or `$COWBOY_RPC_URL`) overrides its node.
+fn load(path: &std::path::Path, rpc_url: Option<&String>) -> Result<RunnerConfig> {
+    let mut config = read(path)?;
+    if let Some(url) = rpc_url {
+        config.rpc_url = url.clone();
+    }
+    Ok(config)
+}
+
+fn read(path: &std::path::Path) -> Result<RunnerConfig> {
     RunnerConfig::load(path).map_err(|e| {
         anyhow::anyhow!(
             "{e}{}",
@@ -159,7 +174,7 @@ fn send(
     global: &GlobalArgs,
     instruction: impl FnOnce(&RunnerConfig, &cowboy_crypto::PrivateKey) -> SystemInstruction,
 ) -> Result<()> {
-    let config = load(&a.config)?;
+    let config = load(&a.config, a.rpc_url.as_ref())?;
     let key = key(&config, &a.password, global)?;
     let node = Node::connect_url(&config.rpc_url, None)?;
     let (hash, receipt) =
@@ -242,7 +257,7 @@ fn init(a: InitArgs, global: &GlobalArgs) -> Result<()> {
 }
 
 fn status(a: StatusArgs, global: &GlobalArgs) -> Result<()> {
-    let config = load(&a.config).ok();
+    let config = read(&a.config).ok();
     let address = match (&a.address, &config) {
         (Some(text), _) => client::address(text, "--address")?,
         (None, Some(c)) if c.key.starts_with("dev:") => {
@@ -314,7 +329,7 @@ fn status(a: StatusArgs, global: &GlobalArgs) -> Result<()> {
 
 fn run(a: RunArgs, global: &GlobalArgs) -> Result<()> {
     crate::logs::init(&a.log_level, a.log_json)?;
-    let config = load(&a.config)?;
+    let config = load(&a.config, a.rpc_url.as_ref())?;
     let key = key(&config, &a.password, global)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
