@@ -12,12 +12,13 @@ mod support;
 use cowboy_rpc::CowboyApiClient as _;
 use cowboy_types::{Address, Hash, job::JobStatus};
 use std::{
-    io::{BufRead as _, BufReader, Read as _, Write as _},
+    io::{BufRead as _, BufReader, Read as _},
     path::Path,
     process::{Child, Stdio},
     sync::Mutex,
 };
 use support::devnet::{Devnet, bin, json, runtime};
+use support::upstream::Upstream;
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -314,62 +315,6 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
         report["outcomes"]["settled"].as_u64().expect("settled") >= 1,
         "{report}"
     );
-}
-
-/// An HTTP server on loopback answering every request with `body` until dropped.
-struct Upstream {
-    addr: std::net::SocketAddr,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Upstream {
-    fn start(body: &'static str) -> Self {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let flag = stop.clone();
-        let thread = std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if flag.load(std::sync::atomic::Ordering::SeqCst) {
-                    return;
-                }
-                let Ok(mut s) = stream else { continue };
-                let mut buf = [0u8; 4096];
-                let mut got = Vec::new();
-                while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match s.read(&mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(n) => got.extend_from_slice(&buf[..n]),
-                    }
-                }
-                let _ = write!(
-                    s,
-                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            }
-        });
-        Self {
-            addr,
-            stop,
-            thread: Some(thread),
-        }
-    }
-
-    fn url(&self) -> String {
-        format!("http://{}/price", self.addr)
-    }
-}
-
-impl Drop for Upstream {
-    fn drop(&mut self) {
-        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
-        let _ = std::net::TcpStream::connect(self.addr);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }
 
 #[test]

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod devnet;
+pub mod upstream;
 
 /// `count` consecutive free loopback ports. They are taken below the kernel's ephemeral range
 /// (`ip_local_port_range`), where outgoing connections — ours, or another job's on a shared CI
