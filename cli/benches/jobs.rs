@@ -50,7 +50,15 @@ fn main() {
     let upstream = Upstream::start(r#"{"usd":65000}"#);
     let sink_path = home.join("sink.py");
     std::fs::write(&sink_path, SINK).expect("sink");
-    let deployed = json(home, &["deploy", sink_path.to_str().expect("path"), "--account", "dev:0"]);
+    let deployed = json(
+        home,
+        &[
+            "deploy",
+            sink_path.to_str().expect("path"),
+            "--account",
+            "dev:0",
+        ],
+    );
     let sink = deployed["created"].as_str().expect("created").to_string();
     let spec: cowboy_types::job::JobSpec = serde_json::from_value(serde_json::json!({
         "input": {"http": {"method": "GET", "url": upstream.url(), "extract": ["/usd"]}},

@@ -185,6 +185,9 @@ pub fn runner_config(
         http: HttpConfig {
             max_body_bytes: options.limits.max_body_bytes,
             via: (options.http_mode != mock::http::Mode::Live).then(|| backends.http_via.clone()),
+            // A simulation runs on one machine: runner endpoints, the MCP stub and local test
+            // servers are all on loopback.
+            allow_private_addresses: true,
         },
         llm: Some(LlmConfig {
             base_url: format!("{}/{index}/v1", backends.llm_base),

@@ -80,6 +80,10 @@ pub struct HttpConfig {
     /// replaying HTTP mock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// Let jobs reach loopback, private and link-local addresses (local testing only: on a
+    /// server it lets any job read what the runner's network exposes).
+    #[serde(default)]
+    pub allow_private_addresses: bool,
 }
 
 impl Default for HttpConfig {
@@ -87,6 +91,7 @@ impl Default for HttpConfig {
         Self {
             max_body_bytes: 4 * 1024 * 1024,
             via: None,
+            allow_private_addresses: false,
         }
     }
 }

@@ -47,6 +47,38 @@ pub enum DaemonError {
 
 /// Blocks after sending a transaction before sending it again if it is still not in.
 const RESEND_AFTER_BLOCKS: u64 = 3;
+/// Most result bytes one batch reveal carries (a transaction is at most 128 KiB).
+const MAX_BATCH_BYTES: usize = 96 * 1024;
+
+/// Limits for a transaction that rewrites `job`'s record with `reveals` added: cells for the
+/// whole record (the dispatcher stores it and charges a cell per byte) and cycles for hashing
+/// and checking each reveal, with room to spare (unused budget is refunded).
+fn limits(job: &JobRecord, reveals: &[Reveal]) -> cowboy_rpc::TxOptions {
+    use cowboy_execution::runners::verification as v;
+    let record = commonware_codec::EncodeSize::encode_size(job) as u64;
+    let added: u64 = reveals
+        .iter()
+        .map(|r| r.result.len() as u64 + 2 * r.embedding.len() as u64 + 256)
+        .sum();
+    let checks: u64 = reveals
+        .iter()
+        .map(|r| {
+            let n = r.result.len() + 32;
+            (7 * n as u64)
+                .saturating_add(v::check_cycles(&job.spec, r.result.len()))
+                .saturating_add(v::similarity_cycles(r.embedding.len(), job.committee_size))
+        })
+        .fold(0, u64::saturating_add);
+    cowboy_rpc::TxOptions {
+        cycles_limit: Some(
+            100_000u64
+                .saturating_add(checks)
+                .saturating_add(v::compile_cycles(&job.spec)),
+        ),
+        cells_limit: Some(record.saturating_add(added).saturating_add(4_096)),
+        ..Default::default()
+    }
+}
 
 /// One runner.
 pub struct Runner {
@@ -61,6 +93,11 @@ pub struct Runner {
     conduct: Arc<dyn Conduct>,
     /// Signing and sending, one at a time (nonces).
     send_lock: tokio::sync::Mutex<()>,
+    /// Jobs whose batch reveal was refused (reveal this runner's own result alone), jobs whose
+    /// result was pushed to the aggregator, and whether an `advance` pass is running.
+    own_only: Mutex<std::collections::HashSet<Hash>>,
+    pushed: Mutex<std::collections::HashSet<Hash>>,
+    advancing: AtomicBool,
     /// Jobs being executed now, and jobs its conduct declined (not looked at again).
     running: Mutex<HashMap<Hash, ()>>,
     declined: Mutex<std::collections::HashSet<Hash>>,
@@ -98,6 +135,9 @@ impl Runner {
             send_lock: tokio::sync::Mutex::new(()),
             running: Mutex::new(HashMap::new()),
             declined: Mutex::new(Default::default()),
+            own_only: Mutex::new(Default::default()),
+            pushed: Mutex::new(Default::default()),
+            advancing: AtomicBool::new(false),
             sent: Mutex::new(HashMap::new()),
             height: AtomicU64::new(0),
             healthy: AtomicBool::new(false),
@@ -179,21 +219,18 @@ impl Runner {
             let me = self.clone();
             tokio::spawn(async move {
                 me.heartbeat(after).await;
-                me.settle().await;
+                me.advance().await;
             });
         }
     }
 
-    /// Sends again the commits the journal holds (the node may have lost them) and pushes
-    /// their results to the aggregators again.
+    /// Sends again the commits the journal holds (the node may have lost them); results are
+    /// pushed by [`Self::advance`] once the commit phase is over.
     async fn recover(self: &Arc<Self>) -> Result<(), DaemonError> {
         for entry in self.journal.open_entries()? {
             if entry.stage == Stage::Committing {
                 tracing::info!(job = %entry.job_id, "resending the journalled commit");
                 self.send_raw(&entry.commit_tx.0).await;
-                if let Ok(Some(job)) = self.client.job(entry.job_id).await {
-                    self.push(&job, &entry.reveal).await;
-                }
             }
         }
         Ok(())
@@ -321,6 +358,20 @@ impl Runner {
             }
         };
         let reveal = self.reveal_of(outcome);
+        self.send_commit(&job, reveal).await?;
+        if halt {
+            self.halted.store(true, Ordering::SeqCst);
+        }
+        // The result is pushed to the aggregator only once every commitment is in
+        // (`advance`): before that, a member that saw it could commit to it as its own.
+        Ok(())
+    }
+
+    /// Signs a commit to `reveal` for the job's current draw, journals it (durably), then
+    /// sends it.
+    async fn send_commit(&self, job: &JobRecord, reveal: Reveal) -> Result<(), DaemonError> {
+        let job_id = job.id;
+        let draws = job.draws.len() as u32;
         let commitment = reveal.commitment();
         let instruction = Instruction::System(SystemInstruction::JobCommit { job_id, commitment });
         {
@@ -329,7 +380,7 @@ impl Runner {
                 &self.client,
                 &self.key,
                 instruction,
-                &Default::default(),
+                &limits(job, &[]),
             )
             .await
             .map_err(|e| self.node_error(e))?;
@@ -349,11 +400,6 @@ impl Runner {
         }
         self.metrics.job("committed");
         tracing::info!(job = %job_id, %commitment, "committed");
-        if halt {
-            self.halted.store(true, Ordering::SeqCst);
-            return Ok(());
-        }
-        self.push(&job, &reveal).await;
         Ok(())
     }
 
@@ -440,11 +486,21 @@ impl Runner {
                 .lock()
                 .map(|p| p.reveals(&job_id))
                 .unwrap_or_default();
+            held.retain(|r| r.runner != self.address);
+            if self.own_only.lock().is_ok_and(|o| o.contains(&job_id)) {
+                // A batch was refused: reveal this runner's own result alone.
+                held.clear();
+            }
             if let Some(e) = &own {
-                held.retain(|r| r.runner != self.address);
-                held.push(e.reveal.clone());
+                held.insert(0, e.reveal.clone());
             }
             held.retain(|r| !done(&r.runner) && opens(r));
+            // Within one transaction's size, own result first.
+            let mut bytes = 0usize;
+            held.retain(|r| {
+                bytes += r.result.len() + 2 * r.embedding.len() + 128;
+                bytes <= MAX_BATCH_BYTES
+            });
             let missing = job.commitments.iter().filter(|c| !done(&c.runner)).count();
             // Reveals end at committed_at + 2 × window (`start_reveals`).
             let window = job.deadline.saturating_sub(job.committed_at) / 2;
@@ -455,20 +511,43 @@ impl Runner {
             held
         } else {
             match own {
-                Some(e) if !done(&self.address) => vec![e.reveal.clone()],
+                Some(e) if !done(&self.address) && opens(&e.reveal) => vec![e.reveal.clone()],
+                Some(e) if !done(&self.address) => {
+                    tracing::error!(job = %job_id, "the journal's reveal does not open this runner's commitment on chain; not revealing (it would be slashed)");
+                    let _ = e;
+                    return Ok(());
+                }
                 _ => return Ok(()),
             }
         };
         let count = reveals.len();
+        let options = limits(&job, &reveals);
         let reveals = List::new(reveals).unwrap_or_default();
         let instruction = Instruction::System(SystemInstruction::JobReveal { job_id, reveals });
         let hash = {
             let _lock = self.send_lock.lock().await;
             self.mark_sent(job_id);
-            cowboy_rpc::send(&self.client, &self.key, instruction, &Default::default())
+            cowboy_rpc::send(&self.client, &self.key, instruction, &options)
                 .await
                 .map_err(|e| self.node_error(e))?
         };
+        // Follow the receipt: a refused batch is retried with this runner's result alone.
+        let me = self.clone();
+        tokio::spawn(async move {
+            match cowboy_rpc::receipt_within(&me.client, hash, Duration::from_secs(30)).await {
+                Ok(Some(r)) if r.status != cowboy_rpc::ReceiptStatus::Success => {
+                    me.metrics.job("reveal_refused");
+                    tracing::error!(job = %job_id, tx = %hash, error = ?r.error, "the reveal was refused");
+                    if let Ok(mut o) = me.own_only.lock() {
+                        o.insert(job_id);
+                    }
+                    if let Ok(mut sent) = me.sent.lock() {
+                        sent.remove(&job_id);
+                    }
+                }
+                _ => {}
+            }
+        });
         if let Some(mut e) = self.journal.get(&job_id)? {
             e.stage = Stage::Revealing;
             e.reveal_hash = Some(hash);
@@ -508,20 +587,68 @@ impl Runner {
         }
     }
 
-    /// Looks at up to 16 jobs it revealed for: settled or failed ones are closed in the
-    /// journal with what they paid this runner.
-    async fn settle(&self) {
-        let Ok(open) = self.journal.open_entries() else {
+    /// Once per block (one pass at a time), up to 32 open journal entries: a job whose
+    /// commit phase is over gets this runner's result pushed to its aggregator; a commit the
+    /// chain refused as a copy of another member's is made again with a fresh salt; a settled
+    /// or failed job is closed with what it paid this runner.
+    async fn advance(self: &Arc<Self>) {
+        if self.advancing.swap(true, Ordering::SeqCst) {
             return;
-        };
-        for mut entry in open.into_iter().take(16) {
+        }
+        let open = self.journal.open_entries().unwrap_or_default();
+        for entry in open.into_iter().take(32) {
             let Ok(Some(job)) = self.client.job(entry.job_id).await else {
                 continue;
             };
-            let finished = matches!(job.status, JobStatus::Settled | JobStatus::Failed);
-            if !finished {
-                continue;
+            if let Err(e) = self.advance_one(entry, &job).await {
+                tracing::warn!(job = %job.id, error = %e, "cannot follow the job");
             }
+        }
+        self.advancing.store(false, Ordering::SeqCst);
+    }
+
+    async fn advance_one(&self, mut entry: Entry, job: &JobRecord) -> Result<(), DaemonError> {
+        let same_draw = job.draws.len() as u32 == entry.draws;
+        let mine = job.commitments.iter().find(|c| c.runner == self.address);
+        let revealing = job.status == JobStatus::Committed
+            || (job.status == JobStatus::Disputed
+                && job.dispute.as_ref().is_some_and(|d| d.revealing));
+        let committing = job.status == JobStatus::Assigned
+            || (job.status == JobStatus::Disputed
+                && job.dispute.as_ref().is_some_and(|d| !d.revealing));
+        if revealing
+            && same_draw
+            && mine.is_some_and(|c| c.hash == entry.reveal.commitment())
+            && self.pushed.lock().is_ok_and(|mut p| p.insert(job.id))
+        {
+            self.push(job, &entry.reveal).await;
+        }
+        if committing && same_draw && mine.is_none() {
+            let refused = self
+                .client
+                .receipt(entry.commit_hash)
+                .await
+                .map_err(|e| self.node_error(e))?
+                .filter(|r| r.status != cowboy_rpc::ReceiptStatus::Success);
+            if let Some(r) = refused {
+                let error = r.error.unwrap_or_default();
+                if error.contains("already another member's") {
+                    tracing::warn!(job = %job.id, "another member committed our commitment first; committing again with a fresh salt");
+                    let mut fresh = entry.reveal.clone();
+                    fresh.salt = Hash(rand::random());
+                    return self.send_commit(job, fresh).await;
+                }
+                tracing::error!(job = %job.id, %error, "the commit was refused");
+                entry.stage = Stage::Done;
+                self.journal.put(&entry)?;
+                return Ok(());
+            }
+        }
+        let finished = matches!(job.status, JobStatus::Settled | JobStatus::Failed);
+        if !finished {
+            return Ok(());
+        }
+        {
             entry.earned = job
                 .payouts
                 .iter()
@@ -529,18 +656,26 @@ impl Runner {
                 .map(|p| p.amount)
                 .sum();
             entry.stage = Stage::Done;
-            if self.journal.put(&entry).is_ok() {
-                self.metrics.earnings.inc_by(entry.earned);
-                self.metrics.job(if job.status == JobStatus::Settled {
-                    "settled"
-                } else {
-                    "failed"
-                });
-                if let Ok(mut pool) = self.pool.lock() {
-                    pool.remove(&entry.job_id);
+            self.journal.put(&entry)?;
+            self.metrics.earnings.inc_by(entry.earned);
+            self.metrics.job(if job.status == JobStatus::Settled {
+                "settled"
+            } else {
+                "failed"
+            });
+            if let Ok(mut pool) = self.pool.lock() {
+                pool.remove(&entry.job_id);
+            }
+            for set in [&self.pushed, &self.own_only, &self.declined] {
+                if let Ok(mut s) = set.lock() {
+                    s.remove(&entry.job_id);
                 }
             }
+            if let Ok(mut sent) = self.sent.lock() {
+                sent.remove(&entry.job_id);
+            }
         }
+        Ok(())
     }
 
     async fn send_raw(&self, raw: &[u8]) {

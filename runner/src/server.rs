@@ -2,7 +2,8 @@
 //! signed results when this runner aggregates, `GET /health` and Prometheus `GET /metrics`.
 //!
 //! A push is checked before it is kept: its signature is its runner's, the job exists, this
-//! runner is the aggregator of its current draw and the pusher is on that committee. Bodies are
+//! runner is the aggregator of its current draw, the pusher is on that committee, and the push
+//! opens the pusher's commitment on chain within the job's size limit. Bodies are
 //! capped, and at most [`MAX_CHECKING`] pushes are checked at once (each asks the node for the
 //! job); the rest are told to retry.
 
@@ -93,6 +94,31 @@ async fn push(State(s): State<Shared>, Json(push): Json<Push>) -> axum::response
             ),
         );
     }
+    // Only an opening of the member's commitment on chain, and only one the chain would take
+    // (a refused entry would sink the whole batch).
+    let opens = job
+        .commitments
+        .iter()
+        .any(|c| c.runner == push.reveal.runner && c.hash == push.reveal.commitment());
+    if !opens {
+        return refuse(
+            StatusCode::CONFLICT,
+            format!(
+                "the push does not open {}'s commitment to job {} on chain (push once the commit phase is over)",
+                push.reveal.runner, job.id
+            ),
+        );
+    }
+    let max = job.spec.schema.max_return_bytes as usize;
+    if push.reveal.result.len() > max {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the result is {} bytes; the job allows {max}",
+                push.reveal.result.len()
+            ),
+        );
+    }
     if let Ok(mut pool) = s.runner.pool.lock() {
         pool.insert(push);
     }
@@ -101,10 +127,10 @@ async fn push(State(s): State<Shared>, Json(push): Json<Push>) -> axum::response
 
 async fn health(State(s): State<Shared>) -> axum::response::Response {
     let r = &s.runner;
+    // Not the node's URL: it may carry an API key.
     let body = json!({
         "address": r.address(),
         "height": r.height.load(Ordering::SeqCst),
-        "node": r.url,
         "halted": r.halted(),
     });
     let ok = r.healthy.load(Ordering::SeqCst) && !r.halted();

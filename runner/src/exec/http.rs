@@ -21,9 +21,10 @@ pub async fn run(
         HttpMethod::Delete => reqwest::Method::DELETE,
         HttpMethod::Head => reqwest::Method::HEAD,
     };
+    backends.check_url(&request.url)?;
     let mut builder = match &backends.config.http.via {
         Some(via) => backends
-            .http
+            .operator
             .request(method, via.as_str())
             .header(VIA_HEADER, request.url.as_str()),
         None => backends.http.request(method, request.url.as_str()),
@@ -66,8 +67,15 @@ pub async fn run(
         }
         body.extend_from_slice(&chunk);
     }
-    let rules: Vec<&str> = request.extract.iter().map(|r| r.as_str()).collect();
-    let result =
-        crate::extract::extract(&rules, &body).map_err(|e| ExecError::External(e.to_string()))?;
+    // Off the async workers: a regular expression or selector over a large body takes time
+    // (the job's wall-time limit still ends the wait).
+    let rules: Vec<String> = request.extract.iter().map(|r| r.to_string()).collect();
+    let result = tokio::task::spawn_blocking(move || {
+        let rules: Vec<&str> = rules.iter().map(String::as_str).collect();
+        crate::extract::extract(&rules, &body)
+    })
+    .await
+    .map_err(|e| ExecError::External(format!("extraction stopped: {e}")))?
+    .map_err(|e| ExecError::External(e.to_string()))?;
     Ok(Produced { result, tokens: 0 })
 }

@@ -16,7 +16,7 @@ fn post(
         ExecError::Unsupported("this runner has no [llm] backend configured".into())
     })?;
     let url = format!("{}/{path}", llm.base_url.trim_end_matches('/'));
-    let mut builder = backends.http.post(url).json(body);
+    let mut builder = backends.operator.post(url).json(body);
     if let Some(var) = &llm.api_key_env
         && let Ok(key) = std::env::var(var)
     {

@@ -11,12 +11,19 @@ use rmcp::{
 pub async fn run(
     request: &McpRequest,
     _spec: &JobSpec,
-    _backends: &Backends,
+    backends: &Backends,
 ) -> Result<Produced, ExecError> {
     let arguments: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&request.arguments)
             .map_err(|e| ExecError::External(format!("arguments are not a JSON object: {e}")))?;
-    let transport = StreamableHttpClientTransport::from_uri(request.server.as_str());
+    backends.check_url(&request.server)?;
+    // The runner's guarded client (no private addresses, checked redirects).
+    let transport = StreamableHttpClientTransport::with_client(
+        backends.http.clone(),
+        rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
+            request.server.as_str(),
+        ),
+    );
     let client = ()
         .serve(transport)
         .await

@@ -9,6 +9,7 @@
 //! and losing reputation.
 
 pub mod custom;
+pub mod guard;
 pub mod http;
 pub mod llm;
 pub mod mcp;
@@ -66,20 +67,35 @@ pub enum ExecError {
     Unsupported(String),
 }
 
-/// The backends every executor shares (one HTTP client for all jobs).
+/// The backends every executor shares: the guarded client for URLs jobs and other runners
+/// name, and a plain one for the operator's own endpoints (the LLM server, `http.via`).
 #[derive(Clone)]
 pub struct Backends {
     pub config: RunnerConfig,
     pub http: reqwest::Client,
+    pub operator: reqwest::Client,
 }
 
 impl Backends {
     pub fn new(config: RunnerConfig) -> Result<Self, reqwest::Error> {
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::limited(5))
-            .user_agent(concat!("cowboy-runner/", env!("CARGO_PKG_VERSION")))
-            .build()?;
-        Ok(Self { config, http })
+        let http = guard::client(config.http.allow_private_addresses)?;
+        let operator = guard::client(true)?;
+        Ok(Self {
+            config,
+            http,
+            operator,
+        })
+    }
+
+    /// Refuses a URL a job names unless it may be fetched (see [`guard`]).
+    pub fn check_url(&self, url: &str) -> Result<(), ExecError> {
+        let parsed: reqwest::Url = url
+            .parse()
+            .map_err(|e| ExecError::External(format!("{url} is not a URL: {e}")))?;
+        if self.config.http.allow_private_addresses {
+            return Ok(());
+        }
+        guard::check_url(&parsed).map_err(ExecError::External)
     }
 }
 
