@@ -443,7 +443,7 @@ impl CowboyApiServer for Rpc {
         after: u64,
         timeout_ms: Option<u64>,
     ) -> RpcResult<Option<Assignments>> {
-        use cowboy_execution::runners::dispatcher::{Duty, duty, jobs_after};
+        use cowboy_execution::runners::dispatcher::{Duty, duty, live_jobs};
         let mut rx = self.core.subscribe();
         let wait = rx.wait_for(|h| *h > after);
         match tokio::time::timeout(wait_for(timeout_ms), wait).await {
@@ -459,7 +459,7 @@ impl CowboyApiServer for Rpc {
             .map_err(state)?
             .aggregator
             .aggregator_timeout_blocks;
-        let jobs = jobs_after(&world, None, JOBS_SCAN).map_err(state)?;
+        let jobs = live_jobs(&world, JOBS_SCAN).map_err(state)?;
         // The runner's transaction lands in the next block, at height + 1.
         let duties = jobs
             .iter()

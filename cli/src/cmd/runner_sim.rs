@@ -20,8 +20,15 @@ cowboy runner-sim --runners honest=3 --funder dev:1 --http record --cassette pri
 cowboy runner-sim --runners honest=3 --http replay --cassette prices.json --until-jobs 5")]
 pub struct RunnerSimArgs {
     /// The fleet: KIND=COUNT,… with KIND honest, lazy, slow, liar, colluding, crash, flaky.
-    #[arg(long)]
-    runners: Fleet,
+    #[arg(long, required_unless_present = "diff_live")]
+    runners: Option<Fleet>,
+    /// Instead of a fleet: fetch --spec's HTTP request N times from the live endpoint and
+    /// show which response fields differ (to pick a verification mode).
+    #[arg(long, value_name = "N", requires = "spec")]
+    diff_live: Option<usize>,
+    /// The job spec --diff-live fetches.
+    #[arg(long, value_name = "FILE")]
+    spec: Option<PathBuf>,
     /// Seed for runner keys, flaky coins and the LLM stand-in (same seed, same runners).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -70,6 +77,12 @@ pub struct RunnerSimArgs {
 impl RunnerSimArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
         crate::logs::init(&self.log_level, false)?;
+        if let (Some(times), Some(spec)) = (self.diff_live, &self.spec) {
+            return diff(spec, times, global.json);
+        }
+        let Some(fleet) = self.runners.clone() else {
+            return Err(anyhow!("give the fleet with --runners KIND=COUNT,…"));
+        };
         if self.http != Mode::Live && self.cassette.is_none() {
             return Err(anyhow!("--http {:?} needs --cassette FILE", self.http));
         }
@@ -95,7 +108,7 @@ impl RunnerSimArgs {
         };
         let options = Options {
             rpc_url: url.clone(),
-            fleet: self.runners.clone(),
+            fleet,
             seed: self.seed,
             funder,
             dir,
@@ -172,6 +185,36 @@ impl RunnerSimArgs {
             Ok(())
         })
     }
+}
+
+fn diff(spec: &std::path::Path, times: usize, json: bool) -> Result<()> {
+    let spec = cowboy_runner::jobs::load_spec(spec)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let report = runtime.block_on(cowboy_runner_sim::diff::diff_live(&spec, times))?;
+    if json {
+        output::json(&report);
+        return Ok(());
+    }
+    outln!(
+        "{} fetches; the result was {}",
+        report.fetches,
+        if report.result_identical { "identical every time" } else { "NOT identical" }
+    );
+    for d in &report.differing {
+        outln!(
+            "  {}: {} value{}{}: {}",
+            if d.pointer.is_empty() { "(body)" } else { &d.pointer },
+            d.values.len(),
+            if d.values.len() == 1 { "" } else { "s" },
+            if d.missing > 0 { format!(", missing in {}", d.missing) } else { String::new() },
+            d.values.join(" | ")
+        );
+    }
+    outln!("suggestion: {}", report.suggestion);
+    Ok(())
 }
 
 fn print_report(r: &cowboy_runner_sim::Report) {

@@ -1594,6 +1594,27 @@ pub fn jobs_after(
         .collect()
 }
 
+/// The jobs a runner may have a duty on — those with a pending deadline (assigned, committed,
+/// disputed, or in their challenge window) — found through the deadline index rather than
+/// among every job ever submitted; at most `limit` index entries are looked at.
+pub fn live_jobs(world: &crate::world::World<'_>, limit: usize) -> Result<Vec<JobRecord>, ExecError> {
+    let prefix = cowboy_types::state::key::storage(&actors::JOB_DISPATCHER, keys::DEADLINE);
+    let header = prefix.len() - keys::DEADLINE.len();
+    let mut out = Vec::new();
+    for (k, _) in world.overlay.scan(&prefix, None, limit)? {
+        let key = k[header..].to_vec();
+        let at = height_in(&key, keys::DEADLINE)?;
+        let id = id_at_end(&key)?;
+        // An entry left behind by a deadline that moved is skipped, as the jobs phase does.
+        if let Some(job) = load(world, &id)?
+            && job.deadline == at
+        {
+            out.push(job);
+        }
+    }
+    Ok(out)
+}
+
 /// What a runner must do for a job now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
