@@ -238,10 +238,15 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
     let share = |b: u64| gross * b / 10_000;
     assert_eq!(job.treasury, share(bps("/settlement/treasury_bps")));
     let runners_part = gross - job.treasury - share(bps("/settlement/burn_bps"));
-    let bonus = share(bps("/aggregator/aggregator_bonus_bps"));
+    let aggregator = job.draws.last().expect("draw").aggregator;
+    // The aggregator's bonus, when it is among the agreeing runners (it may be the liar).
+    let bonus = if job.payouts.iter().any(|p| p.runner == aggregator) {
+        share(bps("/aggregator/aggregator_bonus_bps"))
+    } else {
+        0
+    };
     let winners = job.payouts.len() as u64;
     let each = (runners_part - bonus) / winners;
-    let aggregator = job.draws.last().expect("draw").aggregator;
     for p in job.payouts.iter() {
         let expected = each + if p.runner == aggregator { bonus } else { 0 };
         assert_eq!(p.amount, expected, "payout of {}", p.runner);

@@ -52,7 +52,11 @@ fn leaves(v: &Value, at: String, out: &mut BTreeMap<String, String>) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                leaves(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+                leaves(
+                    x,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
             }
         }
         Value::Array(a) => {
@@ -157,7 +161,9 @@ mod tests {
 
     /// A server answering fetch `n` with `{"usd": 7, "ts": n}`.
     async fn drifting() -> String {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let addr = listener.local_addr().expect("addr");
         tokio::spawn(async move {
             let mut n = 0;
@@ -203,6 +209,10 @@ mod tests {
         assert!(stable.differing[0].numeric);
         let whole = diff_live(&spec(&url, &[]), 3).await.expect("diff");
         assert!(!whole.result_identical);
-        assert!(whole.suggestion.contains("structured_match"), "{}", whole.suggestion);
+        assert!(
+            whole.suggestion.contains("structured_match"),
+            "{}",
+            whole.suggestion
+        );
     }
 }

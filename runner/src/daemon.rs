@@ -70,8 +70,11 @@ fn limits(job: &JobRecord, reveals: &[Reveal]) -> cowboy_rpc::TxOptions {
         })
         .fold(0, u64::saturating_add);
     cowboy_rpc::TxOptions {
+        // The instruction's intrinsic 21,000 and the dispatcher's reads, with room. Runner
+        // transactions share the runner lane's reservation by their limits, so a generous
+        // limit would let fewer of them into each block.
         cycles_limit: Some(
-            100_000u64
+            30_000u64
                 .saturating_add(checks)
                 .saturating_add(v::compile_cycles(&job.spec)),
         ),

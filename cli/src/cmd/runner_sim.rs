@@ -201,15 +201,27 @@ fn diff(spec: &std::path::Path, times: usize, json: bool) -> Result<()> {
     outln!(
         "{} fetches; the result was {}",
         report.fetches,
-        if report.result_identical { "identical every time" } else { "NOT identical" }
+        if report.result_identical {
+            "identical every time"
+        } else {
+            "NOT identical"
+        }
     );
     for d in &report.differing {
         outln!(
             "  {}: {} value{}{}: {}",
-            if d.pointer.is_empty() { "(body)" } else { &d.pointer },
+            if d.pointer.is_empty() {
+                "(body)"
+            } else {
+                &d.pointer
+            },
             d.values.len(),
             if d.values.len() == 1 { "" } else { "s" },
-            if d.missing > 0 { format!(", missing in {}", d.missing) } else { String::new() },
+            if d.missing > 0 {
+                format!(", missing in {}", d.missing)
+            } else {
+                String::new()
+            },
             d.values.join(" | ")
         );
     }

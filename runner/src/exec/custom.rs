@@ -81,3 +81,69 @@ pub async fn run(
         tokens: 0,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{config::CustomCommand, exec::Backends};
+
+    fn backends(kind: &str, command: &[&str]) -> Backends {
+        let mut config = crate::RunnerConfig::template(
+            "http://127.0.0.1:1",
+            "runner",
+            "127.0.0.1:9".parse().expect("addr"),
+            0,
+        );
+        config.custom.insert(
+            kind.into(),
+            CustomCommand {
+                command: command.iter().map(|s| s.to_string()).collect(),
+                max_memory_mb: 256,
+            },
+        );
+        Backends::new(config).expect("backends")
+    }
+
+    fn spec(kind: &str, payload: &[u8], wall_ms: u64) -> JobSpec {
+        serde_json::from_value(serde_json::json!({
+            "input": {"custom": {"kind": kind, "payload": format!("0x{}", hex::encode(payload))}},
+            "bounds": {"max_wall_ms": wall_ms},
+            "schema": {"max_return_bytes": 64, "expected_execution_ms": 10, "data_format": {"bytes": {}}},
+            "verification": {"mode": {"none": {}}},
+            "max_price": "1",
+            "timeout_blocks": 20,
+            "callback": {"actor": "0x0000000000000000000000000000000000000001", "handler": "h"}
+        }))
+        .expect("spec")
+    }
+
+    #[tokio::test]
+    async fn a_whitelisted_command_runs_within_its_limits() {
+        let b = backends("echo", &["cat"]);
+        let out = crate::exec::execute(&spec("echo", b"hello", 5_000), &b).await;
+        assert_eq!((out.result.as_slice(), out.fault), (&b"hello"[..], None));
+        // Not whitelisted: an external fault, nothing run.
+        let out = crate::exec::execute(&spec("other", b"x", 5_000), &b).await;
+        assert!(
+            out.note
+                .as_deref()
+                .is_some_and(|n| n.contains("not whitelisted")),
+            "{out:?}"
+        );
+        // Past its wall time: killed, reported as bounds too tight.
+        let b = backends("sleep", &["sleep", "5"]);
+        let out = crate::exec::execute(&spec("sleep", b"", 200), &b).await;
+        assert_eq!(
+            out.fault.map(|f| f.kind),
+            Some(cowboy_types::job::FaultKind::BoundsTooTight)
+        );
+        // More output than the job returns: bounds too tight.
+        let b = backends("yes", &["head", "-c", "1000", "/dev/zero"]);
+        let out = crate::exec::execute(&spec("yes", b"", 5_000), &b).await;
+        assert_eq!(
+            out.fault.map(|f| f.kind),
+            Some(cowboy_types::job::FaultKind::BoundsTooTight),
+            "{out:?}"
+        );
+    }
+}

@@ -1597,7 +1597,10 @@ pub fn jobs_after(
 /// The jobs a runner may have a duty on — those with a pending deadline (assigned, committed,
 /// disputed, or in their challenge window) — found through the deadline index rather than
 /// among every job ever submitted; at most `limit` index entries are looked at.
-pub fn live_jobs(world: &crate::world::World<'_>, limit: usize) -> Result<Vec<JobRecord>, ExecError> {
+pub fn live_jobs(
+    world: &crate::world::World<'_>,
+    limit: usize,
+) -> Result<Vec<JobRecord>, ExecError> {
     let prefix = cowboy_types::state::key::storage(&actors::JOB_DISPATCHER, keys::DEADLINE);
     let header = prefix.len() - keys::DEADLINE.len();
     let mut out = Vec::new();
