@@ -34,7 +34,7 @@ impl Default for Metrics {
             jobs.clone(),
         );
         let execution_seconds =
-            Histogram::new([0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0].into_iter());
+            Histogram::new([0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0]);
         registry.register(
             "execution_seconds",
             "Time running a job, from assignment to commitment",

@@ -44,7 +44,11 @@ impl LlmStandIn {
         let h = self.hash(&[b"reply", conversation.as_bytes()]);
         let vary = self.varies(runner, conversation.as_bytes());
         if conversation.to_ascii_lowercase().contains("json") {
-            let verdict = if h[0] % 2 == 0 { "pass" } else { "fail" };
+            let verdict = if h[0].is_multiple_of(2) {
+                "pass"
+            } else {
+                "fail"
+            };
             let mut score = i64::from(h[1] % 90) + 5;
             if vary {
                 score += i64::from(h[2] % 5) + 1;
