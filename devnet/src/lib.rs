@@ -164,6 +164,8 @@ pub struct UpOptions {
     /// A runner fleet to start with the devnet (`honest=3,lazy=1`), staked by the runner
     /// funder key; `None`: no runners.
     pub runners: Option<String>,
+    /// The fleet's HTTP jobs replayed from this cassette (`cowboy runner-sim --http replay`).
+    pub runners_cassette: Option<PathBuf>,
 }
 
 impl UpOptions {
@@ -182,6 +184,7 @@ impl UpOptions {
             timeout: Duration::from_secs(60),
             cycle_budget_ppm: None,
             runners: None,
+            runners_cassette: None,
         }
     }
 }
@@ -317,11 +320,24 @@ impl Devnet {
         on: &mut dyn FnMut(Event),
     ) -> Result<(DevnetState, bool)> {
         let (mut state, resumed) = match self.state()? {
-            Some(state) => {
+            Some(mut state) => {
                 if state.any_running() {
                     return Err(DevnetError::AlreadyRunning {
                         name: self.name.clone(),
                         rpc_url: state.nodes[0].rpc_url(),
+                    });
+                }
+                // A fleet left running by an interrupted devnet would hold its journals.
+                let marker = state::runners_marker(&self.dir);
+                if let Some(pid) = state.runners.as_mut().and_then(|r| r.pid.take()) {
+                    process::terminate(pid, &marker, STOP_GRACE);
+                }
+                // `--runners` on resume replaces the fleet (its journals and keys carry over).
+                if let Some(fleet) = &options.runners {
+                    state.runners = Some(RunnersState {
+                        fleet: fleet.clone(),
+                        cassette: options.runners_cassette.clone(),
+                        pid: None,
                     });
                 }
                 check_ports(&state.ports())?;
@@ -440,10 +456,11 @@ impl Devnet {
             nodes,
             faucet,
             accounts,
-            runners: options
-                .runners
-                .clone()
-                .map(|fleet| RunnersState { fleet, pid: None }),
+            runners: options.runners.clone().map(|fleet| RunnersState {
+                fleet,
+                cassette: options.runners_cassette.clone(),
+                pid: None,
+            }),
         };
         check_ports(&state.ports())?;
 
@@ -547,7 +564,11 @@ impl Devnet {
         children: &mut Vec<(String, Child)>,
         on: &mut dyn FnMut(Event),
     ) -> Result<()> {
-        let Some(fleet) = state.runners.as_ref().map(|r| r.fleet.clone()) else {
+        let Some((fleet, cassette)) = state
+            .runners
+            .as_ref()
+            .map(|r| (r.fleet.clone(), r.cassette.clone()))
+        else {
             return Ok(());
         };
         let _ = std::fs::remove_file(self.dir.join(RUNNERS_READY));
@@ -566,6 +587,15 @@ impl Devnet {
             "--ready-file".to_string(),
             self.dir.join(RUNNERS_READY).display().to_string(),
         ];
+        let mut args = args;
+        if let Some(c) = cassette {
+            args.extend([
+                "--http".to_string(),
+                "replay".to_string(),
+                "--cassette".to_string(),
+                c.display().to_string(),
+            ]);
+        }
         let child = self.spawn("runners", binary, &args, &[])?;
         let pid = track("runners", child, children, on);
         if let Some(r) = state.runners.as_mut() {
@@ -640,13 +670,19 @@ impl Devnet {
             .map(|n| (n.name.clone(), self.log(&n.name)))
             .collect();
         logs.push(("faucet".into(), self.log("faucet")));
+        if state.runners.is_some() {
+            logs.push(("runners".into(), self.log("runners")));
+        }
         Ok(logs)
     }
 
     /// Checks `process` names a node or the faucet of this devnet.
     pub fn check_process(&self, process: &str) -> Result<()> {
         let state = self.existing()?;
-        if process == "faucet" || state.nodes.iter().any(|n| n.name == process) {
+        if process == "faucet"
+            || (process == "runners" && state.runners.is_some())
+            || state.nodes.iter().any(|n| n.name == process)
+        {
             return Ok(());
         }
         Err(self.no_such(&state, process))
@@ -655,6 +691,9 @@ impl Devnet {
     fn no_such(&self, state: &DevnetState, process: &str) -> DevnetError {
         let mut known: Vec<String> = state.nodes.iter().map(|n| n.name.clone()).collect();
         known.push("faucet".into());
+        if state.runners.is_some() {
+            known.push("runners".into());
+        }
         DevnetError::NoSuchProcess {
             name: self.name.clone(),
             process: process.to_string(),
@@ -761,7 +800,7 @@ impl Devnet {
             }
             process::terminate(pid, &marker, STOP_GRACE);
         }
-        // Stop the faucet first so it never sees a node vanish mid-request.
+        // Then the faucet, so it never sees a node vanish mid-request.
         let marker = self.faucet_marker();
         if let Some(pid) = state.faucet.pid.take() {
             if process::alive(pid, &marker) {
@@ -853,13 +892,17 @@ impl Devnet {
             }
         }
         let faucet_running = state.faucet_running(&self.dir);
-        let runners = state.runners.as_ref().map(|r| RunnersReport {
-            fleet: r.fleet.clone(),
-            running: state.runners_running(&self.dir),
-            pid: r.pid,
-            ready: std::fs::read_to_string(self.dir.join(RUNNERS_READY))
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok()),
+        let runners = state.runners.as_ref().map(|r| {
+            let running = state.runners_running(&self.dir);
+            RunnersReport {
+                fleet: r.fleet.clone(),
+                running,
+                pid: r.pid.filter(|_| running),
+                ready: std::fs::read_to_string(self.dir.join(RUNNERS_READY))
+                    .ok()
+                    .filter(|_| running)
+                    .and_then(|t| serde_json::from_str(&t).ok()),
+            }
         });
         Ok(Status {
             name: self.name.clone(),

@@ -34,6 +34,9 @@ pub struct DevnetState {
 pub struct RunnersState {
     /// The fleet, as `--runners` gives it.
     pub fleet: String,
+    /// HTTP jobs replayed from this cassette instead of fetched live.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cassette: Option<PathBuf>,
     pub pid: Option<u32>,
 }
 

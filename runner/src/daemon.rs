@@ -47,6 +47,13 @@ pub enum DaemonError {
 
 /// Blocks after sending a transaction before sending it again if it is still not in.
 const RESEND_AFTER_BLOCKS: u64 = 3;
+/// Which of a job's transactions a resend throttle is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Sent {
+    Commit,
+    Reveal,
+}
+
 /// Most result bytes one batch reveal carries (a transaction is at most 128 KiB).
 const MAX_BATCH_BYTES: usize = 96 * 1024;
 
@@ -78,7 +85,13 @@ fn limits(job: &JobRecord, reveals: &[Reveal]) -> cowboy_rpc::TxOptions {
                 .saturating_add(checks)
                 .saturating_add(v::compile_cycles(&job.spec)),
         ),
-        cells_limit: Some(record.saturating_add(added).saturating_add(4_096)),
+        // The transaction's own bytes (intrinsic cells), the record rewritten with the reveals,
+        // and the verified result copied into it when this reveal completes the job.
+        cells_limit: Some(
+            record
+                .saturating_add(added.saturating_mul(3))
+                .saturating_add(8_192),
+        ),
         ..Default::default()
     }
 }
@@ -105,7 +118,11 @@ pub struct Runner {
     running: Mutex<HashMap<Hash, ()>>,
     declined: Mutex<std::collections::HashSet<Hash>>,
     /// The last transaction sent per job and the height it was sent at.
-    sent: Mutex<HashMap<Hash, u64>>,
+    sent: Mutex<HashMap<(Hash, Sent), u64>>,
+    /// Reveal tasks running now (one per job at a time).
+    revealing: Mutex<std::collections::HashSet<Hash>>,
+    /// Jobs not worth asking the node about before a height (verified, waiting to settle).
+    quiet_until: Mutex<HashMap<Hash, u64>>,
     /// The last height seen.
     pub(crate) height: AtomicU64,
     /// Whether the last poll reached the node.
@@ -142,6 +159,8 @@ impl Runner {
             pushed: Mutex::new(Default::default()),
             advancing: AtomicBool::new(false),
             sent: Mutex::new(HashMap::new()),
+            revealing: Mutex::new(Default::default()),
+            quiet_until: Mutex::new(HashMap::new()),
             height: AtomicU64::new(0),
             healthy: AtomicBool::new(false),
             halted: AtomicBool::new(false),
@@ -265,12 +284,17 @@ impl Runner {
                 });
             }
             "reveal" => {
-                if !self.due(job_id, height) {
+                if !self.due(job_id, Sent::Reveal, height)
+                    || !self.revealing.lock().is_ok_and(|mut r| r.insert(job_id))
+                {
                     return;
                 }
                 tokio::spawn(async move {
                     if let Err(e) = self.reveal(job_id, height).await {
                         tracing::error!(job = %job_id, error = %e, "reveal failed");
+                    }
+                    if let Ok(mut r) = self.revealing.lock() {
+                        r.remove(&job_id);
                     }
                 });
             }
@@ -278,19 +302,42 @@ impl Runner {
         }
     }
 
-    /// Whether a transaction for `job_id` may be sent at `height` (none sent in the last
+    /// Whether a `kind` transaction for `job_id` may be sent at `height` (none sent in the last
     /// [`RESEND_AFTER_BLOCKS`] blocks).
-    fn due(&self, job_id: Hash, height: u64) -> bool {
+    fn due(&self, job_id: Hash, kind: Sent, height: u64) -> bool {
         let Ok(sent) = self.sent.lock() else {
             return false;
         };
-        sent.get(&job_id)
+        sent.get(&(job_id, kind))
             .is_none_or(|at| height >= at.saturating_add(RESEND_AFTER_BLOCKS))
     }
 
-    fn mark_sent(&self, job_id: Hash) {
+    fn mark_sent(&self, job_id: Hash, kind: Sent) {
         if let Ok(mut sent) = self.sent.lock() {
-            sent.insert(job_id, self.height.load(Ordering::SeqCst));
+            sent.insert((job_id, kind), self.height.load(Ordering::SeqCst));
+        }
+    }
+
+    /// Forgets everything held in memory about `job_id`.
+    fn forget(&self, job_id: &Hash) {
+        for set in [
+            &self.pushed,
+            &self.own_only,
+            &self.declined,
+            &self.revealing,
+        ] {
+            if let Ok(mut s) = set.lock() {
+                s.remove(job_id);
+            }
+        }
+        if let Ok(mut sent) = self.sent.lock() {
+            sent.retain(|(j, _), _| j != job_id);
+        }
+        if let Ok(mut q) = self.quiet_until.lock() {
+            q.remove(job_id);
+        }
+        if let Ok(mut pool) = self.pool.lock() {
+            pool.remove(job_id);
         }
     }
 
@@ -315,14 +362,18 @@ impl Runner {
         {
             // Committed to this draw (before a restart, perhaps) and not in a block yet: the
             // same signed bytes again, never a second commitment.
-            if self.due(job_id, height) {
-                self.mark_sent(job_id);
+            if self.due(job_id, Sent::Commit, height) {
+                self.mark_sent(job_id, Sent::Commit);
                 self.send_raw(&entry.commit_tx.0).await;
             }
             return Ok(());
         }
         if !self.conduct.runs(&job) {
             if let Ok(mut d) = self.declined.lock() {
+                // Bounded: a declined job that comes back is only declined again.
+                if d.len() >= 4_096 {
+                    d.clear();
+                }
                 d.insert(job_id);
             }
             self.metrics.job("skipped");
@@ -398,7 +449,7 @@ impl Runner {
                 reveal_hash: None,
                 earned: 0,
             })?;
-            self.mark_sent(job_id);
+            self.mark_sent(job_id, Sent::Commit);
             self.send_raw_locked(&raw).await;
         }
         self.metrics.job("committed");
@@ -420,43 +471,55 @@ impl Runner {
         }
     }
 
-    /// Sends `reveal` to the job's aggregator (or keeps it, when this runner aggregates).
-    async fn push(&self, job: &JobRecord, reveal: &Reveal) {
-        let Some(draw) = job.draws.last() else { return };
+    /// Sends `reveal` to the job's aggregator (or keeps it, when this runner aggregates);
+    /// whether it got through.
+    async fn push(&self, job: &JobRecord, reveal: &Reveal) -> bool {
+        let Some(draw) = job.draws.last() else {
+            return false;
+        };
         let push = Push::sign(job.id, reveal.clone(), &self.key);
         if draw.aggregator == self.address {
             if let Ok(mut pool) = self.pool.lock() {
                 pool.insert(push);
             }
-            return;
+            return true;
         }
         let endpoint = match self.client.runner(draw.aggregator).await {
             Ok(Some(r)) => r.record.profile.endpoint,
             _ => {
                 tracing::warn!(job = %job.id, aggregator = %draw.aggregator, "cannot find the aggregator's endpoint; will reveal after its window");
-                return;
+                return false;
             }
         };
         let url = format!("{}/v1/push", endpoint.trim_end_matches('/'));
+        if let Ok(parsed) = url.parse::<reqwest::Url>()
+            && !self.backends.config.http.allow_private_addresses
+            && let Err(e) = crate::exec::guard::check_url(&parsed)
+        {
+            tracing::warn!(job = %job.id, %url, error = %e, "not pushing to the aggregator's endpoint; will reveal after its window");
+            return false;
+        }
         match self
             .backends
             .http
             .post(&url)
-            .timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(5))
             .json(&push)
             .send()
             .await
         {
             Ok(r) if r.status().is_success() => {
                 tracing::info!(job = %job.id, aggregator = %draw.aggregator, "pushed the result to the aggregator");
+                true
             }
             Ok(r) => {
                 let status = r.status();
-                let text = r.text().await.unwrap_or_default();
-                tracing::warn!(job = %job.id, %url, %status, answer = %text, "the aggregator refused the push; will reveal after its window");
+                tracing::warn!(job = %job.id, %url, %status, "the aggregator refused the push; trying again next block");
+                false
             }
             Err(e) => {
-                tracing::warn!(job = %job.id, %url, error = %e, "cannot reach the aggregator; will reveal after its window");
+                tracing::warn!(job = %job.id, %url, error = %e, "cannot reach the aggregator; trying again next block");
+                false
             }
         }
     }
@@ -529,7 +592,7 @@ impl Runner {
         let instruction = Instruction::System(SystemInstruction::JobReveal { job_id, reveals });
         let hash = {
             let _lock = self.send_lock.lock().await;
-            self.mark_sent(job_id);
+            self.mark_sent(job_id, Sent::Reveal);
             cowboy_rpc::send(&self.client, &self.key, instruction, &options)
                 .await
                 .map_err(|e| self.node_error(e))?
@@ -545,7 +608,7 @@ impl Runner {
                         o.insert(job_id);
                     }
                     if let Ok(mut sent) = me.sent.lock() {
-                        sent.remove(&job_id);
+                        sent.remove(&(job_id, Sent::Reveal));
                     }
                 }
                 _ => {}
@@ -598,11 +661,30 @@ impl Runner {
         if self.advancing.swap(true, Ordering::SeqCst) {
             return;
         }
-        let open = self.journal.open_entries().unwrap_or_default();
-        for entry in open.into_iter().take(32) {
+        let height = self.height.load(Ordering::SeqCst);
+        // Jobs waiting out their challenge window are not asked about until it ends, so the
+        // ones in their commit and reveal phases are never crowded out.
+        let open: Vec<Entry> = self
+            .journal
+            .open_entries()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|e| {
+                self.quiet_until
+                    .lock()
+                    .map_or(true, |q| q.get(&e.job_id).is_none_or(|h| height >= *h))
+            })
+            .take(64)
+            .collect();
+        for entry in open {
             let Ok(Some(job)) = self.client.job(entry.job_id).await else {
                 continue;
             };
+            if job.status == JobStatus::Verified
+                && let Ok(mut q) = self.quiet_until.lock()
+            {
+                q.insert(job.id, job.deadline.saturating_add(1));
+            }
             if let Err(e) = self.advance_one(entry, &job).await {
                 tracing::warn!(job = %job.id, error = %e, "cannot follow the job");
             }
@@ -610,7 +692,11 @@ impl Runner {
         self.advancing.store(false, Ordering::SeqCst);
     }
 
-    async fn advance_one(&self, mut entry: Entry, job: &JobRecord) -> Result<(), DaemonError> {
+    async fn advance_one(
+        self: &Arc<Self>,
+        mut entry: Entry,
+        job: &JobRecord,
+    ) -> Result<(), DaemonError> {
         let same_draw = job.draws.len() as u32 == entry.draws;
         let mine = job.commitments.iter().find(|c| c.runner == self.address);
         let revealing = job.status == JobStatus::Committed
@@ -624,15 +710,43 @@ impl Runner {
             && mine.is_some_and(|c| c.hash == entry.reveal.commitment())
             && self.pushed.lock().is_ok_and(|mut p| p.insert(job.id))
         {
-            self.push(job, &entry.reveal).await;
+            // In its own task, so an unreachable aggregator delays nothing else; a push that
+            // did not get through is tried again at the next block.
+            let (me, job, reveal) = (self.clone(), job.clone(), entry.reveal.clone());
+            tokio::spawn(async move {
+                if !me.push(&job, &reveal).await
+                    && let Ok(mut p) = me.pushed.lock()
+                {
+                    p.remove(&job.id);
+                }
+            });
         }
         if committing && same_draw && mine.is_none() {
-            let refused = self
+            let receipt = self
                 .client
                 .receipt(entry.commit_hash)
                 .await
-                .map_err(|e| self.node_error(e))?
-                .filter(|r| r.status != cowboy_rpc::ReceiptStatus::Success);
+                .map_err(|e| self.node_error(e))?;
+            if receipt.is_none() {
+                // Never included, and its nonce taken by a later transaction (the node dropped
+                // it): the same commitment again under a fresh nonce. The chain takes one
+                // commit per member, so this cannot commit twice.
+                let nonce = cowboy_types::Transaction::decode_strict(&entry.commit_tx.0)
+                    .map(|t| t.nonce)
+                    .unwrap_or(u64::MAX);
+                let latest = self
+                    .client
+                    .nonce(self.address)
+                    .await
+                    .map_err(|e| self.node_error(e))?
+                    .latest;
+                if latest > nonce {
+                    tracing::warn!(job = %job.id, "the journalled commit was dropped; signing it again");
+                    return self.send_commit(job, entry.reveal.clone()).await;
+                }
+                return Ok(());
+            }
+            let refused = receipt.filter(|r| r.status != cowboy_rpc::ReceiptStatus::Success);
             if let Some(r) = refused {
                 let error = r.error.unwrap_or_default();
                 if error.contains("already another member's") {
@@ -644,6 +758,7 @@ impl Runner {
                 tracing::error!(job = %job.id, %error, "the commit was refused");
                 entry.stage = Stage::Done;
                 self.journal.put(&entry)?;
+                self.forget(&job.id);
                 return Ok(());
             }
         }
@@ -666,17 +781,7 @@ impl Runner {
             } else {
                 "failed"
             });
-            if let Ok(mut pool) = self.pool.lock() {
-                pool.remove(&entry.job_id);
-            }
-            for set in [&self.pushed, &self.own_only, &self.declined] {
-                if let Ok(mut s) = set.lock() {
-                    s.remove(&entry.job_id);
-                }
-            }
-            if let Ok(mut sent) = self.sent.lock() {
-                sent.remove(&entry.job_id);
-            }
+            self.forget(&entry.job_id);
         }
         Ok(())
     }

@@ -239,3 +239,173 @@ fn draw_line(d: &cowboy_types::job::Draw) -> String {
         d.aggregator
     )
 }
+
+/// A job described by a few flags (`cowboy job submit --http URL …`) instead of a spec file:
+/// built into the chain's JSON form, then read and checked exactly as a file is.
+#[derive(Clone, Debug, Default)]
+pub struct QuickSpec {
+    /// An HTTP job: its URL, method, `Name: value` headers, body and extraction rules.
+    pub http: Option<String>,
+    pub method: Option<String>,
+    pub headers: Vec<String>,
+    pub body: Option<String>,
+    pub extract: Vec<String>,
+    /// An LLM job: the model id, the prompt and an optional system message.
+    pub llm: Option<Hash>,
+    pub prompt: Option<String>,
+    pub system: Option<String>,
+    pub max_tokens: u32,
+    /// An MCP job: the server URL, the tool and its arguments (a JSON object).
+    pub mcp: Option<String>,
+    pub tool: Option<String>,
+    pub arguments: Option<String>,
+    /// `none`, `economic_bond`, `majority_vote` (with `vote_field`) or `deterministic`.
+    pub mode: String,
+    pub vote_field: Option<String>,
+    pub runners: u8,
+    pub threshold: u8,
+    pub max_price: u64,
+    pub tip: u64,
+    pub timeout_blocks: u64,
+    pub max_wall_ms: u64,
+    pub max_return_bytes: u32,
+    /// `json`, `text` or `bytes`.
+    pub format: String,
+    /// `ACTOR.HANDLER` receiving the result, and what delivering it may cost.
+    pub callback: String,
+    pub callback_fee: u64,
+}
+
+/// `{"name": {}}`: a unit variant in the chain's JSON form.
+fn tagged(name: &str) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    m.insert(name.to_string(), serde_json::json!({}));
+    serde_json::Value::Object(m)
+}
+
+impl QuickSpec {
+    /// The spec, or what is wrong with the flags.
+    pub fn build(&self) -> Result<JobSpec, String> {
+        use serde_json::{Value, json};
+        let input = match (&self.http, &self.llm, &self.mcp) {
+            (Some(url), None, None) => {
+                let headers = self
+                    .headers
+                    .iter()
+                    .map(|h| {
+                        h.split_once(':')
+                            .map(|(n, v)| json!({"name": n.trim(), "value": v.trim()}))
+                            .ok_or_else(|| format!("--header {h:?} is not \"Name: value\""))
+                    })
+                    .collect::<Result<Vec<Value>, String>>()?;
+                let body = self.body.as_deref().unwrap_or("");
+                json!({"http": {
+                    "method": self.method.as_deref().unwrap_or("GET"),
+                    "url": url,
+                    "headers": headers,
+                    "body": format!("0x{}", hex::encode(body.as_bytes())),
+                    "extract": self.extract,
+                }})
+            }
+            (None, Some(model), None) => {
+                let prompt = self
+                    .prompt
+                    .as_ref()
+                    .ok_or("an LLM job needs --prompt TEXT")?;
+                let mut messages = Vec::new();
+                if let Some(s) = &self.system {
+                    messages.push(json!({"role": "system", "content": s}));
+                }
+                messages.push(json!({"role": "user", "content": prompt}));
+                json!({"llm": {"model": model, "messages": messages, "max_tokens": self.max_tokens}})
+            }
+            (None, None, Some(server)) => json!({"mcp": {
+                "server": server,
+                "tool": self.tool.as_deref().ok_or("an MCP job needs --tool NAME")?,
+                "arguments": self.arguments.as_deref().unwrap_or("{}"),
+            }}),
+            (None, None, None) => {
+                return Err(
+                    "say what to run: a spec file, or --http URL, --llm MODEL_ID or --mcp SERVER"
+                        .into(),
+                );
+            }
+            _ => return Err("give only one of --http, --llm and --mcp".into()),
+        };
+        let mode = match self.mode.as_str() {
+            "majority_vote" => json!({"majority_vote": {
+                "vote_field": self.vote_field.as_deref().ok_or("--mode majority_vote needs --vote-field POINTER")?,
+            }}),
+            m @ ("none" | "economic_bond" | "deterministic") => tagged(m),
+            other => {
+                return Err(format!(
+                    "--mode {other:?}: use none, economic_bond, majority_vote or deterministic (other modes need a spec file)"
+                ));
+            }
+        };
+        let (actor, handler) = self
+            .callback
+            .rsplit_once('.')
+            .ok_or_else(|| format!("--callback {:?} is not ACTOR.HANDLER", self.callback))?;
+        let spec = json!({
+            "input": input,
+            "bounds": {"max_wall_ms": self.max_wall_ms, "max_tokens": if self.llm.is_some() { u64::from(self.max_tokens) } else { 0 }},
+            "schema": {
+                "max_return_bytes": self.max_return_bytes,
+                "expected_execution_ms": (self.max_wall_ms / 2).max(1),
+                "data_format": tagged(&self.format),
+            },
+            "verification": {"mode": mode, "runners": self.runners, "threshold": self.threshold},
+            "max_price": self.max_price.to_string(),
+            "tip": self.tip.to_string(),
+            "timeout_blocks": self.timeout_blocks,
+            "callback": {"actor": actor, "handler": handler, "max_fee": self.callback_fee.to_string()},
+        });
+        let spec: JobSpec = serde_path_to_error::deserialize(spec)
+            .map_err(|e| format!("{}: {}", e.path(), e.inner()))?;
+        check_spec(&spec)?;
+        Ok(spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick() -> QuickSpec {
+        QuickSpec {
+            http: Some("https://api.example.com/price".into()),
+            extract: vec!["/usd".into()],
+            mode: "majority_vote".into(),
+            vote_field: Some("/usd".into()),
+            runners: 3,
+            max_price: 10_000_000,
+            timeout_blocks: 20,
+            max_wall_ms: 5_000,
+            max_return_bytes: 1_024,
+            format: "json".into(),
+            callback: "0x0000000000000000000000000000000000000001.on_result".into(),
+            callback_fee: 1_000_000_000,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn flags_build_a_checked_spec_or_say_what_is_missing() {
+        let spec = quick().build().expect("spec");
+        assert_eq!(spec.verification.runners, 3);
+        assert_eq!(spec.callback.handler.as_str(), "on_result");
+        let mut q = quick();
+        q.vote_field = None;
+        assert!(q.build().unwrap_err().contains("--vote-field"));
+        let mut q = quick();
+        q.http = None;
+        assert!(q.build().unwrap_err().contains("say what to run"));
+        let mut q = quick();
+        q.extract = vec!["x=re:(".into()];
+        assert!(q.build().unwrap_err().contains("extraction rule"));
+        let mut q = quick();
+        q.callback = "nohandler".into();
+        assert!(q.build().unwrap_err().contains("ACTOR.HANDLER"));
+    }
+}

@@ -84,6 +84,10 @@ pub struct UpArgs {
     /// `up` returns.
     #[arg(long, value_name = "FLEET")]
     runners: Option<cowboy_runner_sim::Fleet>,
+    /// The fleet's HTTP jobs are answered from this cassette (recorded with `cowboy runner-sim
+    /// --http record`) instead of the network.
+    #[arg(long, value_name = "FILE", requires = "runners")]
+    runners_cassette: Option<PathBuf>,
     /// Deploy an example once ready: `counter`, `heartbeat`, `ping-pong`, or a project
     /// directory.
     #[arg(long, value_name = "NAME|DIR")]
@@ -318,6 +322,10 @@ impl UpArgs {
             timeout: Duration::from_secs(self.timeout),
             cycle_budget_ppm: self.cycle_budget,
             runners: self.runners.as_ref().map(|f| f.to_string()),
+            runners_cassette: self
+                .runners_cassette
+                .as_ref()
+                .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone())),
             ..defaults
         };
         let started = Instant::now();

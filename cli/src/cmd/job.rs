@@ -30,13 +30,18 @@ pub enum JobCommand {
 }
 
 #[derive(Args)]
-#[command(after_help = "Example:\n  cowboy job submit price.toml --account dev:0 --wait")]
+#[command(after_help = "Examples:\n  \
+cowboy job submit price.toml --account dev:0 --wait\n  \
+cowboy job submit --http https://api.example.com/price --extract /usd --mode majority_vote \\\n    \
+--vote-field /usd --runners 3 --callback 0xACTOR.on_price --account dev:0")]
 pub struct SubmitArgs {
-    /// The spec file.
-    spec: PathBuf,
+    /// The spec file (JSON or TOML); or describe the job with the flags below.
+    spec: Option<PathBuf>,
     /// Override the spec's max_price (base units).
     #[arg(long)]
     max_price: Option<u64>,
+    #[command(flatten)]
+    quick: Box<QuickArgs>,
     /// Wait for the verified result (or the failure) and print it.
     #[arg(long)]
     wait: bool,
@@ -53,9 +58,129 @@ pub struct SubmitArgs {
 
 #[derive(Args)]
 pub struct EstimateArgs {
-    spec: PathBuf,
+    /// The spec file; or describe the job with the flags below.
+    spec: Option<PathBuf>,
+    #[command(flatten)]
+    quick: Box<QuickArgs>,
     #[command(flatten)]
     rpc: RpcArgs,
+}
+
+/// A job described by flags instead of a spec file (`cowboy_runner::jobs::QuickSpec`).
+#[derive(Args)]
+#[command(next_help_heading = "Job from flags (instead of a spec file)")]
+pub struct QuickArgs {
+    /// An HTTP job fetching this URL.
+    #[arg(long, value_name = "URL")]
+    http: Option<String>,
+    /// Its method.
+    #[arg(long, default_value = "GET")]
+    method: String,
+    /// A header, "Name: value" (repeat for several).
+    #[arg(long, value_name = "HEADER")]
+    header: Vec<String>,
+    /// Its body.
+    #[arg(long)]
+    body: Option<String>,
+    /// An extraction rule (repeat): /pointer, name=$.jsonpath, name=re:PATTERN, name=css:SELECTOR.
+    #[arg(long, value_name = "RULE")]
+    extract: Vec<String>,
+    /// An LLM job with this model id.
+    #[arg(long, value_name = "MODEL_ID")]
+    llm: Option<String>,
+    #[arg(long)]
+    prompt: Option<String>,
+    #[arg(long)]
+    system: Option<String>,
+    #[arg(long, default_value_t = 256)]
+    max_tokens: u32,
+    /// An MCP job on this server.
+    #[arg(long, value_name = "URL")]
+    mcp: Option<String>,
+    #[arg(long)]
+    tool: Option<String>,
+    /// The tool's arguments, a JSON object.
+    #[arg(long, value_name = "JSON")]
+    arguments: Option<String>,
+    /// none, economic_bond, majority_vote or deterministic.
+    #[arg(long, default_value = "none")]
+    mode: String,
+    /// The JSON pointer majority_vote votes on.
+    #[arg(long, value_name = "POINTER")]
+    vote_field: Option<String>,
+    /// Committee size (0: the chain's default).
+    #[arg(long, default_value_t = 0)]
+    runners: u8,
+    /// Agreement threshold (0: the chain's default).
+    #[arg(long, default_value_t = 0)]
+    threshold: u8,
+    /// Tip to the runners (base units).
+    #[arg(long, default_value_t = 0)]
+    tip: u64,
+    #[arg(long, default_value_t = 20)]
+    timeout_blocks: u64,
+    #[arg(long, default_value_t = 10_000)]
+    max_wall_ms: u64,
+    #[arg(long, default_value_t = 4_096)]
+    max_return_bytes: u32,
+    /// json, text or bytes.
+    #[arg(long, default_value = "json")]
+    format: String,
+    /// Who receives the result: ACTOR.HANDLER.
+    #[arg(long, value_name = "ACTOR.HANDLER")]
+    callback: Option<String>,
+    /// What delivering the result may cost (base units; the rest is refunded).
+    #[arg(long, default_value_t = 1_000_000_000)]
+    callback_fee: u64,
+}
+
+impl QuickArgs {
+    /// The spec from `file`, else from these flags (`max_price` for the flags' job).
+    fn spec(
+        &self,
+        file: Option<&PathBuf>,
+        max_price: Option<u64>,
+    ) -> Result<cowboy_types::job::JobSpec> {
+        if let Some(path) = file {
+            return Ok(jobs::load_spec(path)?);
+        }
+        let quick = jobs::QuickSpec {
+            http: self.http.clone(),
+            method: Some(self.method.clone()),
+            headers: self.header.clone(),
+            body: self.body.clone(),
+            extract: self.extract.clone(),
+            llm: self
+                .llm
+                .as_deref()
+                .map(|m| client::hash(m, "--llm"))
+                .transpose()?,
+            prompt: self.prompt.clone(),
+            system: self.system.clone(),
+            max_tokens: self.max_tokens,
+            mcp: self.mcp.clone(),
+            tool: self.tool.clone(),
+            arguments: self.arguments.clone(),
+            mode: self.mode.clone(),
+            vote_field: self.vote_field.clone(),
+            runners: self.runners,
+            threshold: self.threshold,
+            max_price: max_price.unwrap_or(10_000_000),
+            tip: self.tip,
+            timeout_blocks: self.timeout_blocks,
+            max_wall_ms: self.max_wall_ms,
+            max_return_bytes: self.max_return_bytes,
+            format: self.format.clone(),
+            callback: self
+                .callback
+                .clone()
+                .ok_or_else(|| anyhow!("a job from flags needs --callback ACTOR.HANDLER"))?,
+            callback_fee: self.callback_fee,
+        };
+        quick
+            .build()
+            .map_err(|e| anyhow!("the job is invalid: {e}"))
+    }
 }
 
 #[derive(Args)]
@@ -125,7 +250,7 @@ impl JobCommand {
         match self {
             Self::Submit(a) => submit(a, global),
             Self::Estimate(a) => {
-                let spec = jobs::load_spec(&a.spec)?;
+                let spec = a.quick.spec(a.spec.as_ref(), None)?;
                 let node = Node::connect(&a.rpc, global)?;
                 let estimate = node.call(async |c| c.estimate_job(spec).await)?;
                 if global.json {
@@ -133,8 +258,13 @@ impl JobCommand {
                     return Ok(());
                 }
                 outln!(
-                    "committee  {} runners, {} must agree",
+                    "committee  {} runner{}, {} must agree",
                     estimate.committee_size,
+                    if estimate.committee_size == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
                     estimate.threshold
                 );
                 let n = estimate.candidates.len();
@@ -266,7 +396,7 @@ impl JobCommand {
 }
 
 fn submit(a: SubmitArgs, global: &GlobalArgs) -> Result<()> {
-    let mut spec = jobs::load_spec(&a.spec)?;
+    let mut spec = a.quick.spec(a.spec.as_ref(), a.max_price)?;
     if let Some(p) = a.max_price {
         spec.max_price = p;
     }
