@@ -89,16 +89,15 @@ impl Drop for Sim {
     }
 }
 
-/// Follows job `id` until it settles or fails; returns the record when it turned verified (if
-/// it did) with each listed address's balance then, and the final record.
-fn follow(
-    url: &str,
-    id: Hash,
-    watch: &[Address],
-) -> (
+/// What [`follow`] returns: the record when the job turned verified with each watched
+/// address's balance then (if it did), and the final record with the balances then.
+type Followed = (
     Option<(cowboy_types::job::JobRecord, Vec<u64>)>,
-    cowboy_types::job::JobRecord,
-) {
+    (cowboy_types::job::JobRecord, Vec<u64>),
+);
+
+/// Follows job `id` until it settles or fails.
+fn follow(url: &str, id: Hash, watch: &[Address]) -> Followed {
     let client = cowboy_rpc::client(url).expect("client");
     runtime().block_on(async {
         let mut height = client.status().await.expect("status").height;
@@ -113,7 +112,11 @@ fn follow(
                 verified = Some((job.clone(), balances));
             }
             if matches!(job.status, JobStatus::Settled | JobStatus::Failed) {
-                return (verified, job);
+                let mut balances = Vec::new();
+                for a in watch {
+                    balances.push(client.balance(*a).await.expect("balance").0);
+                }
+                return (verified, (job, balances));
             }
             if let Some(b) = client
                 .wait_for_block(height, Some(10_000))
@@ -197,36 +200,47 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
         .map(|r| r["address"].as_str().expect("a").parse().expect("a"))
         .collect();
 
-    // Refresh until a job's committee holds both the lazy runner and the liar (5 of 6 are
-    // drawn: most draws do) and it settles.
-    let mut found = None;
-    for _ in 0..10 {
+    // Refresh until a settled job had the liar on its committee, and some job had the lazy
+    // runner (5 of the 6 runners are drawn each time, so usually the first job has both).
+    let mut with_liar = None;
+    let mut with_lazy = None;
+    for _ in 0..8 {
         let id: Hash = returned(home, &["call", &oracle, "refresh", "--account", "dev:0"])
             .as_str()
             .expect("job id")
             .parse()
             .expect("hash");
-        let (verified, job) = follow(&url, id, &honest);
+        let (verified, (job, settled)) = follow(&url, id, &honest);
         let committee = &job.draws[0].committee;
-        if job.status == JobStatus::Settled
-            && committee.contains(&lazy)
-            && committee.contains(&liar)
-        {
-            found = Some((verified.expect("verified before settled"), job));
+        eprintln!(
+            "job {id}: {} (lazy drawn: {}, liar drawn: {}) {}",
+            job.status,
+            committee.contains(&lazy),
+            committee.contains(&liar),
+            job.failure.as_str()
+        );
+        if committee.contains(&lazy) && with_lazy.is_none() {
+            with_lazy = Some(job.clone());
+        }
+        if job.status == JobStatus::Settled && committee.contains(&liar) && with_liar.is_none() {
+            with_liar = Some((verified.expect("verified before settled"), job, settled));
+        }
+        if with_liar.is_some() && with_lazy.is_some() {
             break;
         }
     }
-    let ((at_verified, balances), job) =
-        found.expect("a settled job with the lazy runner and the liar");
+    let ((at_verified, balances), job, settled) =
+        with_liar.expect("a settled job with the liar drawn");
+    let lazy_job = with_lazy.expect("a job with the lazy runner drawn");
 
     // The oracle got the verified price through its callback.
     let price = returned(home, &["query", &oracle, "price"]);
     assert_eq!(price["price"], 9_712_345, "{price}");
     assert!(price["updated"].as_u64().is_some(), "{price}");
 
-    // The lazy runner never committed: excluded from the job, which went on without it.
-    assert!(job.excluded.contains(&lazy), "{:?}", job.excluded);
-    assert!(!job.commitments.iter().any(|c| c.runner == lazy));
+    // The lazy runner never committed: excluded from its job, which went on without it.
+    assert!(lazy_job.excluded.contains(&lazy), "{:?}", lazy_job.excluded);
+    assert!(!lazy_job.commitments.iter().any(|c| c.runner == lazy));
     // The liar revealed a different value: paid nothing.
     assert!(job.reveals.iter().any(|r| r.runner == liar));
     assert!(!job.payouts.iter().any(|p| p.runner == liar));
@@ -258,14 +272,13 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
     // Held through the challenge window, then paid: each honest runner's balance rose by its
     // payout exactly between verification and settlement.
     let client = cowboy_rpc::client(&url).expect("client");
-    for (a, before) in honest.iter().zip(&balances) {
-        let now = runtime().block_on(client.balance(*a)).expect("balance").0;
+    for ((a, before), now) in honest.iter().zip(&balances).zip(&settled) {
         let paid = job
             .payouts
             .iter()
             .find(|p| p.runner == *a)
             .map_or(0, |p| p.amount);
-        assert_eq!(now - before, paid, "balance of {a}");
+        assert_eq!(now.checked_sub(*before), Some(paid), "balance of {a}");
     }
     assert_eq!(at_verified.payouts, job.payouts);
 
@@ -340,7 +353,7 @@ fn http_recorded_once_replays_the_same_verified_result_without_the_network() {
             .expect("job id")
             .parse()
             .expect("hash");
-        follow(&url, id, &[]).1
+        follow(&url, id, &[]).1.0
     };
 
     let sim = Sim::start(
@@ -518,7 +531,7 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
 
     // Restarted without the drill, it reveals from its journal and is paid.
     let mut daemon = start(false);
-    let (_, job) = follow(&url, id, &[]);
+    let (_, (job, _)) = follow(&url, id, &[]);
     let _ = daemon.kill();
     let _ = daemon.wait();
     assert_eq!(job.status, JobStatus::Settled, "{}", job.failure.as_str());
@@ -592,7 +605,7 @@ fn the_llm_judge_gets_a_structured_verdict_from_varying_runners() {
         ],
     );
     let id: Hash = id.as_str().expect("job id").parse().expect("hash");
-    let (_, job) = follow(&url, id, &[]);
+    let (_, (job, _)) = follow(&url, id, &[]);
     assert_eq!(job.status, JobStatus::Settled, "{}", job.failure.as_str());
     assert!(job.reveals.len() >= 2);
     let verdict = returned(home, &["query", &judge, "verdict", &format!("\"{id}\"")]);

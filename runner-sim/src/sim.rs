@@ -148,6 +148,8 @@ pub struct Simulation {
 struct Timings {
     first_seen: HashMap<Hash, Instant>,
     finished: HashMap<Hash, (Duration, JobStatus)>,
+    /// Each fleet job's latest status.
+    status: HashMap<Hash, JobStatus>,
 }
 
 fn node_error(url: &str) -> impl Fn(cowboy_rpc::jsonrpsee::core::ClientError) -> SimError + '_ {
@@ -462,6 +464,17 @@ impl Simulation {
         })
     }
 
+    /// The fleet's jobs by their latest status (what the live line shows).
+    pub fn status_counts(&self) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        if let Ok(t) = self.timings.lock() {
+            for s in t.status.values() {
+                *out.entry(s.to_string()).or_default() += 1;
+            }
+        }
+        out
+    }
+
     /// Jobs of the fleet that reached a result or failed while the simulation ran.
     pub fn finished_jobs(&self) -> usize {
         self.timings.lock().map(|t| t.finished.len()).unwrap_or(0)
@@ -542,7 +555,6 @@ async fn expect_success(
 /// result (or failure) arrives, and logging each block's changes.
 async fn monitor(client: HttpClient, fleet: Vec<Address>, timings: Arc<Mutex<Timings>>) {
     let mut height = 0;
-    let mut last: HashMap<Hash, JobStatus> = HashMap::new();
     loop {
         match client.wait_for_block(height, Some(MAX_WAIT_MS)).await {
             Ok(Some(b)) => height = b.height,
@@ -574,9 +586,9 @@ async fn monitor(client: HttpClient, fleet: Vec<Address>, timings: Arc<Mutex<Tim
             if done && !t.finished.contains_key(&j.id) {
                 t.finished.insert(j.id, (first.elapsed(), j.status));
             }
-            if last.get(&j.id) != Some(&j.status) {
+            if t.status.get(&j.id) != Some(&j.status) {
                 tracing::info!(height, job = %j.id, status = %j.status, "job");
-                last.insert(j.id, j.status);
+                t.status.insert(j.id, j.status);
             }
         }
     }

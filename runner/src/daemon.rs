@@ -123,8 +123,11 @@ pub struct Runner {
     revealing: Mutex<std::collections::HashSet<Hash>>,
     /// Jobs not worth asking the node about before a height (verified, waiting to settle).
     quiet_until: Mutex<HashMap<Hash, u64>>,
-    /// The last height seen.
+    /// The last height seen, when it was seen, and the block time measured from the long
+    /// polls (milliseconds, a moving average; 0 until measured).
     pub(crate) height: AtomicU64,
+    seen_at: Mutex<Option<(u64, Instant)>>,
+    block_ms: AtomicU64,
     /// Whether the last poll reached the node.
     pub(crate) healthy: AtomicBool,
     /// Set by a [`Plan::CommitThenHalt`]: the runner stops acting.
@@ -162,6 +165,8 @@ impl Runner {
             revealing: Mutex::new(Default::default()),
             quiet_until: Mutex::new(HashMap::new()),
             height: AtomicU64::new(0),
+            seen_at: Mutex::new(None),
+            block_ms: AtomicU64::new(0),
             healthy: AtomicBool::new(false),
             halted: AtomicBool::new(false),
             last_heartbeat_check: AtomicU64::new(0),
@@ -232,6 +237,7 @@ impl Runner {
             };
             backoff = Duration::from_millis(100);
             self.healthy.store(true, Ordering::SeqCst);
+            self.observe_block(after, assignments.height);
             after = assignments.height;
             self.height.store(after, Ordering::SeqCst);
             self.metrics.height.set(after as i64);
@@ -300,6 +306,27 @@ impl Runner {
             }
             other => tracing::warn!(duty = other, job = %job_id, "unknown duty from the node"),
         }
+    }
+
+    /// Updates the measured block time when the chain moved from `before` to `now`.
+    fn observe_block(&self, before: u64, now: u64) {
+        let Ok(mut seen) = self.seen_at.lock() else {
+            return;
+        };
+        if let Some((h, at)) = *seen
+            && now > h
+            && before == h
+        {
+            let sample = at.elapsed().as_millis() as u64 / (now - h);
+            let old = self.block_ms.load(Ordering::SeqCst);
+            let next = if old == 0 {
+                sample
+            } else {
+                (old * 3 + sample) / 4
+            };
+            self.block_ms.store(next, Ordering::SeqCst);
+        }
+        *seen = Some((now, Instant::now()));
     }
 
     /// Whether a `kind` transaction for `job_id` may be sent at `height` (none sent in the last
@@ -382,7 +409,13 @@ impl Runner {
         }
         self.metrics.active.inc();
         let started = Instant::now();
-        let outcome = exec::execute(&job.spec, &self.backends).await;
+        // Leave a block for the commit to be included before the deadline.
+        let block_ms = self.block_ms.load(Ordering::SeqCst);
+        let time_left = (block_ms > 0).then(|| {
+            let blocks = deadline.saturating_sub(height).saturating_sub(1).max(1);
+            Duration::from_millis(blocks.saturating_mul(block_ms))
+        });
+        let outcome = exec::execute(&job.spec, &self.backends, time_left).await;
         self.metrics.active.dec();
         self.metrics
             .execution_seconds

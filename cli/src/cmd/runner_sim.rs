@@ -155,9 +155,19 @@ impl RunnerSimArgs {
             let client = cowboy_rpc::client(&url)?;
             let stop_after = self.duration.map(Duration::from_secs);
             let started = std::time::Instant::now();
+            let json = global.json;
             let wait = async {
                 let mut height = 0;
+                let mut shown = std::collections::BTreeMap::new();
                 loop {
+                    // The live line: the fleet's jobs by status, when it changes.
+                    let counts = sim.status_counts();
+                    if !json && counts != shown {
+                        let parts: Vec<String> =
+                            counts.iter().map(|(s, n)| format!("{n} {s}")).collect();
+                        eprintln!("height {height}: jobs {}", parts.join(", "));
+                        shown = counts;
+                    }
                     if self.until_jobs.is_some_and(|n| sim.finished_jobs() >= n)
                         || stop_after.is_some_and(|d| started.elapsed() >= d)
                     {

@@ -84,7 +84,7 @@ mod tests {
             "callback": {"actor": "0x0000000000000000000000000000000000000001", "handler": "h"}
         }))
         .expect("spec");
-        let out = cowboy_runner::exec::execute(&spec, &exec).await;
+        let out = cowboy_runner::exec::execute(&spec, &exec, None).await;
         assert_eq!(out.fault, None, "{:?}", out.note);
         let v: serde_json::Value = serde_json::from_slice(&out.result).expect("json");
         assert_eq!(

@@ -120,10 +120,10 @@ mod tests {
     #[tokio::test]
     async fn a_whitelisted_command_runs_within_its_limits() {
         let b = backends("echo", &["cat"]);
-        let out = crate::exec::execute(&spec("echo", b"hello", 5_000), &b).await;
+        let out = crate::exec::execute(&spec("echo", b"hello", 5_000), &b, None).await;
         assert_eq!((out.result.as_slice(), out.fault), (&b"hello"[..], None));
         // Not whitelisted: an external fault, nothing run.
-        let out = crate::exec::execute(&spec("other", b"x", 5_000), &b).await;
+        let out = crate::exec::execute(&spec("other", b"x", 5_000), &b, None).await;
         assert!(
             out.note
                 .as_deref()
@@ -132,14 +132,14 @@ mod tests {
         );
         // Past its wall time: killed, reported as bounds too tight.
         let b = backends("sleep", &["sleep", "5"]);
-        let out = crate::exec::execute(&spec("sleep", b"", 200), &b).await;
+        let out = crate::exec::execute(&spec("sleep", b"", 200), &b, None).await;
         assert_eq!(
             out.fault.map(|f| f.kind),
             Some(cowboy_types::job::FaultKind::BoundsTooTight)
         );
         // More output than the job returns: bounds too tight.
         let b = backends("yes", &["head", "-c", "1000", "/dev/zero"]);
-        let out = crate::exec::execute(&spec("yes", b"", 5_000), &b).await;
+        let out = crate::exec::execute(&spec("yes", b"", 5_000), &b, None).await;
         assert_eq!(
             out.fault.map(|f| f.kind),
             Some(cowboy_types::job::FaultKind::BoundsTooTight),

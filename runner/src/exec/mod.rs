@@ -99,10 +99,12 @@ impl Backends {
     }
 }
 
-/// Runs `spec` within its bounds.
-pub async fn execute(spec: &JobSpec, backends: &Backends) -> Outcome {
+/// Runs `spec` within its bounds, and within `time_left` when given (the time to the job's
+/// commit deadline: work that cannot be committed in time is reported as bounds too tight).
+pub async fn execute(spec: &JobSpec, backends: &Backends, time_left: Option<Duration>) -> Outcome {
     let started = Instant::now();
-    let wall = Duration::from_millis(spec.bounds.max_wall_ms.max(1));
+    let bound = Duration::from_millis(spec.bounds.max_wall_ms.max(1));
+    let wall = time_left.map_or(bound, |t| t.min(bound));
     let run = async {
         match &spec.input {
             JobInput::Http(h) => http::run(h, spec, backends).await,
@@ -114,6 +116,16 @@ pub async fn execute(spec: &JobSpec, backends: &Backends) -> Outcome {
     let produced = tokio::time::timeout(wall, run).await;
     let ms = (started.elapsed().as_millis() as u64).min(spec.bounds.max_wall_ms);
     let produced = match produced {
+        Err(_) if wall < bound => {
+            return Outcome::fault(
+                FaultKind::BoundsTooTight,
+                ms,
+                format!(
+                    "the job was still running {} ms in, when its commit deadline was near",
+                    wall.as_millis()
+                ),
+            );
+        }
         Err(_) => {
             return Outcome::fault(
                 FaultKind::BoundsTooTight,
