@@ -264,6 +264,20 @@ impl Runner {
         Ok(())
     }
 
+    /// As the aggregator of `job_id`: tries the batch reveal now (a push just arrived) rather
+    /// than at the next block; it is sent once every result is held.
+    pub(crate) fn reveal_now(self: Arc<Self>, job_id: Hash) {
+        let height = self.height.load(Ordering::SeqCst);
+        self.dispatch(
+            DutyView {
+                job_id,
+                duty: "reveal".into(),
+                deadline: 0,
+            },
+            height,
+        );
+    }
+
     fn dispatch(self: Arc<Self>, duty: DutyView, height: u64) {
         let job_id = duty.job_id;
         match duty.duty.as_str() {
@@ -571,6 +585,12 @@ impl Runner {
         let Some(draw) = job.draws.last() else {
             return Ok(());
         };
+        let revealing = job.status == JobStatus::Committed
+            || (job.status == JobStatus::Disputed
+                && job.dispute.as_ref().is_some_and(|d| d.revealing));
+        if !revealing || height > job.deadline {
+            return Ok(());
+        }
         let own = self.journal.get(&job_id)?;
         let done =
             |r: &Address| job.reveals.iter().any(|x| x.runner == *r) || job.slashed.contains(r);
