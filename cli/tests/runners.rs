@@ -136,29 +136,37 @@ fn returned(home: &Path, args: &[&str]) -> serde_json::Value {
     r["return_value"].clone()
 }
 
-fn deploy_oracle(home: &Path, price_url: &str, funder: &str, runners: u8) -> String {
-    let path = support::example("price-oracle", &home.join("projects"));
+/// Builds a scratch copy of example `name` and deploys it from `funder` with 100 CBY (which
+/// pays its jobs' escrow) and `args`; returns the actor's address.
+fn deploy_example(home: &Path, name: &str, funder: &str, args: &[&str]) -> String {
+    let path = support::example(name, &home.join("projects"));
     let path = path.display().to_string();
     json(home, &["build", "--path", &path]);
-    let receipt = json(
-        home,
-        &[
-            "deploy",
-            "--path",
-            &path,
-            "--account",
-            funder,
-            "--value",
-            "100000000000",
-            "--args",
-            &format!("\"{price_url}\""),
-            // A timer far away: the test asks for each refresh itself.
-            "100000",
-            &runners.to_string(),
-        ],
-    );
+    let mut command = vec![
+        "deploy",
+        "--path",
+        &path,
+        "--account",
+        funder,
+        "--value",
+        "100000000000",
+        "--args",
+    ];
+    command.extend_from_slice(args);
+    let receipt = json(home, &command);
     assert_eq!(receipt["status"], "success", "{receipt}");
     receipt["created"].as_str().expect("created").to_string()
+}
+
+fn deploy_oracle(home: &Path, price_url: &str, funder: &str, runners: u8) -> String {
+    let url = format!("\"{price_url}\"");
+    // A timer far away: the test asks for each refresh itself.
+    deploy_example(
+        home,
+        "price-oracle",
+        funder,
+        &[&url, "100000", &runners.to_string()],
+    )
 }
 
 const PRICE_URL: &str =
@@ -573,26 +581,7 @@ fn the_llm_judge_gets_a_structured_verdict_from_varying_runners() {
         &["--funder", "dev:1", "--llm-variation", "50"],
     );
     let model = sim.ready["model"].as_str().expect("model").to_string();
-    let path = support::example("llm-judge", &home.join("projects"));
-    let path = path.display().to_string();
-    json(home, &["build", "--path", &path]);
-    let receipt = json(
-        home,
-        &[
-            "deploy",
-            "--path",
-            &path,
-            "--account",
-            "dev:0",
-            "--value",
-            "100000000000",
-            "--args",
-            &format!("\"{model}\""),
-            "3",
-        ],
-    );
-    assert_eq!(receipt["status"], "success", "{receipt}");
-    let judge = receipt["created"].as_str().expect("created").to_string();
+    let judge = deploy_example(home, "llm-judge", "dev:0", &[&format!("\"{model}\""), "3"]);
     let id = returned(
         home,
         &[

@@ -1026,20 +1026,16 @@ async fn wait_runners(
     deadline: Instant,
     timeout: Duration,
 ) -> Result<()> {
-    loop {
-        if dir.join(RUNNERS_READY).exists() {
-            return Ok(());
-        }
-        check_children(children, dir)?;
-        if Instant::now() >= deadline {
-            return Err(DevnetError::Timeout {
-                process: "runners".into(),
-                secs: timeout.as_secs(),
-                log: dir.join("runners.log"),
-            });
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    let ready = dir.join(RUNNERS_READY);
+    wait_process(
+        "runners",
+        async || ready.exists(),
+        children,
+        dir,
+        deadline,
+        timeout,
+    )
+    .await
 }
 
 /// Waits until the faucet answers.
@@ -1051,16 +1047,30 @@ async fn wait_faucet(
     timeout: Duration,
 ) -> Result<()> {
     let client = cowboy_faucet::Client::new(&faucet.url())?;
+    let answers = async || client.info().await.is_ok();
+    wait_process("faucet", answers, children, dir, deadline, timeout).await
+}
+
+/// Waits until `ready` says `process` is ready, failing when a child exits or at `deadline`
+/// (the error points at the process's log).
+async fn wait_process(
+    process: &str,
+    mut ready: impl AsyncFnMut() -> bool,
+    children: &mut [(String, Child)],
+    dir: &Path,
+    deadline: Instant,
+    timeout: Duration,
+) -> Result<()> {
     loop {
-        if client.info().await.is_ok() {
+        if ready().await {
             return Ok(());
         }
         check_children(children, dir)?;
         if Instant::now() >= deadline {
             return Err(DevnetError::Timeout {
-                process: "faucet".into(),
+                process: process.into(),
                 secs: timeout.as_secs(),
-                log: dir.join("faucet.log"),
+                log: dir.join(format!("{process}.log")),
             });
         }
         tokio::time::sleep(Duration::from_millis(25)).await;

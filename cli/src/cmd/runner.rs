@@ -66,17 +66,8 @@ pub struct InitArgs {
 
 #[derive(Args)]
 pub struct ConfigArgs {
-    /// The runner's configuration.
-    #[arg(
-        long,
-        short = 'c',
-        default_value = "runner.toml",
-        env = "COWBOY_RUNNER_CONFIG"
-    )]
-    config: PathBuf,
-    /// The node [default: runner.toml's rpc_url].
-    #[arg(long, env = "COWBOY_RPC_URL", value_name = "URL")]
-    rpc_url: Option<String>,
+    #[command(flatten)]
+    file: RunnerFile,
     #[command(flatten)]
     tx: TxArgs,
     #[command(flatten)]
@@ -93,32 +84,17 @@ pub struct AmountArgs {
 
 #[derive(Args)]
 pub struct StatusArgs {
-    #[arg(
-        long,
-        short = 'c',
-        default_value = "runner.toml",
-        env = "COWBOY_RUNNER_CONFIG"
-    )]
-    config: PathBuf,
+    #[command(flatten)]
+    file: RunnerFile,
     /// Look up this runner address instead of the configuration's.
     #[arg(long)]
     address: Option<String>,
-    #[command(flatten)]
-    rpc: RpcArgs,
 }
 
 #[derive(Args)]
 pub struct RunArgs {
-    #[arg(
-        long,
-        short = 'c',
-        default_value = "runner.toml",
-        env = "COWBOY_RUNNER_CONFIG"
-    )]
-    config: PathBuf,
-    /// The node [default: runner.toml's rpc_url].
-    #[arg(long, env = "COWBOY_RPC_URL", value_name = "URL")]
-    rpc_url: Option<String>,
+    #[command(flatten)]
+    file: RunnerFile,
     /// Log filter (tracing EnvFilter syntax).
     #[arg(long, default_value = "info")]
     log_level: String,
@@ -133,26 +109,47 @@ pub struct RunArgs {
     password: PasswordArgs,
 }
 
-/// Reads the configuration; `rpc_url` (the flag or `$COWBOY_RPC_URL`) overrides its node.
-fn load(path: &std::path::Path, rpc_url: Option<&String>) -> Result<RunnerConfig> {
-    let mut config = read(path)?;
-    if let Some(url) = rpc_url {
-        config.rpc_url = url.clone();
-    }
-    Ok(config)
+/// The runner's configuration file and the node that overrides its `rpc_url`, shared by
+/// every subcommand that reads `runner.toml`.
+#[derive(Args)]
+pub struct RunnerFile {
+    /// The runner's configuration.
+    #[arg(
+        long,
+        short = 'c',
+        default_value = "runner.toml",
+        env = "COWBOY_RUNNER_CONFIG"
+    )]
+    config: PathBuf,
+    /// The node [default: runner.toml's rpc_url].
+    #[arg(long, env = "COWBOY_RPC_URL", value_name = "URL")]
+    rpc_url: Option<String>,
 }
 
-fn read(path: &std::path::Path) -> Result<RunnerConfig> {
-    RunnerConfig::load(path).map_err(|e| {
-        anyhow::anyhow!(
-            "{e}{}",
-            if path.exists() {
-                ""
-            } else {
-                "; create one with `cowboy runner init`"
-            }
-        )
-    })
+impl RunnerFile {
+    /// Reads the configuration; `rpc_url` (the flag or `$COWBOY_RPC_URL`) overrides its node.
+    fn load(&self) -> Result<RunnerConfig> {
+        let mut config = self.read()?;
+        if let Some(url) = &self.rpc_url {
+            config.rpc_url = url.clone();
+        }
+        Ok(config)
+    }
+
+    /// Reads the configuration as written.
+    fn read(&self) -> Result<RunnerConfig> {
+        let path = &self.config;
+        RunnerConfig::load(path).map_err(|e| {
+            anyhow::anyhow!(
+                "{e}{}",
+                if path.exists() {
+                    ""
+                } else {
+                    "; create one with `cowboy runner init`"
+                }
+            )
+        })
+    }
 }
 
 fn key(
@@ -174,7 +171,7 @@ fn send(
     global: &GlobalArgs,
     instruction: impl FnOnce(&RunnerConfig, &cowboy_crypto::PrivateKey) -> SystemInstruction,
 ) -> Result<()> {
-    let config = load(&a.config, a.rpc_url.as_ref())?;
+    let config = a.file.load()?;
     let key = key(&config, &a.password, global)?;
     let node = Node::connect_url(&config.rpc_url, None)?;
     let (hash, receipt) =
@@ -257,7 +254,7 @@ fn init(a: InitArgs, global: &GlobalArgs) -> Result<()> {
 }
 
 fn status(a: StatusArgs, global: &GlobalArgs) -> Result<()> {
-    let config = read(&a.config).ok();
+    let config = a.file.read().ok();
     let address = match (&a.address, &config) {
         (Some(text), _) => client::address(text, "--address")?,
         (None, Some(c)) if c.key.starts_with("dev:") => {
@@ -266,12 +263,18 @@ fn status(a: StatusArgs, global: &GlobalArgs) -> Result<()> {
         (None, Some(c)) => global.keystore()?.address(&c.key)?,
         (None, None) => bail!(
             "no runner.toml at {}; pass --config FILE or --address ADDRESS",
-            a.config.display()
+            a.file.config.display()
         ),
     };
-    let url = match (&a.rpc.rpc_url, &config) {
+    let url = match (&a.file.rpc_url, &config) {
         (None, Some(c)) => c.rpc_url.clone(),
-        _ => a.rpc.resolve(global)?.0,
+        (rpc_url, _) => {
+            RpcArgs {
+                rpc_url: rpc_url.clone(),
+            }
+            .resolve(global)?
+            .0
+        }
     };
     let node = Node::connect_url(&url, None)?;
     let view = node.call(async |c| c.runner(address).await)?;
@@ -329,7 +332,7 @@ fn status(a: StatusArgs, global: &GlobalArgs) -> Result<()> {
 
 fn run(a: RunArgs, global: &GlobalArgs) -> Result<()> {
     crate::logs::init(&a.log_level, a.log_json)?;
-    let config = load(&a.config, a.rpc_url.as_ref())?;
+    let config = a.file.load()?;
     let key = key(&config, &a.password, global)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -25,7 +25,7 @@
 use super::{
     MAX_RETRIES, TIMEOUT_PENALTY, candidates,
     registry::reputation,
-    selection::{self, Candidate, Member, Snapshot},
+    selection::{self, Member, Snapshot},
     verification,
 };
 use crate::{
@@ -482,16 +482,7 @@ fn draw(
 
 /// The job's candidate snapshot, as fixed at submission.
 fn snapshot_of(job: &JobRecord) -> Result<Snapshot, ExecError> {
-    Snapshot::new(
-        job.candidates
-            .iter()
-            .map(|c| Candidate {
-                address: c.address,
-                stake: c.stake,
-            })
-            .collect(),
-    )
-    .map_err(|e| ExecError::Corrupt {
+    Snapshot::of_job(job).map_err(|e| ExecError::Corrupt {
         what: format!("job {} snapshot", job.id),
         reason: e.to_string(),
     })

@@ -63,6 +63,19 @@ impl Snapshot {
         Self { candidates }
     }
 
+    /// The candidate snapshot a job recorded at submission.
+    pub fn of_job(job: &cowboy_types::job::JobRecord) -> Result<Self, SelectionError> {
+        Self::new(
+            job.candidates
+                .iter()
+                .map(|c| Candidate {
+                    address: c.address,
+                    stake: c.stake,
+                })
+                .collect(),
+        )
+    }
+
     /// The candidates, in address order.
     pub fn candidates(&self) -> &[Candidate] {
         &self.candidates
@@ -160,15 +173,7 @@ pub struct Replayed {
 /// dispute's draw, every earlier member). The beacon's own signature is not checked here:
 /// the node verified it against the validators' threshold key before the block was executed.
 pub fn replay(job: &cowboy_types::job::JobRecord) -> Result<(bool, Vec<Replayed>), SelectionError> {
-    let snapshot = Snapshot::new(
-        job.candidates
-            .iter()
-            .map(|c| Candidate {
-                address: c.address,
-                stake: c.stake,
-            })
-            .collect(),
-    )?;
+    let snapshot = Snapshot::of_job(job)?;
     let root_matches = snapshot.root() == job.snapshot_root;
     let min_stake = NonZeroU64::new(job.min_stake).unwrap_or(NonZeroU64::MIN);
     let dispute_round = job.dispute.as_ref().map(|d| Round {
