@@ -219,15 +219,18 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
             .parse()
             .expect("hash");
         let (verified, (job, settled)) = follow(&url, id, &honest);
-        let committee = &job.draws[0].committee;
+        // The lazy runner is in the first draw or not at all (a retry draws only runners no
+        // earlier draw named); the liar may come in with the retry.
+        let drew_lazy = job.draws[0].committee.contains(&lazy);
+        let committee = &job.draws.last().expect("a draw").committee;
         eprintln!(
-            "job {id}: {} (lazy drawn: {}, liar drawn: {}) {}",
+            "job {id}: {} ({} draws, lazy drawn: {drew_lazy}, liar drawn: {}) {}",
             job.status,
-            committee.contains(&lazy),
+            job.draws.len(),
             committee.contains(&liar),
             job.failure.as_str()
         );
-        if committee.contains(&lazy) && with_lazy.is_none() {
+        if drew_lazy && with_lazy.is_none() {
             with_lazy = Some(job.clone());
         }
         if job.status == JobStatus::Settled && committee.contains(&liar) && with_liar.is_none() {
@@ -246,9 +249,29 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
     assert_eq!(price["price"], 9_712_345, "{price}");
     assert!(price["updated"].as_u64().is_some(), "{price}");
 
-    // The lazy runner never committed: excluded from its job, which went on without it.
+    // The lazy runner never committed: it lost its seat, which was drawn again (the sixth
+    // runner took it) while the members that committed kept theirs, and the job went on with
+    // a full committee.
     assert!(lazy_job.excluded.contains(&lazy), "{:?}", lazy_job.excluded);
     assert!(!lazy_job.commitments.iter().any(|c| c.runner == lazy));
+    assert_eq!(lazy_job.draws.len(), 2, "{:?}", lazy_job.draws);
+    let (first, retry) = (&lazy_job.draws[0], &lazy_job.draws[1]);
+    assert_eq!(retry.retry, 1);
+    let kept: Vec<Address> = first
+        .committee
+        .iter()
+        .copied()
+        .filter(|a| *a != lazy)
+        .collect();
+    assert_eq!(retry.committee[..kept.len()], kept[..]);
+    assert_eq!(retry.committee.len(), first.committee.len());
+    let newcomer = retry.committee[kept.len()];
+    assert!(!first.committee.contains(&newcomer));
+    assert!(
+        lazy_job.commitments.iter().any(|c| c.runner == newcomer),
+        "the re-drawn seat committed"
+    );
+    assert_eq!(lazy_job.status, JobStatus::Settled, "{}", lazy_job.failure);
     // The liar revealed a different value: paid nothing.
     assert!(job.reveals.iter().any(|r| r.runner == liar));
     assert!(!job.payouts.iter().any(|p| p.runner == liar));
@@ -301,25 +324,29 @@ fn an_adversarial_fleet_serves_the_price_oracle_on_four_validators() {
     assert!(reputation(lazy) < 75, "lazy {}", reputation(lazy));
     assert!(reputation(liar) < 75, "liar {}", reputation(liar));
 
-    // Anyone can re-run the selection from the job's record.
-    let out = std::process::Command::new(bin())
-        .env("COWBOY_HOME", home)
-        .args([
-            "job",
-            "show",
-            &job.id.to_string(),
-            "--verify-selection",
-            "--rpc-url",
-            &url,
-        ])
-        .output()
-        .expect("job show");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    assert!(
-        text.contains("draw 0: seed matches, committee matches"),
-        "{text}"
-    );
+    // Anyone can re-run the selection from the job's record, the retry's included.
+    for j in [&job, &lazy_job] {
+        let out = std::process::Command::new(bin())
+            .env("COWBOY_HOME", home)
+            .args([
+                "job",
+                "show",
+                &j.id.to_string(),
+                "--verify-selection",
+                "--rpc-url",
+                &url,
+            ])
+            .output()
+            .expect("job show");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        for k in 0..j.draws.len() {
+            assert!(
+                text.contains(&format!("draw {k}: seed matches, committee matches")),
+                "{text}"
+            );
+        }
+    }
 
     let report = sim.stop();
     let earned = |a: Address| {

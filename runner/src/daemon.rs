@@ -758,8 +758,9 @@ impl Runner {
         let committing = job.status == JobStatus::Assigned
             || (job.status == JobStatus::Disputed
                 && job.dispute.as_ref().is_some_and(|d| !d.revealing));
+        // A retry that refilled other seats keeps this runner's commitment: what it committed
+        // to is what counts, whichever draw it was made in.
         if revealing
-            && same_draw
             && mine.is_some_and(|c| c.hash == entry.reveal.commitment())
             && self.pushed.lock().is_ok_and(|mut p| p.insert(job.id))
         {

@@ -34,8 +34,9 @@ pub struct Entry {
     /// The signed commit transaction (canonical bytes, hex in JSON).
     pub commit_tx: cowboy_types::json::HexBytes,
     pub commit_hash: Hash,
-    /// How many draws the job had when this runner committed: a later draw (a re-selection
-    /// after a timeout, a dispute) clears commitments, so the runner commits again.
+    /// How many draws the job had when this runner committed. A commit still pending under a
+    /// later draw was never taken (a retry keeps the commitments it found; a dispute's
+    /// committee is fresh), so it is not sent again.
     #[serde(default)]
     pub draws: u32,
     /// The last reveal transaction sent, if any.

@@ -553,7 +553,7 @@ fn print_job(job: &JobRecord, json: bool, replay: Option<&Replay>) {
         job.candidates.len(),
         job.snapshot_root
     );
-    for d in job.draws.iter() {
+    for (k, d) in job.draws.iter().enumerate() {
         outln!(
             "draw {}     round ({}, {}) seed {}",
             d.retry,
@@ -561,11 +561,15 @@ fn print_job(job: &JobRecord, json: bool, replay: Option<&Replay>) {
             d.round_view,
             d.seed
         );
+        // A retry's leading members kept their seats from the draw before.
+        let previous = k.checked_sub(1).and_then(|p| job.draws.get(p));
         for m in d.committee.iter() {
-            let tag = if *m == d.aggregator {
-                " (aggregator)"
-            } else {
-                ""
+            let kept = previous.is_some_and(|p| p.committee.contains(m));
+            let tag = match (*m == d.aggregator, kept) {
+                (true, true) => " (kept, aggregator)",
+                (true, false) => " (aggregator)",
+                (false, true) => " (kept)",
+                (false, false) => "",
             };
             outln!("             {m}{tag}");
         }

@@ -13,10 +13,7 @@ use cowboy_execution::{
     audit,
     genesis::GenesisRunner,
     params::Parameters,
-    runners::{
-        dispatcher,
-        selection::{self, Candidate, Snapshot},
-    },
+    runners::{dispatcher, selection},
     world::World,
 };
 use cowboy_types::{
@@ -27,7 +24,6 @@ use cowboy_types::{
     receipt::failure as kind,
     runner::{Capabilities, JobType, JobTypes, RateCard, Runner, RunnerKey, RunnerProfile, actors},
 };
-use std::num::NonZeroU64;
 
 const FLOOR: u64 = 10_000 * CBY;
 const RUNNERS: u8 = 6;
@@ -199,43 +195,19 @@ fn submitted(executed: &cowboy_execution::Executed, hash: &Hash) -> Hash {
     id_of(r)
 }
 
-/// Re-runs the job's latest draw from what it records.
+/// Re-runs every draw of the job from what it records (the snapshot's root, each seed, each
+/// committee) and returns the latest draw's committee as recomputed.
 fn recompute(job: &JobRecord) -> Vec<Address> {
-    let snapshot = Snapshot::new(
-        job.candidates
-            .iter()
-            .map(|c| Candidate {
-                address: c.address,
-                stake: c.stake,
-            })
-            .collect(),
-    )
-    .expect("snapshot");
-    assert_eq!(snapshot.root(), job.snapshot_root);
-    let first = &job.draws[0];
-    let seed = selection::seed(
-        cowboy_types::Round {
-            epoch: first.round_epoch,
-            view: first.round_view,
-        },
-        &first.beacon,
-        &job.id,
-    );
-    assert_eq!(seed, first.seed);
-    let last = job.draws.last().expect("a draw");
-    let seed = if last.retry == 0 {
-        seed
-    } else {
-        selection::retry_seed(&seed, last.retry)
-    };
-    let excluded: Vec<Address> = job.excluded.iter().copied().collect();
-    selection::select(
-        &snapshot.without(&excluded).without(&last.unavailable),
-        &seed,
-        usize::from(job.committee_size),
-        NonZeroU64::new(job.min_stake).expect("floor"),
-    )
-    .expect("enough")
+    let (root_matches, draws) = selection::replay(job).expect("replay");
+    assert!(root_matches);
+    for d in &draws {
+        assert!(
+            d.seed_matches && d.committee_matches,
+            "draw {}: {d:?}",
+            d.retry
+        );
+    }
+    draws.last().expect("a draw").committee.clone()
 }
 
 #[test]
@@ -298,7 +270,8 @@ fn a_single_runner_job_is_drawn_at_once_then_redrawn_after_each_timeout_then_fai
         assert_eq!(j.status, JobStatus::Failed, "{j:?}");
         assert_eq!((j.draws.len(), j.excluded.len(), j.escrow), (4, 4, 0));
         assert!(
-            j.failure.contains("no committee committed in 4 draws"),
+            j.failure
+                .contains("fewer than 1 of the committee committed in 4 draws"),
             "{}",
             j.failure
         );
@@ -603,6 +576,160 @@ fn a_lying_minority_is_unpaid_and_a_silent_member_is_slashed() {
         assert_eq!(j.slashed.to_vec(), vec![silent]);
         assert_eq!(runner(&node, &silent).stake, stake - stake / 4);
         audit_holds(&node);
+    });
+}
+
+/// Blocks until `job`'s `draws` reaches `n` (at most `limit` blocks).
+fn until_draws(node: &Node, engine: &mut cowboy_pvm::Engine, id: &Hash, n: usize, limit: u32) {
+    for _ in 0..limit {
+        if job(node, id).draws.len() >= n {
+            return;
+        }
+        node.block(engine, vec![]);
+    }
+    panic!("job {id} never had {n} draws: {:?}", job(node, id));
+}
+
+/// A member that never commits loses its seat, which is drawn again (CIP-2 §6) while the
+/// members that committed keep theirs and their commitments; when the new member commits
+/// the reveals start, and the job verifies with a full committee.
+#[test]
+fn a_silent_members_seat_is_drawn_again_and_the_commitments_made_are_kept() {
+    with_engine(|engine| {
+        let node = node();
+        let callback = callback_actor(&node, engine);
+        let mode = serde_json::json!({"majority_vote": {"vote_field": "/usd"}});
+        let (r, _) = send(&node, engine, &key(1), submit(spec(callback, mode, 3)));
+        let id = id_of(&r);
+        until_draws(&node, engine, &id, 1, 4);
+        let first = job(&node, &id).draws[0].clone();
+        let aggregator = first.aggregator;
+        let others: Vec<Address> = first
+            .committee
+            .iter()
+            .copied()
+            .filter(|a| *a != aggregator)
+            .collect();
+        let (working, silent) = (others[0], others[1]);
+        let truth = |a: Address| reveal_of(a, br#"{"usd": 100}"#, a.0[0]);
+        for a in [aggregator, working] {
+            let (receipt, _) = send(&node, engine, &signer(&a), commit_to(&id, &truth(a)));
+            assert_success(&receipt);
+        }
+        let reputation = runner(&node, &silent).reputation;
+
+        until_draws(&node, engine, &id, 2, 4);
+        let j = job(&node, &id);
+        assert_eq!((j.status, j.draws[1].retry), (JobStatus::Assigned, 1));
+        let retry = &j.draws[1];
+        let kept: Vec<Address> = first
+            .committee
+            .iter()
+            .copied()
+            .filter(|a| *a != silent)
+            .collect();
+        assert_eq!(retry.committee[..2], kept[..]);
+        let fresh = retry.committee[2];
+        assert!(!first.committee.contains(&fresh));
+        assert_eq!(
+            retry.aggregator, aggregator,
+            "a committed aggregator keeps its role"
+        );
+        assert_eq!(j.excluded.to_vec(), vec![silent]);
+        let committed: Vec<Address> = j.commitments.iter().map(|c| c.runner).collect();
+        assert_eq!(committed, vec![aggregator, working]);
+        assert_eq!(retry.committee.to_vec(), recompute(&j));
+        let penalised = runner(&node, &silent);
+        assert_eq!(
+            (penalised.reputation, penalised.active_jobs),
+            (reputation - 5, 0)
+        );
+        for a in [aggregator, working, fresh] {
+            assert_eq!(runner(&node, &a).active_jobs, 1, "{a}");
+        }
+        audit_holds(&node);
+
+        // The new member commits: every seat has, so the reveals start at once.
+        let (receipt, _) = send(
+            &node,
+            engine,
+            &signer(&fresh),
+            commit_to(&id, &truth(fresh)),
+        );
+        assert_success(&receipt);
+        assert_eq!(job(&node, &id).status, JobStatus::Committed);
+        let (receipt, _) = send(
+            &node,
+            engine,
+            &signer(&aggregator),
+            reveal_all(&id, vec![truth(aggregator), truth(working), truth(fresh)]),
+        );
+        assert_success(&receipt);
+        let j = job(&node, &id);
+        assert_eq!(j.status, JobStatus::Verified, "{:?}", j.failure);
+        let paid: Vec<Address> = j.payouts.iter().map(|p| p.runner).collect();
+        for a in [aggregator, working, fresh] {
+            assert!(paid.contains(&a), "{a} unpaid: {paid:?}");
+        }
+        assert!(!paid.contains(&silent));
+        audit_holds(&node);
+    });
+}
+
+/// Seats are re-drawn only as far as candidates are left; when none is, the job goes on with
+/// the threshold that committed, and with fewer it fails.
+#[test]
+fn with_no_candidate_left_a_job_goes_on_with_the_threshold_or_fails() {
+    with_engine(|engine| {
+        for (committing, outcome) in [(3, JobStatus::Committed), (2, JobStatus::Failed)] {
+            let node = node();
+            let callback = callback_actor(&node, engine);
+            let mode = serde_json::json!({"majority_vote": {"vote_field": "/usd"}});
+            let mut s = spec(callback, mode, 5);
+            s.verification.threshold = 3;
+            s.timeout_blocks = 6;
+            let (r, _) = send(&node, engine, &key(1), submit(s));
+            let id = id_of(&r);
+            until_draws(&node, engine, &id, 1, 4);
+            let first = job(&node, &id).draws[0].clone();
+            let truth = |a: Address| reveal_of(a, br#"{"usd": 100}"#, a.0[0]);
+            for a in first.committee.iter().take(committing) {
+                let (receipt, _) = send(&node, engine, &signer(a), commit_to(&id, &truth(*a)));
+                assert_success(&receipt);
+            }
+            // Six runners, five drawn: the retry fills one of the silent seats.
+            until_draws(&node, engine, &id, 2, 8);
+            let j = job(&node, &id);
+            assert_eq!(
+                j.draws[1].committee.len(),
+                committing + 1,
+                "{:?}",
+                j.draws[1]
+            );
+            assert_eq!(j.draws[1].committee.to_vec(), recompute(&j));
+            assert_eq!(j.excluded.len(), 5 - committing);
+            // Nobody is left for the next retry.
+            for _ in 0..8 {
+                node.block(engine, vec![]);
+            }
+            let j = job(&node, &id);
+            assert_eq!((j.status, j.draws.len()), (outcome, 2), "{:?}", j.failure);
+            if outcome == JobStatus::Failed {
+                assert!(
+                    j.failure
+                        .contains("fewer than 3 of the committee committed and 0 candidates"),
+                    "{}",
+                    j.failure
+                );
+                let busy: u64 = (0..RUNNERS)
+                    .map(|i| runner(&node, &runner_key(i).address()).active_jobs)
+                    .sum();
+                assert_eq!(busy, 0);
+            } else {
+                assert_eq!(j.commitments.len(), 3);
+            }
+            audit_holds(&node);
+        }
     });
 }
 

@@ -13,9 +13,10 @@
 //!   beacon at submission can grind it. The candidates are the registry's runners passing the
 //!   CIP-2 §4 filters at the submission height.
 //! - **Deadline.** Each committee has `timeout_blocks` to commit. A member that has not
-//!   committed by then loses [`TIMEOUT_PENALTY`] reputation and is excluded; the job is drawn
-//!   again from its first snapshot without the excluded runners, with the retry seed, up to
-//!   [`MAX_RETRIES`] times; then it fails and its escrow is refunded.
+//!   committed by then loses [`TIMEOUT_PENALTY`] reputation and is excluded, and its seat is
+//!   drawn again from the first snapshot with the retry seed (the members that committed keep
+//!   theirs), up to [`MAX_RETRIES`] times; when no seat can be re-drawn the reveals start with
+//!   at least the threshold committed, or the job fails and its escrow is refunded.
 //!
 //! Per-block work is bounded: at most [`MAX_DRAWS_PER_BLOCK`] committee draws and
 //! [`MAX_DEADLINES_PER_BLOCK`] deadlines, oldest first; the rest wait for the next block, so a
@@ -350,7 +351,7 @@ pub(crate) fn submit(
     };
     if size == 1 {
         let beacon = x.env.beacon;
-        if !draw(x, &mut job, beacon.round, &beacon.signature)? {
+        if !draw(x, &mut job, beacon.round, &beacon.signature, &[])? {
             return Ok(Handled::failed(
                 failure::NO_RUNNERS,
                 "no qualifying runner is free to take the job now (all at max_concurrent_jobs)",
@@ -376,13 +377,23 @@ pub(crate) fn submit(
     ))
 }
 
-/// Draws `job`'s committee from `snapshot` with the beacon of `round` (or, for a retry, the
-/// job's first seed), records the draw, assigns the runners and sets the deadline.
+/// Draws `job`'s committee with the beacon of `round` (or, for a retry, the job's first
+/// seed), records the draw, assigns the runners and sets the deadline; returns whether a seat
+/// was drawn.
+///
+/// `kept` are the previous draw's members that committed in time: a retry keeps their seats
+/// and commitments and draws only the seats of the members that timed out (book "Timeouts and
+/// re-selection"), as many as the candidates left allow. Every draw is made from the snapshot
+/// without every runner an earlier draw named (timed out, kept, or, for a dispute's fresh
+/// committee, the original one), so a retry's drawn seats can be re-run from the record by
+/// [`selection::replay`]: the recorded committee is `kept` in the previous draw's order, then
+/// the drawn seats in draw order.
 fn draw(
     x: &mut Executor<'_, '_>,
     job: &mut JobRecord,
     round: cowboy_types::Round,
     beacon: &[u8],
+    kept: &[Address],
 ) -> Result<bool, ExecError> {
     let retry = job.draws.len() as u32;
     let seed = selection::draw_seed(
@@ -399,12 +410,20 @@ fn draw(
             reason: "0 (genesis validation refuses a zero stake floor)".into(),
         });
     };
+    let earlier: Vec<Address> = job
+        .draws
+        .iter()
+        .flat_map(|d| d.committee.iter().copied())
+        .collect();
     // Runners of the snapshot that exited, left the registry, are at their concurrency limit
     // or (for a `tee_required` job) no longer hold a valid attestation when the draw happens
     // are skipped (and recorded, so the draw can be re-run).
     let mut unavailable = Vec::new();
     let height = x.env.height;
     for c in job.candidates.iter() {
+        if earlier.contains(&c.address) {
+            continue;
+        }
         let mut usable = x.world.runner(&c.address)?.is_some_and(|r| {
             r.exited_at.is_none() && r.active_jobs < r.profile.max_concurrent_jobs
         });
@@ -415,28 +434,28 @@ fn draw(
             unavailable.push(c.address);
         }
     }
-    // A dispute's fresh committee excludes everyone who ran the job before.
-    let previous: Vec<Address> = if job.dispute.is_some() {
-        job.draws
-            .iter()
-            .flat_map(|d| d.committee.iter().copied())
-            .collect()
-    } else {
-        Vec::new()
-    };
     let snapshot = snapshot_of(job)?
         .without(&job.excluded)
-        .without(&previous)
+        .without(&earlier)
         .without(&unavailable);
-    let Ok(committee) =
-        selection::select(&snapshot, &seed, usize::from(job.committee_size), min_stake)
-    else {
+    let seats = usize::from(job.committee_size).saturating_sub(kept.len());
+    // A first draw (or a dispute's) needs the whole committee; a retry fills what it can.
+    let wanted = if kept.is_empty() {
+        seats
+    } else {
+        seats.min(snapshot.len())
+    };
+    if wanted == 0 {
+        return Ok(false);
+    }
+    let Ok(drawn) = selection::select(&snapshot, &seed, wanted, min_stake) else {
         return Ok(false);
     };
+    let committee: Vec<Address> = kept.iter().copied().chain(drawn).collect();
     let height = x.env.height;
     let half_life = x.env.params.reputation.half_life_blocks;
     let mut members = Vec::with_capacity(committee.len());
-    for a in &committee {
+    for (i, a) in committee.iter().enumerate() {
         let mut r = x.world.runner(a)?.ok_or_else(|| ExecError::Corrupt {
             what: format!("runner {a}"),
             reason: "drawn from a snapshot but not registered".into(),
@@ -445,11 +464,19 @@ fn draw(
             address: *a,
             reputation: reputation(&r, height, half_life),
         });
-        r.active_jobs = r.active_jobs.saturating_add(1);
-        x.world.set_runner(a, Some(&r));
+        // Kept members already hold the job.
+        if i >= kept.len() {
+            r.active_jobs = r.active_jobs.saturating_add(1);
+            x.world.set_runner(a, Some(&r));
+        }
     }
+    // An aggregator that committed keeps its role; otherwise the whole committee is eligible.
+    let previous_aggregator = job.draws.last().map(|d| d.aggregator);
     let percentile = x.env.params.reputation.aggregator_eligibility_percentile;
-    let aggregator = selection::aggregator(&members, &seed, percentile).unwrap_or_default();
+    let aggregator = match previous_aggregator {
+        Some(a) if kept.contains(&a) => a,
+        _ => selection::aggregator(&members, &seed, percentile).unwrap_or_default(),
+    };
     let record = Draw {
         unavailable: List::new(unavailable).map_err(|e| too_big("unavailable", e))?,
         round_epoch: round.epoch,
@@ -470,7 +497,9 @@ fn draw(
     if job.dispute.is_none() {
         job.status = JobStatus::Assigned;
     }
-    job.commitments = List::default();
+    if kept.is_empty() {
+        job.commitments = List::default();
+    }
     job.deadline = height.saturating_add(job.spec.timeout_blocks);
     x.world.set_storage(
         &actors::JOB_DISPATCHER,
@@ -617,7 +646,7 @@ pub(crate) fn phase(
             break;
         }
         x.world.set_storage(&actors::JOB_DISPATCHER, &key, None);
-        if draw(x, &mut job, beacon.round, &beacon.signature)? {
+        if draw(x, &mut job, beacon.round, &beacon.signature, &[])? {
             store(x, &job);
         } else if job.dispute.is_some() {
             resolve(x, &mut job, None)?;
@@ -685,9 +714,13 @@ fn height_in(key: &[u8], prefix: &[u8]) -> Result<u64, ExecError> {
         })
 }
 
-/// The commit deadline passed. Members that did not commit lose reputation and the job. With
-/// at least the threshold committed, the reveals start with them; otherwise the job is drawn
-/// again without the whole committee, or fails.
+/// The commit deadline passed. Members that did not commit lose [`TIMEOUT_PENALTY`]
+/// reputation and their seat, and are excluded from the job (CIP-2 §6). Their seats are drawn
+/// again with the retry seed (members that committed keep their seats and commitments, and
+/// the committee gets another `timeout_blocks`), up to [`MAX_RETRIES`] times while candidates
+/// are left. When no seat can be drawn again, the reveals start if at least the threshold
+/// committed; otherwise the job fails. A dispute's committee is not re-drawn: it goes on with
+/// what committed, or the dispute is resolved without a result.
 fn commit_deadline(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), ExecError> {
     let height = x.env.height;
     let half_life = x.env.params.reputation.half_life_blocks;
@@ -697,59 +730,78 @@ fn commit_deadline(x: &mut Executor<'_, '_>, job: &mut JobRecord) -> Result<(), 
             reason: "assigned without a draw".into(),
         });
     };
-    let enough = !job.commitments.is_empty() && job.commitments.len() >= usize::from(job.threshold);
+    let (committed, missing): (Vec<Address>, Vec<Address>) = last
+        .committee
+        .iter()
+        .partition(|a| job.commitments.iter().any(|c| c.runner == **a));
     let mut excluded = std::mem::take(&mut job.excluded).into_inner();
-    for a in last.committee.iter() {
-        let kept = job.commitments.iter().any(|c| c.runner == *a);
-        if kept && enough {
-            continue;
-        }
-        if let Some(mut r) = x.world.runner(a)? {
-            if !kept {
-                r.reputation = reputation(&r, height, half_life).saturating_sub(TIMEOUT_PENALTY);
-                r.reputation_height = height;
-            }
-            r.active_jobs = r.active_jobs.saturating_sub(1);
-            x.world.set_runner(a, Some(&r));
-        }
+    for a in &missing {
+        release(x, a, Some((height, half_life)))?;
         excluded.push(*a);
     }
     job.excluded = List::new(excluded).map_err(|e| too_big("excluded", e))?;
-    if enough {
+    let retry = job.dispute.is_none() && job.draws.len() <= MAX_RETRIES as usize;
+    if retry && !missing.is_empty() {
+        let first = job.draws.first().cloned().unwrap_or(last);
+        let round = cowboy_types::Round {
+            epoch: first.round_epoch,
+            view: first.round_view,
+        };
+        if draw(x, job, round, &first.beacon, &committed)? {
+            store(x, job);
+            return Ok(());
+        }
+    }
+    if !committed.is_empty() && committed.len() >= usize::from(job.threshold) {
         start_reveals(x, job);
         store(x, job);
         return Ok(());
+    }
+    // Too few committed and no seat can be drawn again: the members that did commit are
+    // released without a penalty.
+    for a in &committed {
+        release(x, a, None)?;
     }
     job.commitments = List::default();
     if job.dispute.is_some() {
         return resolve(x, job, None);
     }
-    if job.draws.len() > MAX_RETRIES as usize {
-        return fail(
-            x,
-            job,
-            &format!("no committee committed in {} draws", job.draws.len()),
-        );
-    }
-    let first = job.draws.first().cloned().unwrap_or(last);
-    let round = cowboy_types::Round {
-        epoch: first.round_epoch,
-        view: first.round_view,
-    };
-    if draw(x, job, round, &first.beacon)? {
-        store(x, job);
-        Ok(())
-    } else {
-        let left = job.candidates.len() - job.excluded.len().min(job.candidates.len());
-        fail(
-            x,
-            job,
-            &format!(
-                "the committee timed out and {left} candidates are left to draw {} from",
-                job.committee_size
-            ),
+    let why = if job.draws.len() > MAX_RETRIES as usize {
+        format!(
+            "fewer than {} of the committee committed in {} draws",
+            job.threshold,
+            job.draws.len()
         )
+    } else {
+        let left = job
+            .candidates
+            .iter()
+            .filter(|c| !job.draws.iter().any(|d| d.committee.contains(&c.address)))
+            .count();
+        format!(
+            "fewer than {} of the committee committed and {left} candidates are left to draw from",
+            job.threshold
+        )
+    };
+    fail(x, job, &why)
+}
+
+/// Frees `runner`'s seat on a job; with `Some((height, half_life))` it also loses
+/// [`TIMEOUT_PENALTY`] reputation for not committing.
+fn release(
+    x: &mut Executor<'_, '_>,
+    runner: &Address,
+    penalty: Option<(u64, u64)>,
+) -> Result<(), ExecError> {
+    if let Some(mut r) = x.world.runner(runner)? {
+        if let Some((height, half_life)) = penalty {
+            r.reputation = reputation(&r, height, half_life).saturating_sub(TIMEOUT_PENALTY);
+            r.reputation_height = height;
+        }
+        r.active_jobs = r.active_jobs.saturating_sub(1);
+        x.world.set_runner(runner, Some(&r));
     }
+    Ok(())
 }
 
 /// The reveal windows closed: a member that committed and never revealed is slashed
@@ -963,7 +1015,9 @@ pub(crate) fn commit(
         hash: *commitment,
     });
     job.commitments = List::new(commitments).map_err(|e| too_big("commitments", e))?;
-    if job.commitments.len() == usize::from(job.committee_size) {
+    // Every seat committed (a retry that found too few candidates has fewer than M).
+    let seats = job.draws.last().map_or(0, |d| d.committee.len());
+    if job.commitments.len() >= seats {
         start_reveals(x, &mut job);
     }
     Ok(store_paid(x, s, &job).unwrap_or(Handled::Delivered(Vec::new())))

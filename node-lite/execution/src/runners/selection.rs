@@ -168,10 +168,12 @@ pub struct Replayed {
 }
 
 /// Re-runs every draw of `job` from what its record holds: the candidate snapshot (whose root
-/// is checked first), the stake floor, each draw's round, beacon and seed, the runners the
-/// draw found unavailable, and the runners excluded by earlier draws' timeouts (or, for a
-/// dispute's draw, every earlier member). The beacon's own signature is not checked here:
-/// the node verified it against the validators' threshold key before the block was executed.
+/// is checked first), the stake floor, each draw's round, beacon and seed, and the runners the
+/// draw found unavailable. Each draw is made without every runner an earlier draw named; a
+/// retry's committee starts with the previous draw's members that kept their seats (they
+/// committed in time), in that draw's order, and only the seats after them are drawn. The
+/// beacon's own signature is not checked here: the node verified it against the validators'
+/// threshold key before the block was executed.
 pub fn replay(job: &cowboy_types::job::JobRecord) -> Result<(bool, Vec<Replayed>), SelectionError> {
     let snapshot = Snapshot::of_job(job)?;
     let root_matches = snapshot.root() == job.snapshot_root;
@@ -193,17 +195,25 @@ pub fn replay(job: &cowboy_types::job::JobRecord) -> Result<(bool, Vec<Replayed>
             .iter()
             .flat_map(|d| d.committee.iter().copied())
             .collect();
-        let excluded: Vec<Address> = if disputed {
-            earlier
-        } else {
-            job.excluded
+        // A dispute's first draw is a fresh committee; any other retry keeps the members of
+        // the previous draw that lead its committee.
+        let previous_disputed = k > 0 && {
+            let p = &job.draws[k - 1];
+            dispute_round.is_some_and(|d| (p.round_epoch, p.round_view) > (d.epoch, d.view))
+        };
+        let kept: Vec<Address> = match job.draws[..k].last() {
+            Some(p) if previous_disputed == disputed => draw
+                .committee
                 .iter()
                 .copied()
-                .filter(|a| earlier.contains(a))
-                .collect()
+                .take_while(|a| p.committee.contains(a))
+                .collect(),
+            _ => Vec::new(),
         };
-        let pool = snapshot.without(&excluded).without(&draw.unavailable);
-        let committee = select(&pool, &draw.seed, draw.committee.len(), min_stake)?;
+        let pool = snapshot.without(&earlier).without(&draw.unavailable);
+        let seats = draw.committee.len().saturating_sub(kept.len());
+        let mut committee = kept;
+        committee.extend(select(&pool, &draw.seed, seats, min_stake)?);
         out.push(Replayed {
             retry: draw.retry,
             seed_matches: expected == draw.seed,
