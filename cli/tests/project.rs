@@ -30,7 +30,7 @@ created demo from template counter (5 files):
   README.md
   cowboy.toml
   src/counter.py
-  tests/counter.toml
+  tests/test_counter.py
 
 next:
   cd demo
@@ -46,9 +46,19 @@ next:
         .assert()
         .success()
         .stdout_eq(str![[r#"
-ok    tests/counter.toml (4 steps)
+tests/test_counter.py
+  ok    test_starts_where_it_is_told ([..] ms)
+  ok    test_increment_returns_the_new_count ([..] ms)
+  ok    test_increment_emits_an_event ([..] ms)
+  ok    test_increment_by_zero_fails ([..] ms)
+  ok    test_the_count_is_in_storage ([..] ms)
+  ok    test_anyone_can_increment ([..] ms)
+  ok    test_calls_are_metered_and_paid ([..] ms)
+  ok    test_revert_goes_back_to_a_snapshot ([..] ms)
+  ok    test_two_counters_are_independent ([..] ms)
+  ok    test_the_count_is_the_sum_of_the_increments ([..])
 
-1 passed, 0 failed
+10 passed, 0 failed
 
 "#]]);
     cowboy(&project, &home)
@@ -67,16 +77,32 @@ built counter → build/counter.json (class Counter, handlers increment, get, [.
         artifact["handlers"],
         serde_json::json!(["increment", "get"])
     );
-    // A wrong expectation names the file, the step, the call and both values; exit 1.
-    let scenario = project.join("tests/counter.toml");
-    let text = std::fs::read_to_string(&scenario).expect("scenario");
-    std::fs::write(&scenario, text.replace("returns = 6", "returns = 7")).expect("edit");
+    // A wrong expectation shows the assertion at its line; exit 1.
+    let tests = project.join("tests/test_counter.py");
+    let text = std::fs::read_to_string(&tests).expect("tests");
+    std::fs::write(
+        &tests,
+        text.replace(
+            "assert counter.increment(5) == 6",
+            "assert counter.increment(5) == 7",
+        ),
+    )
+    .expect("edit");
     cowboy(&project, &home)
-        .arg("test")
+        .args(["test", "-k", "new_count"])
         .assert()
         .failure()
         .stdout_eq(str![[r#"
-FAIL  tests/counter.toml: step 2 (increment): returned 6, expected 7
+tests/test_counter.py
+  FAIL  test_increment_returns_the_new_count ([..] ms)
+
+failures:
+
+―― tests/test_counter.py::test_increment_returns_the_new_count ――
+Traceback (most recent call last):
+  File "tests/test_counter.py", line 14, in test_increment_returns_the_new_count
+    assert counter.increment(5) == 7
+AssertionError
 
 0 passed, 1 failed
 
@@ -115,19 +141,29 @@ fn every_template_passes_its_own_tests() {
         (
             "interval",
             str![[r#"
-ok    tests/job.toml (7 steps)
+tests/test_job.py
+  ok    test_deploying_sets_one_timer ([..] ms)
+  ok    test_only_the_timer_ticks ([..] ms)
+  ok    test_the_interval_fires_every_n_blocks ([..] ms)
+  ok    test_firings_are_paid_from_the_actors_balance ([..] ms)
+  ok    test_only_the_owner_stops_it ([..] ms)
+  ok    test_every_must_be_at_least_one_block ([..] ms)
 
-1 passed, 0 failed
+6 passed, 0 failed
 
 "#]],
         ),
         (
             "pair",
             str![[r#"
-ok    tests/requester.toml (4 steps)
-ok    tests/responder.toml (1 step)
+tests/test_pair.py
+  ok    test_a_question_is_answered_in_the_same_transaction ([..] ms)
+  ok    test_an_unanswered_question_times_out ([..] ms)
+  ok    test_only_the_asked_actor_may_reply ([..] ms)
+  ok    test_the_responder_answers_whoever_asks ([..] ms)
+  ok    test_the_answer_is_the_question_in_capitals ([..])
 
-2 passed, 0 failed
+5 passed, 0 failed
 
 "#]],
         ),
@@ -363,5 +399,128 @@ error: unknown profile key "colour"; use rpc_url, account, chain_id or faucet_ur
         .stdout_eq(str![[r#"
 _cowboy() {
 ...
+"#]]);
+}
+
+/// `cowboy test` on Python tests: passing, a failed assertion (with what the test printed), an
+/// actor's exception (with the actor's traceback in its source file), a property test shrunk
+/// to its falsifying example, and one that holds; exit 1. Then `--json`, `-k`, `-x` and
+/// `--gas-report`.
+#[test]
+fn python_tests_report_like_pytest() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let project = fixture("pytests", dir.path());
+    cowboy(&project, &home)
+        .arg("test")
+        .assert()
+        .code(1)
+        .stdout_eq(str![[r#"
+tests/test_mixed.py
+  ok    test_passes ([..] ms)
+  FAIL  test_wrong_assertion ([..] ms)
+  FAIL  test_actor_exception ([..] ms)
+  FAIL  test_property_shrinks ([..])
+  ok    test_property_holds ([..])
+
+failures:
+
+―― tests/test_mixed.py::test_wrong_assertion ――
+Traceback (most recent call last):
+  File "tests/test_mixed.py", line 15, in test_wrong_assertion
+    assert c.query("get") == 5, "the count is off"
+AssertionError: the count is off
+captured output:
+  incremented to 2
+
+―― tests/test_mixed.py::test_actor_exception ――
+Traceback (most recent call last):
+  File "tests/test_mixed.py", line 19, in test_actor_exception
+    counter().increment(0)
+CallFailed: counter.increment failed: Exception: ValueError: increment by at least 1
+Traceback (most recent call last):
+  File "src/counter.py", line 14, in increment
+    raise ValueError("increment by at least 1")
+ValueError: increment by at least 1
+
+―― tests/test_mixed.py::test_property_shrinks ――
+Traceback (most recent call last):
+  File "tests/test_mixed.py", line 26, in test_property_shrinks
+    assert c.query("get") <= 100
+AssertionError
+
+The above exception was the direct cause of the following exception:
+
+AssertionError: Falsifying example: test_property_shrinks(n=100)
+
+2 passed, 3 failed
+
+"#]]);
+    let out = cowboy(&project, &home)
+        .args(["test", "--json"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&out).expect("json");
+    assert_eq!(
+        (report["passed"].as_u64(), report["failed"].as_u64()),
+        (Some(2), Some(3))
+    );
+    let tests = report["tests"].as_array().expect("tests");
+    let outcomes: Vec<(&str, &str)> = tests
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().expect("name"),
+                t["outcome"].as_str().expect("outcome"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("test_passes", "passed"),
+            ("test_wrong_assertion", "failed"),
+            ("test_actor_exception", "failed"),
+            ("test_property_shrinks", "failed"),
+            ("test_property_holds", "passed"),
+        ]
+    );
+    assert_eq!(tests[1]["message"], "AssertionError: the count is off");
+    assert_eq!(tests[1]["output"], "incremented to 2\n");
+    assert!(tests[0]["duration_ms"].as_f64().is_some());
+    assert_eq!(
+        tests[3]["message"],
+        "AssertionError: Falsifying example: test_property_shrinks(n=100)"
+    );
+    // -x stops at the first failure; -k picks by file::name.
+    cowboy(&project, &home)
+        .args(["test", "-x"])
+        .assert()
+        .code(1)
+        .stdout_eq(str![[r#"
+tests/test_mixed.py
+  ok    test_passes ([..] ms)
+  FAIL  test_wrong_assertion ([..] ms)
+...
+1 passed, 1 failed
+
+"#]]);
+    cowboy(&project, &home)
+        .args(["test", "-k", "holds", "--gas-report"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+tests/test_mixed.py
+  ok    test_property_holds ([..] ms)
+
+handler                   calls   cycles min       median          max  cells min     median        max
+counter.__init__              5 [..]
+counter.increment           [..]
+
+1 passed, 0 failed
+
 "#]]);
 }

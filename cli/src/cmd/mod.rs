@@ -34,7 +34,7 @@ pub enum Command {
     New(new::NewArgs),
     /// Check a project's actors against the PVM rules and write deployable artifacts.
     Build(build::BuildArgs),
-    /// Run a project's tests/*.toml scenarios on a local chain.
+    /// Run a project's tests (Python tests/test_*.py, TOML scenarios) on local chains.
     Test(test::TestArgs),
     /// Create, import, list, export and delete encrypted keys.
     #[command(subcommand)]

@@ -10,7 +10,11 @@
 //!   signed transactions are checked as a node checks them ([`LocalChain::submit`]);
 //! - blocks are made on demand, with a clock and a beacon that depend only on the height, so
 //!   the same steps give the same receipts in every run;
-//! - every call is traced ([`CallTrace`]): `print` output, tracebacks, what it sent and set.
+//! - every call is traced ([`CallTrace`]): `print` output, tracebacks, what it sent and set;
+//! - its history can be rolled back ([`LocalChain::revert_to`]: the blocks up to a height are
+//!   executed again on a fresh store, so state, height and time are exactly as they were),
+//!   its beacons can be chosen ([`LocalChain::set_beacon_seed`]), and many chains can share one
+//!   PVM thread ([`LocalChain::on_thread`]), as `cowboy test` gives each test a fresh chain.
 
 use crate::{
     Allocation, BlockError, CallTrace, Chain, ExecError, Genesis, GenesisError, GenesisValidator,
@@ -28,6 +32,13 @@ use cowboy_types::{
     json::{Amount, HexBytes},
 };
 use std::sync::Arc;
+
+/// What made one block of a local chain: enough to make it again ([`LocalChain::revert_to`]).
+#[derive(Clone, Debug)]
+struct Made {
+    transactions: Vec<VerifiedTx>,
+    beacon_seed: Option<Vec<u8>>,
+}
 
 /// The chain id of local chains, and devnets' default (anvil's): a transaction signed for one
 /// is valid on the other.
@@ -73,6 +84,8 @@ pub enum LocalError {
     PvmGone,
     #[error("cannot start the PVM: {0}")]
     PvmStart(String),
+    #[error("cannot revert to block {height}: the chain is at block {current}")]
+    Revert { height: u64, current: u64 },
 }
 
 /// A receipt of a local block, with what its calls did.
@@ -91,9 +104,14 @@ pub struct LocalReceipt {
 /// A chain in this process (see the module documentation).
 pub struct LocalChain {
     chain: Arc<Chain>,
-    pvm: PvmThread,
+    pvm: Arc<PvmThread>,
     /// Transactions for the next block, as verified.
     queued: Vec<VerifiedTx>,
+    genesis: Genesis,
+    /// Every block made, in order (block `h` is `made[h - 1]`).
+    made: Vec<Made>,
+    /// What the beacons of the blocks made from now on derive from (`None`: the height alone).
+    beacon_seed: Option<Vec<u8>>,
 }
 
 impl LocalChain {
@@ -134,14 +152,93 @@ impl LocalChain {
 
     /// A local chain from any genesis whose validators include [`VALIDATOR`].
     pub fn from_genesis(genesis: &Genesis) -> Result<Self, LocalError> {
+        let pvm = PvmThread::spawn().map_err(|e| LocalError::PvmStart(e.to_string()))?;
+        Self::on_thread(genesis, Arc::new(pvm))
+    }
+
+    /// A local chain from `genesis` whose calls run on `pvm`, which other chains may share
+    /// (starting a PVM takes far longer than starting a chain).
+    pub fn on_thread(genesis: &Genesis, pvm: Arc<PvmThread>) -> Result<Self, LocalError> {
         genesis.validate()?;
         let chain = Arc::new(Chain::in_memory(genesis)?);
-        let pvm = PvmThread::spawn().map_err(|e| LocalError::PvmStart(e.to_string()))?;
         Ok(Self {
             chain,
             pvm,
             queued: Vec::new(),
+            genesis: genesis.clone(),
+            made: Vec::new(),
+            beacon_seed: None,
         })
+    }
+
+    /// The PVM thread this chain runs its calls on.
+    pub fn pvm(&self) -> &Arc<PvmThread> {
+        &self.pvm
+    }
+
+    /// Rolls the chain back to `height` (at most the current one): the blocks up to it are made
+    /// again, with the same transactions and beacons, on a fresh store. Queued transactions are
+    /// dropped; the beacon seed in force at `height` is restored.
+    pub fn revert_to(&mut self, height: u64) -> Result<(), LocalError> {
+        let current = self.height()?;
+        if height > current {
+            return Err(LocalError::Revert { height, current });
+        }
+        let keep: Vec<Made> = self.made.iter().take(height as usize).cloned().collect();
+        let mut fresh = Self::on_thread(&self.genesis, self.pvm.clone())?;
+        for m in keep {
+            fresh.beacon_seed = m.beacon_seed.clone();
+            fresh.queued = m.transactions.clone();
+            fresh.produce_block()?;
+        }
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The beacons of the blocks made from now on derive from `seed` and their height instead
+    /// of the height alone (`None` restores the default), for actors whose behaviour depends on
+    /// randomness.
+    pub fn set_beacon_seed(&mut self, seed: Option<Vec<u8>>) {
+        self.beacon_seed = seed;
+    }
+
+    /// Whether the chain has work left that blocks will do by themselves: queued transactions,
+    /// messages waiting in mailboxes, or pending timers (the height of the earliest).
+    pub fn pending(&self) -> Result<Pending, LocalError> {
+        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
+        let world = World::new(Overlay::new(&snapshot));
+        let first = |prefix: u8| -> Result<Option<Vec<u8>>, LocalError> {
+            Ok(world
+                .overlay
+                .scan(&[prefix], None, 1)
+                .map_err(ExecError::from)?
+                .into_iter()
+                .next()
+                .map(|(k, _)| k))
+        };
+        let next_timer = first(cowboy_types::state::key::TIMER_DUE)?
+            .and_then(|k| cowboy_types::state::key::be_u64(&k, 1));
+        Ok(Pending {
+            transactions: self.queued.len(),
+            mailbox: first(cowboy_types::state::key::MAILBOX)?.is_some(),
+            next_timer,
+        })
+    }
+
+    /// The value under storage key `key` of `actor` (raw bytes as stored), in the last
+    /// block's state.
+    pub fn storage(&self, actor: &Address, key: &[u8]) -> Result<Option<Vec<u8>>, LocalError> {
+        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
+        Ok(World::new(Overlay::new(&snapshot)).storage(actor, key)?)
+    }
+
+    /// Runs `q` read-only on the latest state, on this chain's PVM thread.
+    pub fn query(&self, q: crate::query::Query) -> Result<crate::query::QueryResult, LocalError> {
+        let chain = self.chain.clone();
+        Ok(self
+            .pvm
+            .run(move |engine| chain.query(engine, &q))
+            .map_err(|_| LocalError::PvmGone)??)
     }
 
     /// The chain underneath (its store holds blocks, receipts and state, as a node's does).
@@ -260,9 +357,13 @@ impl LocalChain {
             },
             timestamp_ms: GENESIS_TIME_MS.saturating_add(height.saturating_mul(BLOCK_TIME_MS)),
             proposer: VALIDATOR,
-            beacon: beacon(height),
+            beacon: beacon(height, self.beacon_seed.as_deref()),
         };
         let queued = std::mem::take(&mut self.queued);
+        self.made.push(Made {
+            transactions: queued.clone(),
+            beacon_seed: self.beacon_seed.clone(),
+        });
         let assembled = pipeline::assemble(&parent, &proposal, &claim, queued);
         let checked = assembled.verified.into_iter().map(Ok).collect();
         let block = assembled.block;
@@ -300,11 +401,26 @@ impl LocalChain {
     }
 }
 
-/// The beacon of a local block: a hash of its height, standing in for the threshold-VRF seed
-/// (unpredictable on a real chain, reproducible here).
-fn beacon(height: u64) -> Beacon {
+/// What [`LocalChain::pending`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// Transactions queued for the next block.
+    pub transactions: usize,
+    /// Messages wait in a mailbox (deferred deliveries).
+    pub mailbox: bool,
+    /// The height the earliest pending timer is due at.
+    pub next_timer: Option<u64>,
+}
+
+/// The beacon of a local block: a hash of its height (and of the seed a test chose), standing
+/// in for the threshold-VRF seed (unpredictable on a real chain, reproducible here).
+fn beacon(height: u64, chosen: Option<&[u8]>) -> Beacon {
     let mut signature = [0u8; BEACON_SIGNATURE_LEN];
     let mut seed = b"cowboy local beacon".to_vec();
+    if let Some(chosen) = chosen {
+        seed.extend_from_slice(&(chosen.len() as u64).to_be_bytes());
+        seed.extend_from_slice(chosen);
+    }
     seed.extend_from_slice(&height.to_be_bytes());
     for (i, chunk) in signature.chunks_mut(32).enumerate() {
         let mut pre = seed.clone();

@@ -9,6 +9,7 @@ pub mod build;
 pub mod demo;
 pub mod local_run;
 pub mod manifest;
+pub mod python_tests;
 pub mod scenario;
 pub mod templates;
 

@@ -207,7 +207,10 @@ pub struct Failure {
 /// Why scenarios could not run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
-    #[error("no tests: {0} has no *.toml files (see `cowboy test --help` for the format)")]
+    #[error(
+        "no tests: {0} has no test_*.py or *.toml files (`cowboy new` writes examples; see \
+         `cowboy test --help`)"
+    )]
     NoTests(PathBuf),
     #[error("{path}: {message}")]
     Invalid { path: PathBuf, message: String },

@@ -405,6 +405,12 @@ impl Engine {
         })
     }
 
+    /// The interpreter, for the test mode ([`crate::testing`]), which runs test code on an
+    /// engine of its own.
+    pub(crate) fn interpreter(&self) -> &Interpreter {
+        &self.interpreter
+    }
+
     /// Replaces the interpreter now, as after a panic. For tests only.
     #[doc(hidden)]
     pub fn debug_replace_interpreter(&mut self) {
@@ -862,7 +868,7 @@ fn trip_error(t: meter::Trip) -> CallError {
     }
 }
 
-fn describe_exception(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> String {
+pub(crate) fn describe_exception(e: &PyBaseExceptionRef, vm: &VirtualMachine) -> String {
     // An error escaping the call reads as CPython's, as one caught inside it does.
     let _ = crate::fidelity::reword_interpreter_error(e, vm);
     let name = e.class().name().to_string();
@@ -884,7 +890,11 @@ pub const ACTOR_FILE: &str = "<actor>";
 
 /// The traceback of `e`, whose `describe_exception` is `described` (computed once: it may run
 /// the actor's `__str__`, which is metered).
-fn traceback(e: &PyBaseExceptionRef, described: &str, vm: &VirtualMachine) -> Option<String> {
+pub(crate) fn traceback(
+    e: &PyBaseExceptionRef,
+    described: &str,
+    vm: &VirtualMachine,
+) -> Option<String> {
     let mut out = String::new();
     vm.write_exception(&mut out, e).ok()?;
     // The exception itself as CPython writes it (`KeyError: 'b'`, where RustPython writes the

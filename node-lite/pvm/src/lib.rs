@@ -28,6 +28,7 @@ pub mod sandbox;
 pub mod sizes;
 pub mod stdlib;
 pub mod string_pool;
+pub mod testing;
 pub mod text;
 pub mod type_names;
 pub mod validate;

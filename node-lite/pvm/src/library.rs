@@ -231,6 +231,11 @@ pub fn load_module(name: &str, vm: &VirtualMachine) -> PyResult {
         }
         return Ok(loaded);
     }
+    // Test mode's modules (`cowboy_test`, a project's test helpers) exist only on the thread
+    // running tests, never on one executing blocks.
+    if let Some(loaded) = crate::testing::load_module(name, vm) {
+        return loaded;
+    }
     if meter::in_call() {
         // Everything the library needs was loaded when it was preloaded; a module that is not
         // loaded by now (a native module of the host) is never loaded during a call.

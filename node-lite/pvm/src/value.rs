@@ -30,6 +30,12 @@ pub enum Value {
     Dict(Vec<(Value, Value)>),
 }
 
+impl From<u64> for Value {
+    fn from(n: u64) -> Self {
+        Value::Int(BigInt::from(n))
+    }
+}
+
 /// Why bytes are not a canonical value, or a value cannot be encoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ValueError {
