@@ -14,6 +14,7 @@ mod logs;
 mod opts;
 mod password;
 mod shutdown;
+mod watching;
 
 use clap::Parser;
 use std::process::ExitCode;

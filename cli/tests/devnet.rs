@@ -488,3 +488,44 @@ fn local_chain_gives_a_devnets_receipts() {
         serde_json::json!({"sent": 2, "answered": 1, "expired": 1, "ignored": 0})
     );
 }
+
+/// Metering parity: the cycles and cells of a deploy and of a call under `cowboy test` (a
+/// Python test) equal those of the same deploy and call on a 1-validator devnet.
+#[test]
+fn python_tests_meter_calls_as_a_devnet_does() {
+    let _serial = serial();
+    let (devnet, _up) = Devnet::up(1, 200, &[]);
+    let home = devnet.home();
+    let project = support::example("counter", &home.join("projects"));
+    let path = project.display().to_string();
+    let deployed = json(home, &["deploy", "--path", &path, "--args", "0"]);
+    assert_eq!(deployed["status"], "success", "{deployed}");
+    let counter = deployed["created"].as_str().expect("created").to_string();
+    let called = json(home, &["call", &counter, "increment", "5"]);
+    assert_eq!(called["status"], "success", "{called}");
+    let costs = |r: &serde_json::Value| {
+        (
+            r["cycles_used"].as_u64().expect("cycles"),
+            r["cells_used"].as_u64().expect("cells"),
+        )
+    };
+    let (deploy_cycles, deploy_cells) = costs(&deployed);
+    let (call_cycles, call_cells) = costs(&called);
+    std::fs::write(
+        project.join("tests/test_parity.py"),
+        format!(
+            "import cowboy_test as ct\n\n\
+             def test_the_devnets_costs():\n    \
+             counter = ct.deploy(\"counter\", 0)\n    \
+             deploy = ct.receipts()[0]\n    \
+             call = counter.transact(\"increment\", 5)\n    \
+             assert call.ok and call.return_value == 5\n    \
+             assert (deploy.cycles, deploy.cells) == ({deploy_cycles}, {deploy_cells}), deploy\n    \
+             assert (call.cycles, call.cells) == ({call_cycles}, {call_cells}), call\n"
+        ),
+    )
+    .expect("write");
+    let local = json(home, &["test", "parity", "--path", &path]);
+    assert_eq!(local["passed"], 1, "{local}");
+    assert_eq!(local["failed"], 0, "{local}");
+}

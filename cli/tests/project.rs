@@ -25,12 +25,16 @@ fn new_counter_then_test_and_build() {
         .assert()
         .success()
         .stdout_eq(str![[r#"
-created demo from template counter (5 files):
+created demo from template counter (9 files):
   .gitignore
   README.md
   cowboy.toml
+  pyproject.toml
   src/counter.py
   tests/test_counter.py
+  typings/cowboy_sdk.pyi
+  typings/cowboy_test.pyi
+  typings/pvm_host.pyi
 
 next:
   cd demo
@@ -523,4 +527,89 @@ counter.increment           [..]
 1 passed, 0 failed
 
 "#]]);
+}
+
+/// `cowboy test --watch`: one save is one re-run, headed by what changed. The runs are
+/// numbered, so a save that re-ran twice would show in the next header.
+#[test]
+fn test_watch_reruns_once_per_save() {
+    use std::io::BufRead as _;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    cowboy(dir.path(), &home)
+        .args(["new", "watched", "--yes"])
+        .assert()
+        .success();
+    let project = dir.path().join("watched");
+    let mut child = std::process::Command::new(snapbox::cmd::cargo_bin!("cowboy"))
+        .args(["test", "--watch"])
+        .current_dir(&project)
+        .env("COWBOY_HOME", &home)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("cowboy test --watch");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // The output up to and including the next closing line (a bound, not a wait: a run
+    // takes about a second).
+    let run = || -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let line = lines
+                .recv_timeout(std::time::Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("no closing line after: {out:#?}"));
+            let done = line.contains(" passed, ");
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    };
+    let first = run();
+    assert_eq!(first[0], "── run 1 ──", "{first:#?}");
+    assert_eq!(
+        first.last().map(String::as_str),
+        Some("10 passed, 0 failed")
+    );
+    let append = |file: &str, text: &str| {
+        let path = project.join(file);
+        let mut source = std::fs::read_to_string(&path).expect("read");
+        source.push_str(text);
+        std::fs::write(&path, source).expect("write");
+    };
+    append("src/counter.py", "\n# a comment, saved\n");
+    let second = run();
+    assert_eq!(
+        second[0], "── run 2: src/counter.py changed ──",
+        "{second:#?}"
+    );
+    assert_eq!(
+        second.last().map(String::as_str),
+        Some("10 passed, 0 failed")
+    );
+    append(
+        "tests/test_counter.py",
+        "\n\ndef test_one_more():\n    assert True\n",
+    );
+    let third = run();
+    assert_eq!(
+        third[0], "── run 3: tests/test_counter.py changed ──",
+        "{third:#?}"
+    );
+    assert_eq!(
+        third.last().map(String::as_str),
+        Some("11 passed, 0 failed")
+    );
+    let _ = child.kill();
+    let _ = child.wait();
 }

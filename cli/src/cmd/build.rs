@@ -14,6 +14,9 @@ use std::path::PathBuf;
 Examples:\n  cowboy build\n  cowboy build --path ./my-counter --json"
 )]
 pub struct BuildArgs {
+    /// Build again whenever a .py or .toml file of the project is saved.
+    #[arg(long)]
+    watch: bool,
     /// The project directory (default: the current directory or its nearest parent with a
     /// cowboy.toml).
     #[arg(long)]
@@ -22,6 +25,14 @@ pub struct BuildArgs {
 
 impl BuildArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        if self.watch {
+            let dir = Project::locate(self.path.as_deref())?.dir;
+            return crate::watching::run(&dir, global.json, |_| self.once(global));
+        }
+        self.once(global)
+    }
+
+    fn once(&self, global: &GlobalArgs) -> Result<()> {
         let project = Project::locate(self.path.as_deref())?;
         let built =
             cowboy_project::build(&project).map_err(|e| output::build_problems(e, global.json))?;

@@ -19,7 +19,8 @@ Examples:\n  \
 cowboy deploy --args 10\n  \
 cowboy deploy --actor ponger\n  \
 cowboy deploy build/counter.json --account alice\n  \
-cowboy deploy counter.py --args 10 --salt 0x01 --json"
+cowboy deploy counter.py --args 10 --salt 0x01 --json\n  \
+cowboy deploy --watch --args 10        # redeploy each actor whose source changes"
 )]
 pub struct DeployArgs {
     /// A Python source file or a build artifact (`build/NAME.json`).
@@ -44,6 +45,10 @@ pub struct DeployArgs {
     /// several). A project's actors and build artifacts declare theirs in cowboy.toml.
     #[arg(long = "entitlement", value_name = "NAME")]
     entitlements: Vec<cowboy_types::entitlement::ActorEntitlement>,
+    /// Keep running: deploy the project's actors (or --actor), then deploy again each actor
+    /// whose source changes, at a new address (a fresh salt) printed each time.
+    #[arg(long, conflicts_with_all = ["source", "salt"])]
+    watch: bool,
     #[command(flatten)]
     tx: TxArgs,
     #[command(flatten)]
@@ -72,6 +77,9 @@ fn code_from_file(path: &Path) -> Result<(String, Option<ActorEntitlements>)> {
 
 impl DeployArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        if self.watch {
+            return self.watch(global);
+        }
         let (code, declared) = match &self.source {
             Some(path) => code_from_file(path)?,
             None => {
@@ -112,5 +120,66 @@ impl DeployArgs {
             &self.tx,
         )?;
         client::report(global.json, hash, receipt)
+    }
+}
+
+impl DeployArgs {
+    /// `--watch`: deploys the project's actors, then each one again whenever its checked code
+    /// changes. One connection and one key for the whole session.
+    fn watch(&self, global: &GlobalArgs) -> Result<()> {
+        let dir = cowboy_project::Project::locate(self.path.as_deref())?.dir;
+        let node = Node::connect(&self.rpc, global)?;
+        let key = self.signer.key(global)?;
+        let init_args = client::encode_args(&client::parse_args(&self.init_args)?)?;
+        // Each actor's code as last deployed: unchanged actors are not deployed again.
+        let mut deployed: std::collections::BTreeMap<String, String> = Default::default();
+        crate::watching::run(&dir, global.json, |_| {
+            let project = cowboy_project::Project::locate(Some(&dir))?;
+            let wanted = match &self.actor {
+                Some(name) => vec![project.actor(Some(name))?.name.clone()],
+                None => project
+                    .manifest
+                    .actors
+                    .iter()
+                    .map(|a| a.name.clone())
+                    .collect(),
+            };
+            let artifacts = cowboy_project::build::check(&project)
+                .map_err(|e| output::build_problems(e, global.json))?;
+            let mut failed = false;
+            for a in artifacts.into_iter().filter(|a| wanted.contains(&a.name)) {
+                if deployed.get(&a.name) == Some(&a.code) {
+                    continue;
+                }
+                if !global.json {
+                    outln!("deploying {}", a.name);
+                }
+                let (hash, receipt) = node.send(
+                    &key,
+                    Instruction::Actor(ActorInstruction::Deploy {
+                        code: a.code.clone(),
+                        // A new address every time, even for code deployed before.
+                        salt: Hash(rand::random()),
+                        init_args: init_args.clone(),
+                        value: self.value,
+                        entitlements: a.entitlements,
+                    }),
+                    &self.tx,
+                )?;
+                match client::report(global.json, hash, receipt) {
+                    Ok(()) => {
+                        deployed.insert(a.name.clone(), a.code);
+                    }
+                    Err(e) => {
+                        output::print_error(&e, global.json);
+                        failed = true;
+                    }
+                }
+            }
+            if failed {
+                anyhow::bail!(output::Reported);
+            }
+            Ok(())
+        })
     }
 }

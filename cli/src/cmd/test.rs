@@ -47,6 +47,9 @@ pub struct TestArgs {
     /// The seed property tests draw their examples from (the same seed draws the same ones).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Run again whenever a .py or .toml file of the project is saved.
+    #[arg(long)]
+    watch: bool,
     /// The project directory (default: the current directory or its nearest parent with a
     /// cowboy.toml).
     #[arg(long)]
@@ -55,6 +58,15 @@ pub struct TestArgs {
 
 impl TestArgs {
     pub fn run(self, global: &GlobalArgs) -> Result<()> {
+        if self.watch {
+            let dir = cowboy_project::Project::locate(self.path.as_deref())?.dir;
+            return crate::watching::run(&dir, global.json, |_| self.once(global));
+        }
+        self.once(global)
+    }
+
+    fn once(&self, global: &GlobalArgs) -> Result<()> {
+        // Read afresh each run: watch mode re-runs after the manifest or a test changed.
         let project = cowboy_project::Project::locate(self.path.as_deref())?;
         let options = python_tests::Options {
             pattern: self.pattern.clone(),

@@ -12,6 +12,7 @@ pub mod manifest;
 pub mod python_tests;
 pub mod scenario;
 pub mod templates;
+pub mod watch;
 
 pub use build::{Artifact, BuildError, build};
 pub use manifest::{ActorEntry, DemoCall, MANIFEST, Manifest, ManifestError, Project};

@@ -8,6 +8,28 @@ use std::path::{Path, PathBuf};
 static TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../templates");
 static EXAMPLES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../examples");
 
+/// What every new project gets for editors besides its template's files: a `pyproject.toml`
+/// for Pyright and ruff, and the type stubs of the modules actors and tests import (checked
+/// against the modules by the PVM's stub-drift test).
+const EDITOR_FILES: [(&str, &[u8]); 4] = [
+    (
+        "pyproject.toml",
+        include_bytes!("../../../templates/pyproject.toml"),
+    ),
+    (
+        "typings/cowboy_sdk.pyi",
+        include_bytes!("../../pvm/python/stubs/cowboy_sdk.pyi"),
+    ),
+    (
+        "typings/cowboy_test.pyi",
+        include_bytes!("../../pvm/python/stubs/cowboy_test.pyi"),
+    ),
+    (
+        "typings/pvm_host.pyi",
+        include_bytes!("../../pvm/python/stubs/pvm_host.pyi"),
+    ),
+];
+
 /// A project that can be written out.
 #[derive(Clone, Copy, Debug)]
 pub struct Template {
@@ -129,10 +151,15 @@ pub fn check_name(name: &str) -> Result<(), ScaffoldError> {
 }
 
 impl Template {
-    /// The files, as (relative path, contents).
+    /// The files, as (relative path, contents): the template's and the editor files.
     pub fn files(&self) -> Vec<(PathBuf, &'static [u8])> {
         let mut out = Vec::new();
         collect(self.dir, self.dir.path(), &mut out);
+        for (path, bytes) in EDITOR_FILES {
+            if !out.iter().any(|(p, _)| p == Path::new(path)) {
+                out.push((PathBuf::from(path), bytes));
+            }
+        }
         out.sort_by(|a, b| a.0.cmp(&b.0));
         out
     }
