@@ -176,6 +176,11 @@ fn projects_guide() {
 }
 
 #[test]
+fn testing_guide() {
+    chapter("../book/src/guide/testing.md");
+}
+
+#[test]
 fn devnet_guide() {
     devnet_chapter(
         "../book/src/guide/devnet.md",
@@ -216,6 +221,7 @@ fn every_chapter_is_covered() {
             "../book/src/guide/keys.md",
             "../book/src/guide/projects.md",
             "../book/src/guide/signing.md",
+            "../book/src/guide/testing.md",
             "../book/src/pvm.md",
             "../book/src/quickstart.md",
             "../book/src/reference/cli.md",
