@@ -232,6 +232,15 @@ impl LocalChain {
         Ok(World::new(Overlay::new(&snapshot)).storage(actor, key)?)
     }
 
+    /// Job `id`'s record in the last block's state, if the Job Dispatcher has it.
+    pub fn job(&self, id: &Hash) -> Result<Option<cowboy_types::job::JobRecord>, LocalError> {
+        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
+        Ok(crate::runners::dispatcher::load(
+            &World::new(Overlay::new(&snapshot)),
+            id,
+        )?)
+    }
+
     /// Runs `q` read-only on the latest state, on this chain's PVM thread.
     pub fn query(&self, q: crate::query::Query) -> Result<crate::query::QueryResult, LocalError> {
         let chain = self.chain.clone();

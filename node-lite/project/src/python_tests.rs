@@ -27,6 +27,69 @@ use std::{
 
 /// How many accounts a test chain funds (`cowboy_test.accounts`).
 pub const ACCOUNTS: u8 = 10;
+/// How many runners a test chain registers at genesis for `cowboy_test.mock_job` (enough for a
+/// committee of the default size twice over; they never run anything themselves).
+pub const MOCK_RUNNERS: u8 = 10;
+/// The model the mock runners declare: the one `cowboy runner-sim`'s LLM stand-in serves,
+/// `keccak256("cowboy-runner-sim-model")`.
+pub const MOCK_MODEL_LABEL: &[u8] = b"cowboy-runner-sim-model";
+
+/// The mock runners: `0xf0…f0`, `0xf1…f1`, …
+pub fn mock_runners() -> Vec<Address> {
+    (0..MOCK_RUNNERS).map(|i| Address([0xf0 + i; 20])).collect()
+}
+
+/// The genesis of every test chain: [`LocalChain::genesis`] funding [`accounts`] and the mock
+/// runners (for their transactions' fees), with the mock runners registered and staked. Their
+/// heartbeats never go stale on a test chain, however many blocks a test makes before it
+/// submits a job.
+pub fn genesis() -> Genesis {
+    use cowboy_types::runner::{
+        Capabilities, JobType, JobTypes, RateCard, RunnerKey, RunnerProfile,
+    };
+    let mut funded = accounts();
+    funded.extend(mock_runners());
+    let mut genesis = LocalChain::genesis(&funded);
+    genesis.parameters.runner.heartbeat_timeout_blocks = 1 << 40;
+    let stake = genesis
+        .parameters
+        .runner
+        .runner_stake_floor
+        .saturating_mul(4);
+    let mut key = [0x66u8; 32];
+    key[0] = 0x58;
+    for address in mock_runners() {
+        genesis
+            .runners
+            .push(cowboy_execution::genesis::GenesisRunner {
+                address,
+                stake: cowboy_types::json::Amount(stake),
+                profile: RunnerProfile {
+                    key: RunnerKey::Ed25519(Hash(key)),
+                    capabilities: Capabilities {
+                        job_types: JobTypes::of(&[
+                            JobType::Llm,
+                            JobType::Http,
+                            JobType::Mcp,
+                            JobType::Custom,
+                        ]),
+                        models: vec![cowboy_types::keccak256(MOCK_MODEL_LABEL)],
+                        domains: vec![],
+                        tee: false,
+                    },
+                    rate_card: RateCard {
+                        per_job: 1,
+                        per_1k_tokens: 0,
+                        per_second: 0,
+                    },
+                    max_concurrent_jobs: 1_024,
+                    max_job_value: 0,
+                    endpoint: "https://mock-runner.invalid/push".into(),
+                },
+            });
+    }
+    genesis
+}
 
 /// The funded accounts of every test chain: `0x1111…11`, `0x2222…22`, … (the first deploys
 /// and calls by default, as a TOML scenario's deployer does).
@@ -125,7 +188,7 @@ pub fn run(
     let chain_pvm = Arc::new(PvmThread::spawn().map_err(|e| PythonTestError::Pvm(e.to_string()))?);
     let host = ChainHost {
         actors,
-        genesis: LocalChain::genesis(&accounts()),
+        genesis: genesis(),
         pvm: chain_pvm,
         chain: None,
         receipts: Vec::new(),
@@ -616,6 +679,162 @@ impl ChainHost {
         ))
     }
 
+    /// Settles job `job` through the real market with the mock runners: waits for its draw,
+    /// has every member commit to the same result (or fault), the aggregator reveal them all,
+    /// and makes blocks until its callback ran. Every receipt of those blocks.
+    fn mock_job(&mut self, args: &Args<'_>) -> Result<Value, String> {
+        use cowboy_types::{
+            SystemInstruction,
+            bounded::{Bytes, List},
+            job::{Fault, FaultKind, JobStatus, Reveal, VerificationMode},
+        };
+        let id = match args.get("job") {
+            Some(Value::Str(s)) => s
+                .parse::<Hash>()
+                .map_err(|e| format!("job {s:?} is not a job id: {e}"))?,
+            Some(Value::Bytes(b)) => Hash::from_slice(b)
+                .ok_or_else(|| format!("a job id is 32 bytes, got {}", b.len()))?,
+            _ => return Err("job (the id submit_job returned) is missing".into()),
+        };
+        let fault = match args.get("fault") {
+            None => None,
+            Some(Value::Str(s)) => Some(match s.as_str() {
+                "external" => FaultKind::External,
+                "bounds_too_tight" => FaultKind::BoundsTooTight,
+                other => {
+                    return Err(format!(
+                        "fault {other:?}: use \"external\" or \"bounds_too_tight\""
+                    ));
+                }
+            }),
+            Some(other) => return Err(format!("fault must be text, got {other}")),
+        };
+        let result = match (args.get("result"), fault) {
+            (Some(Value::Bytes(b)), _) => b.clone(),
+            (Some(Value::Str(s)), _) => s.as_bytes().to_vec(),
+            (Some(v), _) => serde_json::to_vec(&v.to_json()).map_err(|e| e.to_string())?,
+            (None, Some(_)) => Vec::new(),
+            (None, None) => return Err("give the job's result= (or a fault=)".into()),
+        };
+        let result = Bytes::new(result).map_err(|e| format!("the result is too large: {e}"))?;
+        let mut out = Vec::new();
+        // A committee is drawn a couple of rounds after its submission.
+        let job = loop {
+            let job = self
+                .chain()?
+                .job(&id)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no job {id} on this chain"))?;
+            if job.status != JobStatus::Submitted || out.len() > 64 {
+                break job;
+            }
+            let Value::List(made) = self.advance(1)? else {
+                continue;
+            };
+            out.extend(made);
+        };
+        if job.status != JobStatus::Assigned {
+            return Err(format!(
+                "job {id} is {}; mock_job settles a job waiting for its runners",
+                job.status
+            ));
+        }
+        let draw = job
+            .draws
+            .last()
+            .cloned()
+            .ok_or_else(|| format!("job {id} has no committee"))?;
+        let embedding = match job.spec.verification.mode {
+            VerificationMode::SemanticSimilarity { .. } => {
+                List::new(vec![16_384i16]).map_err(|e| e.to_string())?
+            }
+            _ => List::default(),
+        };
+        let reveals: Vec<Reveal> = draw
+            .committee
+            .iter()
+            .enumerate()
+            .map(|(i, runner)| Reveal {
+                runner: *runner,
+                result: result.clone(),
+                salt: cowboy_types::keccak256(&[&id.0[..], &(i as u64).to_be_bytes()].concat()),
+                tokens: 0,
+                ms: 0,
+                embedding: embedding.clone(),
+                fault: fault.map(|kind| Fault {
+                    kind,
+                    progress_bps: 0,
+                }),
+            })
+            .collect();
+        let mut pending: Vec<(Address, Instruction)> = reveals
+            .iter()
+            .map(|r| {
+                (
+                    r.runner,
+                    Instruction::System(SystemInstruction::JobCommit {
+                        job_id: id,
+                        commitment: r.commitment(),
+                    }),
+                )
+            })
+            .collect();
+        let reveal = Instruction::System(SystemInstruction::JobReveal {
+            job_id: id,
+            reveals: List::new(reveals).map_err(|e| e.to_string())?,
+        });
+        // The commits, then the reveal, each in the first block with room in the runner
+        // lane (a test chain's lane takes a few runner transactions per block).
+        for phase in [None, Some(reveal)] {
+            if let Some(reveal) = phase {
+                pending.push((draw.aggregator, reveal));
+            }
+            for _ in 0..64 {
+                if pending.is_empty() {
+                    break;
+                }
+                let mut sent = Vec::new();
+                for (runner, instruction) in &pending {
+                    let budget = crate::local_run::client_limits(instruction);
+                    let hash = self
+                        .chain()?
+                        .send_as(*runner, instruction.clone(), budget)
+                        .map_err(|e| format!("a mock runner's transaction is refused: {e}"))?;
+                    sent.push(hash);
+                }
+                let produced = self.chain()?.produce_block().map_err(|e| e.to_string())?;
+                let mut left = Vec::new();
+                for r in produced {
+                    if let Some(i) = sent.iter().position(|h| *h == r.receipt.tx_hash)
+                        && let Status::Failed { kind, message } = &r.receipt.status
+                    {
+                        if *kind != FailureKind::Skipped.code() {
+                            return Err(format!("a mock runner's transaction failed: {message}"));
+                        }
+                        // The lane was full: the next block.
+                        left.push(pending[i].clone());
+                        continue;
+                    }
+                    out.push(self.receipt(&r));
+                    self.keep(r);
+                }
+                pending = left;
+            }
+        }
+        // The callback runs in a block of its own after the verification.
+        for _ in 0..16 {
+            let job = self.chain()?.job(&id).map_err(|e| e.to_string())?;
+            if job.is_none_or(|j| j.callbacks_pending == 0) {
+                return Ok(Value::List(out));
+            }
+            let Value::List(made) = self.advance(1)? else {
+                continue;
+            };
+            out.extend(made);
+        }
+        Err(format!("job {id}'s callback did not run"))
+    }
+
     fn stored(&mut self, actor: Address, key: Vec<u8>) -> Result<Value, String> {
         match self
             .chain()?
@@ -651,6 +870,9 @@ impl TestHost for ChainHost {
         match op {
             "accounts" => Ok(Value::List(
                 accounts().iter().map(|a| text(a.to_string())).collect(),
+            )),
+            "mock_runners" => Ok(Value::List(
+                mock_runners().iter().map(|a| text(a.to_string())).collect(),
             )),
             "settings" => Ok(dict(vec![
                 ("fuzz_runs", self.fuzz_runs.map_or(Value::None, int)),
@@ -733,6 +955,7 @@ impl TestHost for ChainHost {
                 self.receipts.truncate(receipts);
                 Ok(Value::None)
             }
+            "mock_job" => self.mock_job(&args),
             "set_beacon" => {
                 let seed = match args.get("seed") {
                     None => None,

@@ -51,8 +51,9 @@ DEFAULT_TIMER_CYCLES = 100_000
 DEFAULT_TIMER_CELLS = 10_000
 
 #: Base units escrowed for delivering a job's result to its callback handler when not given
-#: (0.01 CBY; what the handler does not use is refunded).
-DEFAULT_CALLBACK_FEE = 10_000_000
+#: (1 CBY: half buys the handler some 50,000 cycles at a devnet's basefee, half its cells;
+#: what it does not use is refunded).
+DEFAULT_CALLBACK_FEE = 1_000_000_000
 
 _MISSING = object()
 

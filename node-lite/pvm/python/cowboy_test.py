@@ -36,6 +36,8 @@ __all__ = [
     "integers",
     "just",
     "lists",
+    "mock_job",
+    "mock_runners",
     "receipts",
     "revert",
     "run_until_idle",
@@ -65,6 +67,8 @@ def _request(op, **args):
 accounts = _request("accounts")
 #: Who deploys and calls unless a test says otherwise: ``accounts[0]``.
 deployer = accounts[0]
+#: The runners every test chain registers at genesis, which ``mock_job`` acts as.
+mock_runners = _request("mock_runners")
 
 
 class Event:
@@ -294,6 +298,18 @@ def set_beacon(seed):
     """The beacons of the next blocks (the randomness actors read) derive from ``seed``
     (bytes) instead of the height alone; ``None`` restores the default."""
     _request("set_beacon", seed=seed)
+
+
+def mock_job(job_id, result=None, fault=None):
+    """Settles the runner job ``job_id`` (what ``submit_job``, ``http_job``… returned) through
+    the chain's real market, with the test chain's mock runners as its committee: every member
+    commits to ``result`` (bytes, text, or a value sent as JSON), the aggregator reveals, the
+    chain verifies, and the job's callback runs. With ``fault`` (``"external"`` or
+    ``"bounds_too_tight"``) they report that fault instead and the callback hears the job
+    failed. Makes the blocks this takes; the ``Receipt`` of everything they ran."""
+    if isinstance(job_id, bytes):
+        job_id = "0x" + job_id.hex()
+    return [Receipt(r) for r in _request("mock_job", job=job_id, result=result, fault=fault)]
 
 
 class expect_failure:

@@ -10,6 +10,7 @@ class HarnessError(Exception):
     """
 accounts: list[str]
 deployer: str
+mock_runners: list[str]
 
 class Event:
     """An event a call emitted: ``topics`` (32-byte values, the first ``keccak256(name)``) and
@@ -129,6 +130,14 @@ def revert(snapshot_id: int) -> None:
 def set_beacon(seed: bytes | None) -> None:
     """The beacons of the next blocks (the randomness actors read) derive from ``seed`` (bytes)
     instead of the height alone; ``None`` restores the default.
+    """
+    ...
+
+def mock_job(job_id: str | bytes, result: Any = ..., fault: str | None = ...) -> list[Receipt]:
+    """Settles the runner job ``job_id`` (what ``submit_job``, ``http_job``… returned) through
+    the chain's real market, with the test chain's mock runners as its committee: every
+    member commits to ``result`` (bytes, text, or a value sent as JSON), the aggregator
+    reveals, the chain verifies, and the job's callback runs.
     """
     ...
 

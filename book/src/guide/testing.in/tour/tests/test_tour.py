@@ -80,6 +80,19 @@ def test_beacon():
     assert [dice.roll() for _ in range(3)] != first
 
 
+def test_runner_jobs():
+    fetcher = ct.deploy("fetcher", value=10_000_000_000)  # pays the jobs' escrow
+    job = fetcher.fetch("https://api.example.com/price")
+    made = ct.mock_job(job, result={"usd": 100})          # settled by the mock runners
+    assert any(r.method == "on_result" for r in made)
+    last = fetcher.query("last")
+    assert last["status"] == "verified" and last["job"] == job
+    job = fetcher.fetch("https://api.example.com/price")
+    ct.mock_job(job, fault="external")                    # or: the runners report a fault
+    assert fetcher.query("last")["status"] == "failed"
+    assert len(ct.mock_runners) == 10
+
+
 @ct.given(start=ct.integers(0, 100), steps=ct.lists(ct.integers(1, 9), max_size=3),
           max_examples=10)
 def test_property(start, steps):
