@@ -32,7 +32,15 @@ pub fn run(
                 .iter()
                 .map(|p: &std::path::PathBuf| p.display().to_string())
                 .collect();
-            outln!("── run {run}: {} changed ──", names.join(", "));
+            let header = format!("── run {run}: {} changed ──", names.join(", "));
+            // With --json, stdout carries one document per run and nothing else.
+            if json {
+                eprintln!("{header}");
+            } else {
+                outln!("{header}");
+            }
+        } else if json {
+            eprintln!("── run 1 ──");
         } else {
             outln!("── run 1 ──");
         }

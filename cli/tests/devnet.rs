@@ -529,3 +529,60 @@ fn python_tests_meter_calls_as_a_devnet_does() {
     assert_eq!(local["passed"], 1, "{local}");
     assert_eq!(local["failed"], 0, "{local}");
 }
+
+/// `cowboy deploy --watch`: the project's actor is deployed, then deployed again at a new
+/// address each time its source is saved; a save that changes no actor deploys nothing.
+#[test]
+fn deploy_watch_redeploys_a_saved_actor_at_a_new_address() {
+    let _serial = serial();
+    let (devnet, _up) = Devnet::up(1, 200, &[]);
+    let home = devnet.home();
+    let project = support::example("counter", &home.join("projects"));
+    let mut child = std::process::Command::new(bin())
+        .args(["deploy", "--watch", "--json", "--args", "0", "--path"])
+        .arg(&project)
+        .env("COWBOY_HOME", home)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cowboy deploy --watch");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // The next deploy's receipt (a bound, not a wait: a deploy takes a few blocks).
+    let next = || -> serde_json::Value {
+        let line = lines
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("a deploy's receipt");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"))
+    };
+    let created = |r: &serde_json::Value| {
+        assert_eq!(r["status"], "success", "{r}");
+        r["created"].as_str().expect("created").to_string()
+    };
+    let first = created(&next());
+    let source = project.join("src/counter.py");
+    let append = |text: &str| {
+        let mut s = std::fs::read_to_string(&source).expect("read");
+        s.push_str(text);
+        std::fs::write(&source, s).expect("write");
+    };
+    append("\n# saved once\n");
+    let second = created(&next());
+    assert_ne!(first, second);
+    // A save that changes no actor's code (a README is not watched; a test is, and deploys
+    // nothing), then one that does: the next receipt is the second save's.
+    std::fs::write(project.join("tests/notes.toml"), "# not a scenario yet\n").expect("write");
+    append("\n# saved twice\n");
+    let third = created(&next());
+    assert!(third != first && third != second);
+    let _ = child.kill();
+    let _ = child.wait();
+}

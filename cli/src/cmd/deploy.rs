@@ -131,8 +131,10 @@ impl DeployArgs {
         let node = Node::connect(&self.rpc, global)?;
         let key = self.signer.key(global)?;
         let init_args = client::encode_args(&client::parse_args(&self.init_args)?)?;
-        // Each actor's code as last deployed: unchanged actors are not deployed again.
-        let mut deployed: std::collections::BTreeMap<String, String> = Default::default();
+        // Each actor's code and entitlements as last deployed: unchanged actors are not
+        // deployed again.
+        let mut deployed: std::collections::BTreeMap<String, (String, ActorEntitlements)> =
+            Default::default();
         crate::watching::run(&dir, global.json, |_| {
             let project = cowboy_project::Project::locate(Some(&dir))?;
             let wanted = match &self.actor {
@@ -148,7 +150,8 @@ impl DeployArgs {
                 .map_err(|e| output::build_problems(e, global.json))?;
             let mut failed = false;
             for a in artifacts.into_iter().filter(|a| wanted.contains(&a.name)) {
-                if deployed.get(&a.name) == Some(&a.code) {
+                let version = (a.code.clone(), a.entitlements);
+                if deployed.get(&a.name) == Some(&version) {
                     continue;
                 }
                 if !global.json {
@@ -168,7 +171,7 @@ impl DeployArgs {
                 )?;
                 match client::report(global.json, hash, receipt) {
                     Ok(()) => {
-                        deployed.insert(a.name.clone(), a.code);
+                        deployed.insert(a.name.clone(), version);
                     }
                     Err(e) => {
                         output::print_error(&e, global.json);

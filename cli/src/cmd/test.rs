@@ -114,6 +114,18 @@ impl TestArgs {
         let scenario_failed = reports.iter().filter(|r| r.failure.is_some()).count();
         let passed = results.len() - python_failed + reports.len() - scenario_failed;
         let failed = python_failed + scenario_failed;
+        if passed + failed == 0 {
+            // As pytest does: a selection that matched nothing is an error, not a pass.
+            anyhow::bail!(
+                "no tests ran: {} (tests are test_* functions in tests/test_*.py, and \
+                 tests/*.toml scenarios)",
+                match (&self.pattern, &self.filter) {
+                    (Some(k), _) => format!("no test's file::name contains {k:?}"),
+                    (None, Some(f)) => format!("no test file's path contains {f:?}"),
+                    (None, None) => "the project has no tests".into(),
+                }
+            );
+        }
         let report = self.gas_report.then(|| python_tests::gas_report(&gas));
         if global.json {
             output::json(&serde_json::json!({

@@ -202,6 +202,11 @@ impl LocalChain {
         self.beacon_seed = seed;
     }
 
+    /// What the beacons of the next blocks derive from ([`LocalChain::set_beacon_seed`]).
+    pub fn beacon_seed(&self) -> Option<&[u8]> {
+        self.beacon_seed.as_deref()
+    }
+
     /// Whether the chain has work left that blocks will do by themselves: queued transactions,
     /// messages waiting in mailboxes, or pending timers (the height of the earliest).
     pub fn pending(&self) -> Result<Pending, LocalError> {
@@ -369,10 +374,10 @@ impl LocalChain {
             beacon: beacon(height, self.beacon_seed.as_deref()),
         };
         let queued = std::mem::take(&mut self.queued);
-        self.made.push(Made {
+        let made = Made {
             transactions: queued.clone(),
             beacon_seed: self.beacon_seed.clone(),
-        });
+        };
         let assembled = pipeline::assemble(&parent, &proposal, &claim, queued);
         let checked = assembled.verified.into_iter().map(Ok).collect();
         let block = assembled.block;
@@ -385,6 +390,8 @@ impl LocalChain {
                 Ok::<_, LocalError>(executed)
             })
             .map_err(|_| LocalError::PvmGone)??;
+        // Only a block that was made is made again by `revert_to`.
+        self.made.push(made);
         debug_assert_eq!(executed.traces.len(), executed.receipts.len());
         let mut traces = executed.traces.into_iter();
         Ok(executed

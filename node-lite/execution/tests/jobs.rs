@@ -676,17 +676,24 @@ fn a_silent_members_seat_is_drawn_again_and_the_commitments_made_are_kept() {
     });
 }
 
-/// Seats are re-drawn only as far as candidates are left; when none is, the job goes on with
-/// the threshold that committed, and with fewer it fails.
+/// Seats are re-drawn only as far as candidates are left, and never into a committee smaller
+/// than the threshold; when no seat can be re-drawn, the job goes on with the threshold that
+/// committed, and with fewer it fails.
 #[test]
 fn with_no_candidate_left_a_job_goes_on_with_the_threshold_or_fails() {
     with_engine(|engine| {
-        for (committing, outcome) in [(3, JobStatus::Committed), (2, JobStatus::Failed)] {
+        // (threshold, members that commit, draws made, outcome)
+        for (threshold, committing, draws, outcome) in [
+            (3, 3, 2, JobStatus::Committed),
+            (3, 2, 2, JobStatus::Failed),
+            // One committed, one candidate left: two seats could never reach four.
+            (4, 1, 1, JobStatus::Failed),
+        ] {
             let node = node();
             let callback = callback_actor(&node, engine);
             let mode = serde_json::json!({"majority_vote": {"vote_field": "/usd"}});
             let mut s = spec(callback, mode, 5);
-            s.verification.threshold = 3;
+            s.verification.threshold = threshold;
             s.timeout_blocks = 6;
             let (r, _) = send(&node, engine, &key(1), submit(s));
             let id = id_of(&r);
@@ -697,27 +704,36 @@ fn with_no_candidate_left_a_job_goes_on_with_the_threshold_or_fails() {
                 let (receipt, _) = send(&node, engine, &signer(a), commit_to(&id, &truth(*a)));
                 assert_success(&receipt);
             }
-            // Six runners, five drawn: the retry fills one of the silent seats.
-            until_draws(&node, engine, &id, 2, 8);
-            let j = job(&node, &id);
-            assert_eq!(
-                j.draws[1].committee.len(),
-                committing + 1,
-                "{:?}",
-                j.draws[1]
-            );
-            assert_eq!(j.draws[1].committee.to_vec(), recompute(&j));
-            assert_eq!(j.excluded.len(), 5 - committing);
-            // Nobody is left for the next retry.
+            if draws == 2 {
+                // Six runners, five drawn: the retry fills one of the silent seats.
+                until_draws(&node, engine, &id, 2, 8);
+                let j = job(&node, &id);
+                assert_eq!(
+                    j.draws[1].committee.len(),
+                    committing + 1,
+                    "{:?}",
+                    j.draws[1]
+                );
+                assert_eq!(j.draws[1].committee.to_vec(), recompute(&j));
+                assert_eq!(j.excluded.len(), 5 - committing);
+            }
+            // Nobody is left for the next retry (and the reveal windows are still open).
             for _ in 0..8 {
                 node.block(engine, vec![]);
             }
             let j = job(&node, &id);
-            assert_eq!((j.status, j.draws.len()), (outcome, 2), "{:?}", j.failure);
+            assert_eq!(
+                (j.status, j.draws.len()),
+                (outcome, draws),
+                "{:?}",
+                j.failure
+            );
             if outcome == JobStatus::Failed {
+                let left = 6 - 5 - (draws - 1);
                 assert!(
-                    j.failure
-                        .contains("fewer than 3 of the committee committed and 0 candidates"),
+                    j.failure.contains(&format!(
+                        "fewer than {threshold} of the committee committed and {left} candidates"
+                    )),
                     "{}",
                     j.failure
                 );

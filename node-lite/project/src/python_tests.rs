@@ -264,8 +264,8 @@ struct ChainHost {
     chain: Option<LocalChain>,
     /// Every receipt of this test's chain, oldest first.
     receipts: Vec<LocalReceipt>,
-    /// Snapshot `i`: the height and how many receipts there were.
-    snapshots: Vec<(u64, usize)>,
+    /// Snapshot `i`: what `revert(i)` restores.
+    snapshots: Vec<Snapshot>,
     /// Deploys so far by (deployer, actor name): the next deploy's salt.
     deploys: BTreeMap<(Address, String), u64>,
     /// Deployed actors' names by address (for receipts and tracebacks).
@@ -273,6 +273,16 @@ struct ChainHost {
     gas: Arc<Mutex<Vec<GasSample>>>,
     fuzz_runs: Option<u64>,
     seed: u64,
+}
+
+/// What a snapshot restores besides the chain's blocks.
+struct Snapshot {
+    height: u64,
+    /// How many receipts there were.
+    receipts: usize,
+    beacon_seed: Option<Vec<u8>>,
+    deploys: BTreeMap<(Address, String), u64>,
+    names: BTreeMap<Address, String>,
 }
 
 /// A request's named arguments.
@@ -719,15 +729,17 @@ impl ChainHost {
         let result = Bytes::new(result).map_err(|e| format!("the result is too large: {e}"))?;
         let mut out = Vec::new();
         // A committee is drawn a couple of rounds after its submission.
+        let mut waited = 0;
         let job = loop {
             let job = self
                 .chain()?
                 .job(&id)
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("no job {id} on this chain"))?;
-            if job.status != JobStatus::Submitted || out.len() > 64 {
+            if job.status != JobStatus::Submitted || waited >= 64 {
                 break job;
             }
+            waited += 1;
             let Value::List(made) = self.advance(1)? else {
                 continue;
             };
@@ -804,19 +816,23 @@ impl ChainHost {
                 }
                 let produced = self.chain()?.produce_block().map_err(|e| e.to_string())?;
                 let mut left = Vec::new();
+                let mut failed = None;
                 for r in produced {
                     if let Some(i) = sent.iter().position(|h| *h == r.receipt.tx_hash)
                         && let Status::Failed { kind, message } = &r.receipt.status
                     {
-                        if *kind != FailureKind::Skipped.code() {
-                            return Err(format!("a mock runner's transaction failed: {message}"));
+                        if *kind == FailureKind::Skipped.code() {
+                            // The lane was full: the next block.
+                            left.push(pending[i].clone());
+                            continue;
                         }
-                        // The lane was full: the next block.
-                        left.push(pending[i].clone());
-                        continue;
+                        failed.get_or_insert_with(|| message.clone());
                     }
                     out.push(self.receipt(&r));
                     self.keep(r);
+                }
+                if let Some(message) = failed {
+                    return Err(format!("a mock runner's transaction failed: {message}"));
                 }
                 pending = left;
             }
@@ -941,18 +957,39 @@ impl TestHost for ChainHost {
                     .to_vec(),
             )),
             "snapshot" => {
-                let height = self.chain()?.height().map_err(|e| e.to_string())?;
-                self.snapshots.push((height, self.receipts.len()));
+                let chain = self.chain()?;
+                let height = chain.height().map_err(|e| e.to_string())?;
+                let beacon_seed = chain.beacon_seed().map(<[u8]>::to_vec);
+                self.snapshots.push(Snapshot {
+                    height,
+                    receipts: self.receipts.len(),
+                    beacon_seed,
+                    deploys: self.deploys.clone(),
+                    names: self.names.clone(),
+                });
                 Ok(int(self.snapshots.len() as u64 - 1))
             }
             "revert" => {
                 let id = args.uint("id", u64::MAX)?;
-                let &(height, receipts) = self
-                    .snapshots
-                    .get(usize::try_from(id).unwrap_or(usize::MAX))
-                    .ok_or_else(|| format!("no snapshot {id} in this test"))?;
-                self.chain()?.revert_to(height).map_err(|e| e.to_string())?;
+                let index = usize::try_from(id).unwrap_or(usize::MAX);
+                if index >= self.snapshots.len() {
+                    return Err(format!(
+                        "no snapshot {id} in this test (a revert drops the snapshots taken \
+                         after the one it goes back to)"
+                    ));
+                }
+                // Snapshots after this one describe a history that is being undone.
+                self.snapshots.truncate(index + 1);
+                let snap = &self.snapshots[index];
+                let (height, receipts, seed) =
+                    (snap.height, snap.receipts, snap.beacon_seed.clone());
+                let (deploys, names) = (snap.deploys.clone(), snap.names.clone());
+                let chain = self.chain()?;
+                chain.revert_to(height).map_err(|e| e.to_string())?;
+                chain.set_beacon_seed(seed);
                 self.receipts.truncate(receipts);
+                self.deploys = deploys;
+                self.names = names;
                 Ok(Value::None)
             }
             "mock_job" => self.mock_job(&args),

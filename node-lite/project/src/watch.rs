@@ -73,6 +73,11 @@ impl Watch {
                     .collect::<Vec<_>>()
                     .join("; "),
             })?;
+            // Batches that arrived while the last run was running are one change.
+            let mut events = events;
+            while let Ok(more) = self.events.try_recv() {
+                events.extend(more.unwrap_or_default());
+            }
             let changed: BTreeSet<PathBuf> = events
                 .iter()
                 .filter(|e| {

@@ -414,7 +414,8 @@ class _Integers(Strategy):
             candidate = value - distance
             if candidate not in out:
                 out.append(candidate)
-            distance = int(distance / 2)
+            # Halved toward zero, exactly (a float would lose big integers).
+            distance = distance // 2 if distance > 0 else -(-distance // 2)
         return out
 
 

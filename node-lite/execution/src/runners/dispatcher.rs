@@ -445,7 +445,9 @@ fn draw(
     } else {
         seats.min(snapshot.len())
     };
-    if wanted == 0 {
+    // A committee that could never reach the threshold is not drawn: its members would work
+    // for a verification that must fail.
+    if wanted == 0 || kept.len() + wanted < usize::from(job.threshold) {
         return Ok(false);
     }
     let Ok(drawn) = selection::select(&snapshot, &seed, wanted, min_stake) else {
@@ -1015,9 +1017,10 @@ pub(crate) fn commit(
         hash: *commitment,
     });
     job.commitments = List::new(commitments).map_err(|e| too_big("commitments", e))?;
-    // Every seat committed (a retry that found too few candidates has fewer than M).
+    // Every seat committed (a retry that found too few candidates has fewer than M, never
+    // fewer than the threshold).
     let seats = job.draws.last().map_or(0, |d| d.committee.len());
-    if job.commitments.len() >= seats {
+    if job.commitments.len() >= seats.max(usize::from(job.threshold)) {
         start_reveals(x, &mut job);
     }
     Ok(store_paid(x, s, &job).unwrap_or(Handled::Delivered(Vec::new())))

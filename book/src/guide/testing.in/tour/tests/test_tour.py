@@ -63,8 +63,15 @@ def test_snapshot_and_revert():
     snap = ct.snapshot()
     height = ct.height()
     c.increment(1)
+    other = counter()
+    later = ct.snapshot()
     ct.revert(snap)                       # state, height and time as they were
     assert ct.height() == height and c.query("get") == 0
+    assert counter().address == other.address    # the same deploys, the same addresses
+    try:
+        ct.revert(later)                  # taken after `snap`: gone with the history
+    except ct.HarnessError as e:
+        assert "no snapshot" in str(e)
 
 
 def test_beacon():
