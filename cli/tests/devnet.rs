@@ -586,3 +586,135 @@ fn deploy_watch_redeploys_a_saved_actor_at_a_new_address() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// `cowboy_getEvents` and `cowboy events` on a devnet with the heartbeat beating: every event
+/// is its receipt's, filters by emitter and topics agree, pages of one give the same events as
+/// one page, and a range too wide, a bad cursor or a bad limit is refused with the reason.
+#[test]
+fn events_are_queried_by_actor_topic_and_range_a_page_at_a_time() {
+    use cowboy_rpc::{CowboyApiClient as _, EventsRequest};
+    let _serial = serial();
+    let scratch = tempfile::tempdir().expect("scratch");
+    let example = support::example("heartbeat", scratch.path());
+    let (devnet, up) = Devnet::up(1, 200, &["--example", example.to_str().expect("path")]);
+    let home = devnet.home();
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
+    let to = wait_above(&url, 14);
+    let client = cowboy_rpc::client(&url).expect("client");
+    let rt = support::devnet::runtime();
+    let get = |r: EventsRequest| rt.block_on(client.events(r));
+    let request = |limit: usize| EventsRequest {
+        from_height: 0,
+        to_height: Some(to),
+        limit: Some(limit),
+        ..EventsRequest::default()
+    };
+    let all = get(request(1_000)).expect("events");
+    assert_eq!(all.next_cursor, None);
+    let beat = cowboy_types::keccak256(b"Beat");
+    let beats: Vec<_> = all.events.iter().filter(|e| e.topics[0] == beat).collect();
+    assert!(beats.len() >= 5, "{all:?}");
+    let heartbeat = beats[0].emitter;
+    // Each beat is [n, height], n counting up; each event is its receipt's.
+    for (n, e) in beats.iter().enumerate() {
+        assert_eq!(e.emitter, heartbeat);
+        assert_eq!(
+            e.value,
+            Some(serde_json::json!([n + 1, e.block_height])),
+            "{e:?}"
+        );
+        let receipt = rt
+            .block_on(client.receipt(e.tx_hash))
+            .expect("receipt")
+            .expect("a receipt");
+        assert_eq!(receipt.block_height, e.block_height);
+        let shown = &receipt.events[e.event_index as usize];
+        assert_eq!(
+            (shown.emitter, &shown.topics, &shown.data),
+            (e.emitter, &e.topics, &e.data)
+        );
+    }
+    // Pages of one event give the same events, in the same order.
+    let mut paged = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = get(EventsRequest {
+            cursor: cursor.take(),
+            ..request(1)
+        })
+        .expect("page");
+        paged.extend(page.events);
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(paged, all.events);
+    // By emitter, by first topic, and a second topic no beat has.
+    let by = |r: EventsRequest| get(r).expect("events").events;
+    assert_eq!(
+        by(EventsRequest {
+            emitter: Some(heartbeat),
+            topics: vec![Some(beat)],
+            ..request(1_000)
+        }),
+        beats.iter().map(|e| (*e).clone()).collect::<Vec<_>>()
+    );
+    assert!(
+        by(EventsRequest {
+            topics: vec![Some(beat), Some(cowboy_types::Hash([7; 32]))],
+            ..request(1_000)
+        })
+        .is_empty()
+    );
+    // Refusals say why.
+    let refused = |r: EventsRequest| get(r).expect_err("refused").to_string();
+    let wide = refused(EventsRequest {
+        from_height: 0,
+        to_height: Some(20_000),
+        ..EventsRequest::default()
+    });
+    assert!(
+        wide.contains("at most 10000 without an emitter or first topic"),
+        "{wide}"
+    );
+    assert!(
+        get(EventsRequest {
+            from_height: 0,
+            to_height: Some(20_000),
+            emitter: Some(heartbeat),
+            ..EventsRequest::default()
+        })
+        .is_ok()
+    );
+    let cursor = refused(EventsRequest {
+        cursor: Some("0x1234".into()),
+        ..request(10)
+    });
+    assert!(cursor.contains("is not one a page returned"), "{cursor}");
+    assert!(refused(request(0)).contains("ask for 1 to 1000 events a page"));
+    // The CLI: one JSON object per event.
+    let out = cowboy(home)
+        .args([
+            "events",
+            "--actor",
+            &heartbeat.to_string(),
+            "--topic",
+            "Beat",
+            "--to",
+            &to.to_string(),
+            "--json",
+        ])
+        .output()
+        .expect("cowboy events");
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), beats.len());
+    assert_eq!(
+        lines[0]["value"],
+        serde_json::json!([1, beats[0].block_height])
+    );
+}

@@ -21,10 +21,11 @@ use cowboy_rpc::jsonrpsee::{
 };
 use cowboy_rpc::{
     AccountView, ActorView, Assignments, BlockId, BlockSummary, BlockTag, BlockView,
-    CowboyApiServer, DutyView, EntitlementView, EntitlementsView, FeesView, Health, JOBS_PAGE,
-    JOBS_SCAN, JobFilter, JobsPage, MAX_WAIT_MS, NodeStatus, NonceView, ProofView, QueryRequest,
-    QueryView, RUNNERS_PAGE, ReceiptView, RoleView, RunnerView, RunnersPage, TimerView, TxView,
-    code,
+    CowboyApiServer, DutyView, EVENTS_PAGE, EVENTS_SCAN, EntitlementView, EntitlementsView,
+    EventRecord, EventsPage, EventsRequest, FeesView, Health, JOBS_PAGE, JOBS_SCAN, JobFilter,
+    JobsPage, MAX_EVENT_RANGE, MAX_EVENTS_PAGE, MAX_FILTERED_EVENT_RANGE, MAX_WAIT_MS, NodeStatus,
+    NonceView, ProofView, QueryRequest, QueryView, RUNNERS_PAGE, ReceiptView, RoleView, RunnerView,
+    RunnersPage, TimerView, TxView, code,
 };
 use cowboy_state::{Overlay, StateRead};
 use cowboy_types::{
@@ -403,6 +404,101 @@ impl CowboyApiServer for Rpc {
         let snap = self.core.chain().store().snapshot().map_err(internal)?;
         let world = World::new(Overlay::new(&snap));
         cowboy_execution::runners::dispatcher::load(&world, &id).map_err(state)
+    }
+
+    async fn events(&self, request: EventsRequest) -> RpcResult<EventsPage> {
+        use cowboy_state::events::{EventFilter, EventPosition};
+        let store = self.core.chain().store();
+        let latest = store.height().map_err(internal)?.unwrap_or(0);
+        let to = request.to_height.unwrap_or(latest);
+        let invalid = |m: String| err(-32602, m);
+        if request.from_height > to {
+            return Err(invalid(format!(
+                "from_height {} is above to_height {to}",
+                request.from_height
+            )));
+        }
+        if request.topics.len() > 4 {
+            return Err(invalid(format!(
+                "{} topics given; an event has at most 4",
+                request.topics.len()
+            )));
+        }
+        let indexed =
+            request.emitter.is_some() || request.topics.first().is_some_and(Option::is_some);
+        let widest = if indexed {
+            MAX_FILTERED_EVENT_RANGE
+        } else {
+            MAX_EVENT_RANGE
+        };
+        let blocks = to - request.from_height + 1;
+        if blocks > widest {
+            return Err(invalid(format!(
+                "the range {}..={to} is {blocks} blocks; at most {widest} {}: ask for a \
+                 narrower range{}",
+                request.from_height,
+                if indexed {
+                    "with a filter"
+                } else {
+                    "without an emitter or first topic"
+                },
+                if indexed {
+                    ""
+                } else {
+                    ", or filter by emitter or first topic"
+                }
+            )));
+        }
+        let limit = request.limit.unwrap_or(EVENTS_PAGE);
+        if limit == 0 || limit > MAX_EVENTS_PAGE {
+            return Err(invalid(format!(
+                "limit {limit}: ask for 1 to {MAX_EVENTS_PAGE} events a page"
+            )));
+        }
+        let after = match &request.cursor {
+            None => None,
+            Some(c) => Some(
+                c.strip_prefix("0x")
+                    .and_then(|h| hex::decode(h).ok())
+                    .and_then(|b| EventPosition::from_bytes(&b))
+                    .ok_or_else(|| {
+                        invalid(format!(
+                            "cursor {c:?} is not one a page returned (0x and 32 hex digits)"
+                        ))
+                    })?,
+            ),
+        };
+        let page = store
+            .events(&EventFilter {
+                from: request.from_height,
+                to,
+                emitter: request.emitter,
+                topics: request.topics.clone(),
+                after,
+                limit,
+                scan_limit: EVENTS_SCAN,
+            })
+            .map_err(internal)?;
+        Ok(EventsPage {
+            events: page
+                .events
+                .iter()
+                .map(|e| EventRecord {
+                    block_height: e.position.height,
+                    receipt_index: e.position.receipt,
+                    event_index: e.position.event,
+                    tx_hash: e.tx_hash,
+                    emitter: e.event.emitter,
+                    topics: e.event.topics.clone(),
+                    data: cowboy_types::json::HexBytes(e.event.data.clone()),
+                    value: views::value_json(&e.event.data),
+                })
+                .collect(),
+            to_height: to,
+            next_cursor: page
+                .next
+                .map(|p| format!("0x{}", hex::encode(p.to_bytes()))),
+        })
     }
 
     async fn jobs(&self, filter: JobFilter) -> RpcResult<JobsPage> {

@@ -8,6 +8,7 @@ mod completions;
 mod config;
 mod deploy;
 mod devnet;
+mod events;
 mod faucet;
 mod job;
 mod keys;
@@ -55,6 +56,8 @@ pub enum Command {
     /// List, set and cancel timers.
     #[command(subcommand)]
     Timer(timer::TimerCommand),
+    /// Events of executed blocks, by actor and topic; --follow for new ones.
+    Events(events::EventsArgs),
     /// An account's balance, nonce and actor.
     Balance(balance::BalanceArgs),
     /// A block by height, hash or `latest`.
@@ -105,6 +108,7 @@ impl Command {
             Self::Call(cmd) => cmd.run(global),
             Self::Query(cmd) => cmd.run(global),
             Self::Timer(cmd) => cmd.run(global),
+            Self::Events(cmd) => cmd.run(global),
             Self::Balance(cmd) => cmd.run(global),
             Self::Block(cmd) => cmd.run(global),
             Self::Status(cmd) => cmd.run(global),

@@ -420,6 +420,64 @@ pub struct JobsPage {
     pub next: Option<Hash>,
 }
 
+/// Events one `cowboy_getEvents` page holds unless it asks for fewer, and the most it may ask.
+pub const EVENTS_PAGE: usize = 100;
+pub const MAX_EVENTS_PAGE: usize = 1_000;
+/// Most index entries one `cowboy_getEvents` call looks at: a filter that matches rarely
+/// returns a short (even empty) page with a cursor instead of scanning on.
+pub const EVENTS_SCAN: usize = 100_000;
+/// Widest block range `cowboy_getEvents` takes without an emitter or first topic (which
+/// index the events) and with one.
+pub const MAX_EVENT_RANGE: u64 = 10_000;
+pub const MAX_FILTERED_EVENT_RANGE: u64 = 1_000_000;
+
+/// Which events `cowboy_getEvents` returns: blocks `from_height ..= to_height` (default: the
+/// latest executed block), emitted by `emitter`, whose topic `i` is `topics[i]` where that is
+/// not `null`; `limit` at most (default [`EVENTS_PAGE`]), continuing from `cursor`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsRequest {
+    pub from_height: u64,
+    #[serde(default)]
+    pub to_height: Option<u64>,
+    #[serde(default)]
+    pub emitter: Option<Address>,
+    #[serde(default)]
+    pub topics: Vec<Option<Hash>>,
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// The previous page's `next_cursor`.
+    #[serde(default)]
+    pub cursor: Option<String>,
+}
+
+/// One event, where it is, and its data decoded when it is a canonical value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventRecord {
+    pub block_height: u64,
+    /// Its receipt's place in the block's execution order, and its place among the
+    /// receipt's events.
+    pub receipt_index: u32,
+    pub event_index: u32,
+    /// The transaction (or timer firing, or deferred delivery) that emitted it.
+    pub tx_hash: Hash,
+    pub emitter: Address,
+    pub topics: Vec<Hash>,
+    pub data: HexBytes,
+    #[serde(default)]
+    pub value: Option<serde_json::Value>,
+}
+
+/// A page of events in chain order; `next_cursor` continues it (`null`: the range is done).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventsPage {
+    pub events: Vec<EventRecord>,
+    /// The last block the range covers (the request's `to_height`, or the latest executed
+    /// block when it gave none).
+    pub to_height: u64,
+    pub next_cursor: Option<String>,
+}
+
 /// Most jobs one `cowboy_getJobs` page returns, and most it looks at.
 pub const JOBS_PAGE: usize = 100;
 pub const JOBS_SCAN: usize = 10_000;
@@ -591,6 +649,12 @@ pub trait CowboyApi {
 
     #[method(name = "getReceipt")]
     async fn receipt(&self, hash: Hash) -> RpcResult<Option<ReceiptView>>;
+
+    /// Events of executed blocks, by range, emitter and topics, a page at a time (see
+    /// [`EventsRequest`]). A range wider than [`MAX_EVENT_RANGE`] blocks (or
+    /// [`MAX_FILTERED_EVENT_RANGE`] with an emitter or first topic) is refused (`-32602`).
+    #[method(name = "getEvents")]
+    async fn events(&self, request: EventsRequest) -> RpcResult<EventsPage>;
 
     #[method(name = "getBalance")]
     async fn balance(&self, address: Address) -> RpcResult<Amount>;

@@ -13,6 +13,7 @@
 //!   ([`StateProof`]).
 
 mod error;
+pub mod events;
 mod full_disk;
 mod overlay;
 mod store;

@@ -176,9 +176,50 @@ impl Store {
             txn.open_table(BLOCK_HASHES)?;
             txn.open_table(RECEIPTS)?;
             txn.open_table(TX_INDEX)?;
+            crate::events::create(&txn)?;
+            // A store written before the event index existed gets it now, from its receipts
+            // (in this one write: a crash here leaves it to be rebuilt on the next start).
+            let mut meta = txn.open_table(META)?;
+            if meta.get("event_index")?.is_none() {
+                let receipts = txn.open_table(RECEIPTS)?;
+                let mut block: Option<(u64, Vec<Receipt>)> = None;
+                for entry in receipts.iter()? {
+                    let (key, value) = entry?;
+                    let key = key.value();
+                    let height = key
+                        .get(..8)
+                        .and_then(|b| b.try_into().ok())
+                        .map(u64::from_be_bytes)
+                        .ok_or_else(|| corrupt("receipts", "a key shorter than a height"))?;
+                    let receipt: Receipt = cowboy_types::codec::decode_strict(value.value())
+                        .map_err(|e| corrupt("receipts", e.to_string()))?;
+                    match &mut block {
+                        Some((h, list)) if *h == height => list.push(receipt),
+                        _ => {
+                            if let Some((h, list)) = block.take() {
+                                crate::events::index_block(&txn, h, &list)?;
+                            }
+                            block = Some((height, vec![receipt]));
+                        }
+                    }
+                }
+                if let Some((h, list)) = block {
+                    crate::events::index_block(&txn, h, &list)?;
+                }
+                meta.insert("event_index", [1u8].as_slice())?;
+            }
         }
         txn.commit()?;
         Ok(Self { db })
+    }
+
+    /// The events `filter` asks for, in chain order (see [`crate::events`]).
+    pub fn events(
+        &self,
+        filter: &crate::events::EventFilter,
+    ) -> Result<crate::events::EventPage, StoreError> {
+        let txn = self.db.begin_read()?;
+        crate::events::query(&txn, filter)
     }
 
     /// A consistent read view of the last committed state.
@@ -283,6 +324,7 @@ impl Store {
                 };
                 index.insert(receipt.tx_hash.0.as_slice(), loc.encode().as_slice())?;
             }
+            crate::events::index_block(&txn, height, record.receipts.iter().map(|(r, _)| r))?;
             meta.insert("height", height.to_be_bytes().as_slice())?;
             meta.insert("root", prepared.root.0.as_slice())?;
             meta.insert("hash", record.hash.0.as_slice())?;
