@@ -718,3 +718,113 @@ fn events_are_queried_by_actor_topic_and_range_a_page_at_a_time() {
         serde_json::json!([1, beats[0].block_height])
     );
 }
+
+/// Sends SIGKILL to `pid` (a node the devnet started, not our child) and returns once it is
+/// gone: a pidfd becomes readable when its process exits — a wait, not a sleep.
+fn kill_9(pid: u64) {
+    let pid = i32::try_from(pid).expect("a pid");
+    // SAFETY: plain syscalls on a pid and a file descriptor this function owns.
+    unsafe {
+        let fd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
+        assert!(fd >= 0, "pidfd_open({pid}) failed");
+        assert_eq!(libc::kill(pid, libc::SIGKILL), 0, "kill -9 {pid}");
+        let mut p = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        assert_eq!(libc::poll(&mut p, 1, 60_000), 1, "node {pid} did not exit");
+        libc::close(fd);
+    }
+}
+
+/// The event index after a crash: the node is killed (`kill -9`) while the heartbeat beats and
+/// transactions emit events, restarted, and then every beat of every block is queryable
+/// exactly once — the beats count 1, 2, 3… with no gap and no repeat, as many as the actor
+/// counted — and so is every increment the counter emitted.
+#[test]
+fn events_survive_a_kill_9_exactly_once() {
+    use cowboy_rpc::{CowboyApiClient as _, EventsRequest};
+    let _serial = serial();
+    let scratch = tempfile::tempdir().expect("scratch");
+    let example = support::example("heartbeat", scratch.path());
+    let (devnet, up) = Devnet::up(1, 200, &["--example", example.to_str().expect("path")]);
+    let home = devnet.home();
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
+    let pid = up["nodes"][0]["pid"].as_u64().expect("pid");
+    let counter = support::example("counter", &home.join("projects"));
+    let deployed = json(home, &["deploy", "--path", counter.to_str().expect("path")]);
+    let counter = deployed["created"].as_str().expect("created").to_string();
+    // Load: increments sent without waiting, then the kill while they are executed.
+    for _ in 0..10 {
+        let sent = json(home, &["call", &counter, "increment", "--no-wait"]);
+        assert!(sent["tx_hash"].is_string(), "{sent}");
+    }
+    kill_9(pid);
+    cowboy(home)
+        .args(["devnet", "start", "node-0"])
+        .assert()
+        .success();
+    let to = wait_above(&url, support::devnet::height(&url) + 4);
+    let client = cowboy_rpc::client(&url).expect("client");
+    let rt = support::devnet::runtime();
+    let mut events = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = rt
+            .block_on(client.events(EventsRequest {
+                from_height: 0,
+                to_height: Some(to),
+                limit: Some(1_000),
+                cursor: cursor.take(),
+                ..EventsRequest::default()
+            }))
+            .expect("events");
+        events.extend(page.events);
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    let positions: std::collections::BTreeSet<_> = events
+        .iter()
+        .map(|e| (e.block_height, e.receipt_index, e.event_index))
+        .collect();
+    assert_eq!(positions.len(), events.len(), "an event listed twice");
+    let named = |name: &str| {
+        let topic = cowboy_types::keccak256(name.as_bytes());
+        events
+            .iter()
+            .filter(|e| e.topics.first() == Some(&topic))
+            .collect::<Vec<_>>()
+    };
+    // Beats: [n, height] for n = 1, 2, 3… — none missing, none twice.
+    let beats = named("Beat");
+    for (n, e) in beats.iter().enumerate() {
+        assert_eq!(
+            e.value,
+            Some(serde_json::json!([n + 1, e.block_height])),
+            "{e:?}"
+        );
+    }
+    let heartbeat = beats.first().expect("beats").emitter.to_string();
+    let counted = json(home, &["query", &heartbeat, "status"]);
+    // The query may read a later state than `to`: at least as many beats as indexed up to it.
+    let counted = counted["return_value"]["beats"].as_u64().expect("beats");
+    assert!(
+        counted >= beats.len() as u64,
+        "{counted} beats, {} indexed",
+        beats.len()
+    );
+    // Increments: each value once, counting up.
+    let increments: Vec<u64> = named("Incremented")
+        .iter()
+        .map(|e| e.value.as_ref().and_then(|v| v.as_u64()).expect("a count"))
+        .collect();
+    assert_eq!(
+        increments,
+        (1..=increments.len() as u64).collect::<Vec<_>>()
+    );
+    let count = json(home, &["query", &counter, "get"]);
+    assert!(count["return_value"].as_u64().expect("count") >= increments.len() as u64);
+}

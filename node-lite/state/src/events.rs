@@ -253,14 +253,15 @@ pub(crate) fn query(txn: &ReadTransaction, filter: &EventFilter) -> Result<Event
         }
         None => {
             let from = start.to_bytes();
-            let keys: Vec<EventPosition> = match end {
-                Some(end) => {
-                    let until = end.to_bytes();
-                    collect(events.range(from.as_slice()..until.as_slice())?, filter)?
-                }
-                None => collect(events.range(from.as_slice()..)?, filter)?,
+            let until = end.map(EventPosition::to_bytes);
+            let range = match &until {
+                Some(until) => events.range(from.as_slice()..until.as_slice())?,
+                None => events.range(from.as_slice()..)?,
             };
-            for position in keys {
+            for entry in range {
+                let (key, _) = entry?;
+                let position = EventPosition::from_bytes(key.value())
+                    .ok_or_else(|| corrupt(start, "an event key of the wrong length"))?;
                 if consider(position, &mut page)? {
                     break;
                 }
@@ -274,24 +275,6 @@ pub(crate) fn query(txn: &ReadTransaction, filter: &EventFilter) -> Result<Event
         page.next = None;
     }
     Ok(page)
-}
-
-/// The positions of a range of `events`, at most as many as a page may look at.
-fn collect<'a>(
-    range: redb::Range<'a, &'static [u8], &'static [u8]>,
-    filter: &EventFilter,
-) -> Result<Vec<EventPosition>, StoreError> {
-    let mut out = Vec::new();
-    for entry in range.take(filter.scan_limit) {
-        let (key, _) = entry?;
-        out.push(
-            EventPosition::from_bytes(key.value()).ok_or_else(|| StoreError::Corrupt {
-                key: "event index".into(),
-                reason: "an event key of the wrong length".into(),
-            })?,
-        );
-    }
-    Ok(out)
 }
 
 fn corrupt(position: EventPosition, reason: &str) -> StoreError {
