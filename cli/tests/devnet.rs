@@ -547,15 +547,7 @@ fn deploy_watch_redeploys_a_saved_actor_at_a_new_address() {
         .spawn()
         .expect("cowboy deploy --watch");
     let stdout = child.stdout.take().expect("stdout");
-    let (tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let lines = support::lines(stdout);
     // The next deploy's receipt (a bound, not a wait: a deploy takes a few blocks).
     let next = || -> serde_json::Value {
         let line = lines

@@ -533,7 +533,6 @@ counter.increment           [..]
 /// numbered, so a save that re-ran twice would show in the next header.
 #[test]
 fn test_watch_reruns_once_per_save() {
-    use std::io::BufRead as _;
     let dir = tempfile::tempdir().expect("tempdir");
     let home = dir.path().join("home");
     cowboy(dir.path(), &home)
@@ -551,15 +550,7 @@ fn test_watch_reruns_once_per_save() {
         .spawn()
         .expect("cowboy test --watch");
     let stdout = child.stdout.take().expect("stdout");
-    let (tx, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let lines = support::lines(stdout);
     // The output up to and including the next closing line (a bound, not a wait: a run
     // takes about a second).
     let run = || -> Vec<String> {

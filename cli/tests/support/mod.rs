@@ -96,3 +96,19 @@ pub fn example(name: &str, into: &std::path::Path) -> std::path::PathBuf {
     copy_tree(&source, &copy);
     copy
 }
+
+/// The lines `out` (a child's stdout) writes, on a channel as they come: a reader thread ends
+/// with the stream, so a test bounds each wait with `recv_timeout` instead of blocking.
+pub fn lines(out: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead as _;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}

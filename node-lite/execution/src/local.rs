@@ -210,40 +210,40 @@ impl LocalChain {
     /// Whether the chain has work left that blocks will do by themselves: queued transactions,
     /// messages waiting in mailboxes, or pending timers (the height of the earliest).
     pub fn pending(&self) -> Result<Pending, LocalError> {
-        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
-        let world = World::new(Overlay::new(&snapshot));
-        let first = |prefix: u8| -> Result<Option<Vec<u8>>, LocalError> {
-            Ok(world
-                .overlay
-                .scan(&[prefix], None, 1)
-                .map_err(ExecError::from)?
-                .into_iter()
-                .next()
-                .map(|(k, _)| k))
-        };
-        let next_timer = first(cowboy_types::state::key::TIMER_DUE)?
-            .and_then(|k| cowboy_types::state::key::be_u64(&k, 1));
-        Ok(Pending {
-            transactions: self.queued.len(),
-            mailbox: first(cowboy_types::state::key::MAILBOX)?.is_some(),
-            next_timer,
+        self.read(|world| {
+            let first = |prefix: u8| -> Result<Option<Vec<u8>>, ExecError> {
+                Ok(world
+                    .overlay
+                    .scan(&[prefix], None, 1)?
+                    .into_iter()
+                    .next()
+                    .map(|(k, _)| k))
+            };
+            let next_timer = first(cowboy_types::state::key::TIMER_DUE)?
+                .and_then(|k| cowboy_types::state::key::be_u64(&k, 1));
+            Ok(Pending {
+                transactions: self.queued.len(),
+                mailbox: first(cowboy_types::state::key::MAILBOX)?.is_some(),
+                next_timer,
+            })
         })
+    }
+
+    /// `f` on the last block's state.
+    fn read<T>(&self, f: impl FnOnce(&World<'_>) -> Result<T, ExecError>) -> Result<T, LocalError> {
+        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
+        Ok(f(&World::new(Overlay::new(&snapshot)))?)
     }
 
     /// The value under storage key `key` of `actor` (raw bytes as stored), in the last
     /// block's state.
     pub fn storage(&self, actor: &Address, key: &[u8]) -> Result<Option<Vec<u8>>, LocalError> {
-        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
-        Ok(World::new(Overlay::new(&snapshot)).storage(actor, key)?)
+        self.read(|world| world.storage(actor, key))
     }
 
     /// Job `id`'s record in the last block's state, if the Job Dispatcher has it.
     pub fn job(&self, id: &Hash) -> Result<Option<cowboy_types::job::JobRecord>, LocalError> {
-        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
-        Ok(crate::runners::dispatcher::load(
-            &World::new(Overlay::new(&snapshot)),
-            id,
-        )?)
+        self.read(|world| crate::runners::dispatcher::load(world, id))
     }
 
     /// Runs `q` read-only on the latest state, on this chain's PVM thread.
@@ -267,8 +267,7 @@ impl LocalChain {
 
     /// `address`'s account in the last block's state.
     pub fn account(&self, address: &Address) -> Result<Account, LocalError> {
-        let snapshot = self.chain.store().snapshot().map_err(ExecError::from)?;
-        Ok(World::new(Overlay::new(&snapshot)).account(address)?)
+        self.read(|world| world.account(address))
     }
 
     /// Checks actor source as a deploy would, with the PVM's diagnostics (`file:line:col`,
@@ -339,6 +338,27 @@ impl LocalChain {
         let hash = vtx.hash;
         self.queued.push(vtx);
         Ok(hash)
+    }
+
+    /// Sends `instruction` as `sender` ([`LocalChain::send_as`]) and makes the next block:
+    /// every receipt of that block (the calls queued before it, timer firings and deferred
+    /// deliveries included), and which one is the transaction's own.
+    pub fn transact(
+        &mut self,
+        sender: Address,
+        instruction: Instruction,
+        budget: Budget,
+    ) -> Result<Transacted, LocalError> {
+        let hash = self.send_as(sender, instruction, budget)?;
+        let receipts = self.produce_block()?;
+        let own = receipts
+            .iter()
+            .position(|r| r.receipt.tx_hash == hash && r.tx_index.is_some())
+            .ok_or_else(|| ExecError::Corrupt {
+                what: format!("transaction {hash}"),
+                reason: "its block has no receipt for it".into(),
+            })?;
+        Ok(Transacted { receipts, own })
     }
 
     /// Queues a signed transaction for the next block; its sender is recovered and it is
@@ -414,6 +434,24 @@ impl LocalChain {
             receipts.extend(self.produce_block()?);
         }
         Ok(receipts)
+    }
+}
+
+/// What [`LocalChain::transact`] made.
+#[derive(Clone, Debug)]
+pub struct Transacted {
+    /// Every receipt of the block, in execution order.
+    receipts: Vec<LocalReceipt>,
+    /// The transaction's own, by position in `receipts` (always in range: only
+    /// [`LocalChain::transact`] makes one).
+    own: usize,
+}
+
+impl Transacted {
+    /// The transaction's own receipt, and the block's receipts in execution order.
+    pub fn into_own(self) -> (LocalReceipt, Vec<LocalReceipt>) {
+        let own = self.receipts[self.own].clone();
+        (own, self.receipts)
     }
 }
 

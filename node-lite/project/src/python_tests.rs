@@ -346,11 +346,17 @@ fn text(s: impl Into<String>) -> Value {
     Value::Str(s.into())
 }
 
-fn dict(entries: Vec<(&str, Value)>) -> Value {
-    let mut entries: Vec<(Value, Value)> = entries.into_iter().map(|(k, v)| (text(k), v)).collect();
-    // Canonical order: by encoded key (short keys first, then bytewise).
-    entries.sort_by_key(|(k, _)| k.encode().unwrap_or_default());
-    Value::Dict(entries)
+/// A dict of named fields, in canonical order ([`Value::dict`]).
+fn dict(fields: Vec<(&str, Value)>) -> Result<Value, String> {
+    Value::dict(fields.into_iter().map(|(k, v)| (text(k), v)).collect())
+        .map_err(|e| format!("cannot answer: {e}"))
+}
+
+/// Sets field `name` of `fields` to `value`.
+fn set_field(fields: &mut [(&str, Value)], name: &str, value: Value) {
+    if let Some((_, v)) = fields.iter_mut().find(|(k, _)| *k == name) {
+        *v = value;
+    }
 }
 
 impl ChainHost {
@@ -367,21 +373,30 @@ impl ChainHost {
     /// Sends `instruction` as `sender` in a block of its own; its receipt (the block's others
     /// are kept too).
     fn transact(&mut self, sender: Address, instruction: Instruction) -> Result<Value, String> {
+        let own = self.transact_own(sender, instruction)?;
+        self.receipt(&own)
+    }
+
+    /// [`ChainHost::transact`]'s receipt, before it is shown to the test.
+    fn transact_own(
+        &mut self,
+        sender: Address,
+        instruction: Instruction,
+    ) -> Result<LocalReceipt, String> {
         let budget = crate::local_run::client_limits(&instruction);
-        let chain = self.chain()?;
-        let hash = chain
-            .send_as(sender, instruction, budget)
-            .map_err(|e| format!("the transaction is refused: {e}"))?;
-        let produced = chain.produce_block().map_err(|e| e.to_string())?;
-        let mut own = None;
-        for r in produced {
-            if r.receipt.tx_hash == hash && r.tx_index.is_some() {
-                own = Some(r.clone());
-            }
+        let made = self
+            .chain()?
+            .transact(sender, instruction, budget)
+            .map_err(|e| match e {
+                // What a node would refuse to admit (too large, limits out of range…).
+                LocalError::Tx(_) => format!("the transaction is refused: {e}"),
+                other => other.to_string(),
+            })?;
+        let (own, block) = made.into_own();
+        for r in block {
             self.keep(r);
         }
-        let own = own.ok_or_else(|| format!("block has no receipt for transaction {hash}"))?;
-        Ok(self.receipt(&own))
+        Ok(own)
     }
 
     fn keep(&mut self, r: LocalReceipt) {
@@ -403,7 +418,12 @@ impl ChainHost {
     }
 
     /// A receipt as `cowboy_test.Receipt` reads it.
-    fn receipt(&self, r: &LocalReceipt) -> Value {
+    fn receipt(&self, r: &LocalReceipt) -> Result<Value, String> {
+        dict(self.receipt_fields(r)?)
+    }
+
+    /// [`ChainHost::receipt`]'s fields, for answers that add to them or change them.
+    fn receipt_fields(&self, r: &LocalReceipt) -> Result<Vec<(&'static str, Value)>, String> {
         let own = r.calls.iter().find(|c| c.depth == 0);
         let (ok, kind, message) = match &r.receipt.status {
             Status::Success => (true, Value::None, String::new()),
@@ -434,7 +454,7 @@ impl ChainHost {
                     ("actor", text(e.emitter.to_string())),
                 ])
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let logs = r
             .calls
             .iter()
@@ -458,7 +478,7 @@ impl ChainHost {
                     ("cells", int(c.cells_used)),
                 ])
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
         let sent = own.map_or(Vec::new(), |c| {
             c.messages.iter().map(|m| text(m.method.clone())).collect()
         });
@@ -468,7 +488,7 @@ impl ChainHost {
         let name = address
             .and_then(|a| self.names.get(&a).cloned())
             .map_or(Value::None, text);
-        dict(vec![
+        Ok(vec![
             ("tx_hash", text(r.receipt.tx_hash.to_string())),
             ("height", int(r.height)),
             ("ok", Value::Bool(ok)),
@@ -559,7 +579,7 @@ impl ChainHost {
         let init_args = Value::List(args.list("args"))
             .encode()
             .map_err(|e| format!("the arguments have no canonical encoding: {e}"))?;
-        let receipt = self.transact(
+        let own = self.transact_own(
             sender,
             Instruction::Actor(ActorInstruction::Deploy {
                 code: actor.source.clone(),
@@ -569,12 +589,9 @@ impl ChainHost {
                 entitlements: actor.entitlements,
             }),
         )?;
-        let Value::Dict(mut entries) = receipt else {
-            return Err("a receipt that is not a dict".into());
-        };
-        entries.push((text("address"), text(address.to_string())));
-        entries.sort_by_key(|(k, _)| k.encode().unwrap_or_default());
-        Ok(Value::Dict(entries))
+        let mut fields = self.receipt_fields(&own)?;
+        fields.push(("address", text(address.to_string())));
+        dict(fields)
     }
 
     fn call(&mut self, args: &Args<'_>) -> Result<Value, String> {
@@ -635,50 +652,41 @@ impl ChainHost {
             tx_index: None,
             calls: Vec::new(),
         };
-        let Value::Dict(mut entries) = self.receipt(&receipt) else {
-            return Err("a receipt that is not a dict".into());
-        };
-        for (k, v) in entries.iter_mut() {
-            match k {
-                Value::Str(s) if s == "actor" => *v = text(to.to_string()),
-                Value::Str(s) if s == "name" => {
-                    *v = self.names.get(&to).cloned().map_or(Value::None, text)
-                }
-                Value::Str(s) if s == "method" => *v = text(method.clone()),
-                _ => {}
-            }
-        }
-        Ok(Value::Dict(entries))
+        let mut fields = self.receipt_fields(&receipt)?;
+        set_field(&mut fields, "actor", text(to.to_string()));
+        let name = self.names.get(&to).cloned().map_or(Value::None, text);
+        set_field(&mut fields, "name", name);
+        set_field(&mut fields, "method", text(method));
+        dict(fields)
     }
 
-    fn advance(&mut self, blocks: u64) -> Result<Value, String> {
+    /// Makes `blocks` blocks; the receipts of everything they ran.
+    fn advance(&mut self, blocks: u64) -> Result<Vec<Value>, String> {
         let mut out = Vec::new();
         for _ in 0..blocks {
             let produced = self.chain()?.produce_block().map_err(|e| e.to_string())?;
             for r in produced {
-                out.push(self.receipt(&r));
+                out.push(self.receipt(&r)?);
                 self.keep(r);
             }
         }
-        Ok(Value::List(out))
+        Ok(out)
     }
 
     fn until_idle(&mut self, max_blocks: u64) -> Result<Value, String> {
         let mut out = Vec::new();
-        for _ in 0..max_blocks {
+        let mut made = 0;
+        let pending = loop {
             let pending = self.chain()?.pending().map_err(|e| e.to_string())?;
             if pending.transactions == 0 && !pending.mailbox && pending.next_timer.is_none() {
                 return Ok(Value::List(out));
             }
-            let Value::List(made) = self.advance(1)? else {
-                continue;
-            };
-            out.extend(made);
-        }
-        let pending = self.chain()?.pending().map_err(|e| e.to_string())?;
-        if pending.transactions == 0 && !pending.mailbox && pending.next_timer.is_none() {
-            return Ok(Value::List(out));
-        }
+            if made == max_blocks {
+                break pending;
+            }
+            out.extend(self.advance(1)?);
+            made += 1;
+        };
         Err(format!(
             "the chain is not idle after {max_blocks} blocks ({}); a timer that sets itself \
              again keeps a chain busy for ever: use advance(n)",
@@ -740,10 +748,7 @@ impl ChainHost {
                 break job;
             }
             waited += 1;
-            let Value::List(made) = self.advance(1)? else {
-                continue;
-            };
-            out.extend(made);
+            out.extend(self.advance(1)?);
         };
         if job.status != JobStatus::Assigned {
             return Err(format!(
@@ -828,7 +833,7 @@ impl ChainHost {
                         }
                         failed.get_or_insert_with(|| message.clone());
                     }
-                    out.push(self.receipt(&r));
+                    out.push(self.receipt(&r)?);
                     self.keep(r);
                 }
                 if let Some(message) = failed {
@@ -843,10 +848,7 @@ impl ChainHost {
             if job.is_none_or(|j| j.callbacks_pending == 0) {
                 return Ok(Value::List(out));
             }
-            let Value::List(made) = self.advance(1)? else {
-                continue;
-            };
-            out.extend(made);
+            out.extend(self.advance(1)?);
         }
         Err(format!("job {id}'s callback did not run"))
     }
@@ -890,10 +892,10 @@ impl TestHost for ChainHost {
             "mock_runners" => Ok(Value::List(
                 mock_runners().iter().map(|a| text(a.to_string())).collect(),
             )),
-            "settings" => Ok(dict(vec![
+            "settings" => dict(vec![
                 ("fuzz_runs", self.fuzz_runs.map_or(Value::None, int)),
                 ("seed", int(self.seed)),
-            ])),
+            ]),
             "deploy" => self.deploy(&args),
             "call" => self.call(&args),
             "query" => self.query(&args),
@@ -914,14 +916,17 @@ impl TestHost for ChainHost {
                         crate::local_run::MAX_HEIGHT
                     ));
                 }
-                self.advance(blocks)
+                self.advance(blocks).map(Value::List)
             }
             "until_idle" => {
                 let max = args.uint("max_blocks", 1000)?;
                 self.until_idle(max)
             }
             "receipts" => Ok(Value::List(
-                self.receipts.iter().map(|r| self.receipt(r)).collect(),
+                self.receipts
+                    .iter()
+                    .map(|r| self.receipt(r))
+                    .collect::<Result<_, _>>()?,
             )),
             "height" => Ok(int(self.chain()?.height().map_err(|e| e.to_string())?)),
             "timestamp" => {

@@ -528,27 +528,17 @@ impl Run<'_> {
         instruction: Instruction,
     ) -> Result<Result<LocalReceipt, String>, ScenarioError> {
         let budget = crate::local_run::client_limits(&instruction);
-        let hash = match self.chain.send_as(sender, instruction, budget) {
-            Ok(hash) => hash,
+        let made = match self.chain.transact(sender, instruction, budget) {
+            Ok(made) => made,
             // What a node would refuse to admit (too large, limits out of range…).
             Err(LocalError::Tx(e)) => return Ok(Err(format!("the transaction is refused: {e}"))),
             Err(other) => return Err(other.into()),
         };
-        let receipts = self.chain.produce_block()?;
-        let mut own = None;
-        for r in receipts {
-            self.record(step, &r)?;
-            if r.receipt.tx_hash == hash && r.tx_index.is_some() {
-                own = Some(r);
-            }
+        let (own, block) = made.into_own();
+        for r in &block {
+            self.record(step, r)?;
         }
-        own.map(Ok).ok_or_else(|| {
-            LocalError::Exec(cowboy_execution::ExecError::Corrupt {
-                what: format!("transaction {hash}"),
-                reason: "its block has no receipt for it".into(),
-            })
-            .into()
-        })
+        Ok(Ok(own))
     }
 
     fn record(&mut self, step: usize, r: &LocalReceipt) -> Result<(), ScenarioError> {

@@ -10,42 +10,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Bench code: a failure is the run failing.
 
-use cowboy_state::{
-    Store,
-    events::{EventFilter, EventPosition},
-};
-use cowboy_types::{
-    Address, Beacon, Block, Event, Hash, Header, Receipt, Round, Status,
-    block::BEACON_SIGNATURE_LEN,
-};
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use cowboy_state::{Store, events::EventFilter};
+use cowboy_types::{Address, Event, Hash, Receipt, Status};
 use std::time::{Duration, Instant};
+use support::block;
 
 const BLOCKS: u64 = 500;
 const RECEIPTS: usize = 100;
 const EVENTS: usize = 2;
-
-fn block(height: u64) -> Block {
-    Block {
-        header: Header {
-            parent: Hash::ZERO,
-            height,
-            round: Round::default(),
-            timestamp_ms: height,
-            proposer: Default::default(),
-            beacon: Beacon {
-                round: Round::default(),
-                signature: [0u8; BEACON_SIGNATURE_LEN],
-            },
-            tx_root: Hash::ZERO,
-            state_height: 0,
-            state_root: Hash::ZERO,
-            receipts_root: Hash::ZERO,
-            cycle_basefee: 0,
-            cell_basefee: 0,
-        },
-        transactions: vec![],
-    }
-}
 
 fn receipts(height: u64, with_events: bool) -> Vec<(Receipt, Option<u32>)> {
     (0..RECEIPTS)
@@ -206,7 +181,6 @@ fn main() {
             }
         }
     });
-    let _ = EventPosition::start_of(0);
     println!(
         "  every event of one emitter, paged      {:>8.2} ms",
         all.as_secs_f64() * 1e3

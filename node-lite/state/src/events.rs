@@ -203,17 +203,10 @@ pub(crate) fn query(txn: &ReadTransaction, filter: &EventFilter) -> Result<Event
         next: None,
     };
     let mut scanned = 0usize;
+    // `value` is the event's record in `events` (the range over it has it already).
     let mut consider =
-        |position: EventPosition, page: &mut EventPage| -> Result<bool, StoreError> {
+        |position: EventPosition, value: &[u8], page: &mut EventPage| -> Result<bool, StoreError> {
             scanned += 1;
-            let value =
-                events
-                    .get(position.to_bytes().as_slice())?
-                    .ok_or_else(|| StoreError::Corrupt {
-                        key: "event index".into(),
-                        reason: format!("an index names event {position:?}, which is missing"),
-                    })?;
-            let value = value.value();
             let tx_hash = value
                 .get(..32)
                 .and_then(Hash::from_slice)
@@ -246,7 +239,10 @@ pub(crate) fn query(txn: &ReadTransaction, filter: &EventFilter) -> Result<Event
                 let (key, _) = entry?;
                 let position = EventPosition::from_bytes(&key.value()[prefix.len()..])
                     .ok_or_else(|| corrupt(start, "an index key of the wrong length"))?;
-                if consider(position, &mut page)? {
+                let value = events
+                    .get(position.to_bytes().as_slice())?
+                    .ok_or_else(|| corrupt(position, "an index names it, but it is missing"))?;
+                if consider(position, value.value(), &mut page)? {
                     break;
                 }
             }
@@ -259,10 +255,10 @@ pub(crate) fn query(txn: &ReadTransaction, filter: &EventFilter) -> Result<Event
                 None => events.range(from.as_slice()..)?,
             };
             for entry in range {
-                let (key, _) = entry?;
+                let (key, value) = entry?;
                 let position = EventPosition::from_bytes(key.value())
                     .ok_or_else(|| corrupt(start, "an event key of the wrong length"))?;
-                if consider(position, &mut page)? {
+                if consider(position, value.value(), &mut page)? {
                     break;
                 }
             }

@@ -4,37 +4,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 
+mod support;
+
 use cowboy_state::{
     Store,
     events::{EventFilter, EventPosition},
 };
-use cowboy_types::{
-    Address, Beacon, Block, Event, Hash, Header, Receipt, Round, Status,
-    block::BEACON_SIGNATURE_LEN,
-};
-
-fn block(height: u64) -> Block {
-    Block {
-        header: Header {
-            parent: Hash::ZERO,
-            height,
-            round: Round::default(),
-            timestamp_ms: height,
-            proposer: Default::default(),
-            beacon: Beacon {
-                round: Round::default(),
-                signature: [0u8; BEACON_SIGNATURE_LEN],
-            },
-            tx_root: Hash::ZERO,
-            state_height: 0,
-            state_root: Hash::ZERO,
-            receipts_root: Hash::ZERO,
-            cycle_basefee: 0,
-            cell_basefee: 0,
-        },
-        transactions: vec![],
-    }
-}
+use cowboy_types::{Address, Event, Hash, Receipt, Status};
+use support::block;
 
 const A: Address = Address([0xaa; 20]);
 const B: Address = Address([0xbb; 20]);

@@ -4,35 +4,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 
+mod support;
+
 use cowboy_state::{ChangeSet, MemoryState, Overlay, StateRead, Store};
-use cowboy_types::{
-    Beacon, Block, Hash, Header, Receipt, Round, Status, block::BEACON_SIGNATURE_LEN,
-};
+use cowboy_types::{Hash, Receipt, Status};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-
-fn block(height: u64) -> Block {
-    Block {
-        header: Header {
-            parent: Hash::ZERO,
-            height,
-            round: Round::default(),
-            timestamp_ms: height,
-            proposer: Default::default(),
-            beacon: Beacon {
-                round: Round::default(),
-                signature: [0u8; BEACON_SIGNATURE_LEN],
-            },
-            tx_root: Hash::ZERO,
-            state_height: 0,
-            state_root: Hash::ZERO,
-            receipts_root: Hash::ZERO,
-            cycle_basefee: 0,
-            cell_basefee: 0,
-        },
-        transactions: vec![],
-    }
-}
+use support::block;
 
 fn commit(store: &Store, changes: ChangeSet) -> Hash {
     let snap = store.snapshot().unwrap();
