@@ -85,6 +85,12 @@ def test_beacon():
     ct.revert(snap)
     ct.set_beacon(b"seed two")            # other beacons: other rolls
     assert [dice.roll() for _ in range(3)] != first
+    ct.set_beacon(b"seed one")
+    chosen = ct.snapshot()                # a snapshot keeps the beacon seed in force
+    again = [dice.roll() for _ in range(3)]
+    ct.set_beacon(None)
+    ct.revert(chosen)
+    assert [dice.roll() for _ in range(3)] == again
 
 
 def test_runner_jobs():
