@@ -8,8 +8,9 @@
 //!   runtime and p2p traits: `node` binds them to tokio and TCP, the deterministic simulations
 //!   to the simulated network.
 //! - [`node`]: a node home (config, keys, genesis) and running a validator from it.
-//! - [`rpc`]: the JSON-RPC 2.0 API; [`rpc_server`]: the port in front of it (connection,
-//!   time, size and per-client limits); [`fd`]: descriptors kept for storage and p2p.
+//! - [`rpc`]: the JSON-RPC 2.0 API; [`subscriptions`]: its WebSocket subscriptions;
+//!   [`rpc_server`]: the port in front of them (connection, time, size and per-client limits,
+//!   WebSocket upgrades); [`fd`]: descriptors kept for storage and p2p.
 //! - [`worker`]: threads that own a PVM engine.
 //! - [`views`]: chain types as the RPC's JSON shapes.
 //!
@@ -27,6 +28,7 @@ pub mod node;
 pub mod pool_journal;
 pub mod rpc;
 pub mod rpc_server;
+pub mod subscriptions;
 pub mod views;
 pub mod worker;
 

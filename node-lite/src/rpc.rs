@@ -38,9 +38,11 @@ use std::{net::SocketAddr, sync::Arc, time::Duration};
 /// Most pending timers `getTimers` scans (the due queue is not indexed by actor; see the book).
 const MAX_TIMER_SCAN: usize = 100_000;
 
-/// The server's implementation of the API.
+/// The server's implementation of the API (and of the subscriptions: [`crate::subscriptions`]).
+#[derive(Clone)]
 pub struct Rpc {
     core: Arc<Core>,
+    subscriptions: crate::subscriptions::SubscriptionLimits,
 }
 
 fn err(code: i32, message: impl Into<String>) -> ErrorObjectOwned {
@@ -79,6 +81,14 @@ fn wait_for(timeout_ms: Option<u64>) -> Duration {
 }
 
 impl Rpc {
+    pub(crate) fn core(&self) -> &Arc<Core> {
+        &self.core
+    }
+
+    pub(crate) fn subscription_limits(&self) -> crate::subscriptions::SubscriptionLimits {
+        self.subscriptions
+    }
+
     fn block_view(&self, height: u64, full: bool) -> RpcResult<Option<BlockView>> {
         let store = self.core.chain().store();
         let Some(block) = store.block(height).map_err(internal)? else {
@@ -90,7 +100,7 @@ impl Rpc {
         Ok(Some(views::block(&block, &outcome, full)))
     }
 
-    fn receipt_view(&self, hash: &Hash) -> RpcResult<Option<ReceiptView>> {
+    pub(crate) fn receipt_view(&self, hash: &Hash) -> RpcResult<Option<ReceiptView>> {
         let store = self.core.chain().store();
         let Some(loc) = store.locate(hash).map_err(internal)? else {
             return Ok(None);
@@ -106,7 +116,7 @@ impl Rpc {
         Ok(Some(views::receipt(&receipt, loc.height, block_hash)))
     }
 
-    fn summary(&self, height: u64) -> RpcResult<Option<BlockSummary>> {
+    pub(crate) fn summary(&self, height: u64) -> RpcResult<Option<BlockSummary>> {
         let store = self.core.chain().store();
         let Some(block) = store.block(height).map_err(internal)? else {
             return Ok(None);
@@ -693,7 +703,16 @@ pub async fn serve(
             serde_json::to_string(&health).unwrap_or_default(),
         )
     });
-    let server =
-        crate::rpc_server::serve(addr, Rpc { core }.into_rpc(), limits, Some(probe)).await?;
+    let rpc = Rpc {
+        core,
+        subscriptions: crate::subscriptions::SubscriptionLimits {
+            max_lag_blocks: limits.subscription_max_lag_blocks,
+        },
+    };
+    let mut methods = CowboyApiServer::into_rpc(rpc.clone());
+    methods
+        .merge(cowboy_rpc::CowboyPubSubServer::into_rpc(rpc))
+        .map_err(std::io::Error::other)?;
+    let server = crate::rpc_server::serve(addr, methods, limits, Some(probe)).await?;
     Ok((server.local_addr, server.handle))
 }

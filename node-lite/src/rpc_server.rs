@@ -18,6 +18,15 @@
 //!   once (`429` beyond, with `Retry-After`); a batch holds at most [`RpcLimits::max_batch`]
 //!   calls, which run concurrently.
 //!
+//! - **WebSocket**: a `GET` with `Upgrade: websocket` becomes a WebSocket connection for the
+//!   subscriptions ([`crate::subscriptions`]) and calls. It keeps its connection slot until it
+//!   closes, runs at most [`RpcLimits::max_in_flight_per_ip`] calls at once, holds at most
+//!   [`RpcLimits::max_subscriptions_per_connection`] subscriptions and a buffer of
+//!   [`RpcLimits::subscription_buffer`] messages, takes messages of at most
+//!   [`WS_MAX_MESSAGE_BYTES`], and is pinged so a vanished client is noticed. A slow consumer
+//!   ([`WsConnection::close_after`]) gets its error notification, then a close frame; one that
+//!   reads nothing at all is dropped after [`RpcLimits::slow_consumer_grace_s`].
+//!
 //! `GET /health` answers `200` when the node is ready and `503` otherwise, with the
 //! `cowboy_health` document.
 //!
@@ -32,9 +41,10 @@ use cowboy_rpc::jsonrpsee::{
         server::{BatchResponseBuilder, MethodResponse, Methods},
     },
     server::{
-        BatchRequestConfig, HttpBody, HttpRequest, HttpResponse, ServerConfig, ServerHandle,
-        StopHandle, stop_channel,
+        BatchRequestConfig, ConnectionState, HttpBody, HttpRequest, HttpResponse, PingConfig,
+        ServerConfig, ServerHandle, StopHandle, SubscriptionSink, stop_channel, ws,
     },
+    types::ErrorObjectOwned,
 };
 use http_body_util::BodyExt as _;
 use hyper::StatusCode;
@@ -45,7 +55,7 @@ use std::{
     net::{IpAddr, SocketAddr},
     sync::{
         Arc, Mutex,
-        atomic::{AtomicUsize, Ordering},
+        atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering},
     },
     time::Duration,
 };
@@ -73,7 +83,26 @@ pub struct RpcLimits {
     pub idle_timeout_s: u64,
     /// Seconds a request may take, long polls included (they wait at most 60 s).
     pub request_timeout_s: u64,
+    /// Subscriptions one WebSocket connection may hold.
+    pub max_subscriptions_per_connection: u32,
+    /// Messages waiting to be written to one WebSocket connection; while it is full, that
+    /// connection's subscriptions wait.
+    pub subscription_buffer: u32,
+    /// Blocks a subscription may fall behind the head before its client is a slow consumer
+    /// and is disconnected (it may also replay from half as far back).
+    pub subscription_max_lag_blocks: u64,
+    /// Seconds a slow consumer's connection is given to take its error notification before
+    /// it is dropped; also the longest a write to any client may make no progress.
+    pub slow_consumer_grace_s: u64,
+    /// The kernel's send buffer for each connection, in bytes: what a client that stops
+    /// reading can leave unsent in the node's memory (the kernel would otherwise grow it to
+    /// megabytes), and so how soon a stalled subscriber is noticed.
+    pub socket_send_buffer_bytes: u32,
 }
+
+/// Largest message a WebSocket client may send, and largest answer it gets (jsonrpsee uses
+/// one limit for both): smaller than HTTP's answers, since a WebSocket connection stays open.
+pub const WS_MAX_MESSAGE_BYTES: u32 = 8 * 1024 * 1024;
 
 impl Default for RpcLimits {
     fn default() -> Self {
@@ -87,6 +116,11 @@ impl Default for RpcLimits {
             body_timeout_s: 10,
             idle_timeout_s: 30,
             request_timeout_s: cowboy_rpc::MAX_WAIT_MS / 1_000 + 10,
+            max_subscriptions_per_connection: 64,
+            subscription_buffer: 1_024,
+            subscription_max_lag_blocks: 256,
+            slow_consumer_grace_s: 10,
+            socket_send_buffer_bytes: 256 * 1024,
         }
     }
 }
@@ -116,6 +150,20 @@ impl RpcLimits {
             ("header_timeout_s", self.header_timeout_s),
             ("body_timeout_s", self.body_timeout_s),
             ("idle_timeout_s", self.idle_timeout_s),
+            (
+                "max_subscriptions_per_connection",
+                u64::from(self.max_subscriptions_per_connection),
+            ),
+            ("subscription_buffer", u64::from(self.subscription_buffer)),
+            (
+                "subscription_max_lag_blocks",
+                self.subscription_max_lag_blocks,
+            ),
+            ("slow_consumer_grace_s", self.slow_consumer_grace_s),
+            (
+                "socket_send_buffer_bytes",
+                u64::from(self.socket_send_buffer_bytes),
+            ),
         ] {
             if value == 0 {
                 return Err(format!("rpc.{name} must be at least 1"));
@@ -165,6 +213,77 @@ struct Shared {
     connections: Arc<Semaphore>,
     clients: Clients,
     open: AtomicUsize,
+    /// What a WebSocket connection serves, and with which settings.
+    ws_config: ServerConfig,
+    methods: Methods,
+    ws_ids: AtomicU32,
+    stop: StopHandle,
+}
+
+/// A connection's place under the caps, given back when the connection closes, or when the
+/// WebSocket connection it became closes.
+struct Slot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.shared.open.fetch_sub(1, Ordering::Relaxed);
+        self.shared.clients.with(self.ip, |c| c.connections -= 1);
+    }
+}
+
+/// One WebSocket connection, in the extensions of every call it makes: a subscription that
+/// finds its client too slow asks for the connection to be closed.
+#[derive(Clone, Default)]
+pub struct WsConnection {
+    inner: Arc<WsState>,
+}
+
+#[derive(Default)]
+struct WsState {
+    closing: AtomicBool,
+    changed: tokio::sync::Notify,
+    /// A subscription of the connection, to see when its buffer has drained.
+    drain: Mutex<Option<SubscriptionSink>>,
+}
+
+impl WsConnection {
+    /// Whether the connection is being closed (its subscriptions stop sending).
+    pub fn is_closing(&self) -> bool {
+        self.inner.closing.load(Ordering::Acquire)
+    }
+
+    /// Resolves once the connection is being closed.
+    pub async fn closing(&self) {
+        loop {
+            let changed = self.inner.changed.notified();
+            if self.is_closing() {
+                return;
+            }
+            changed.await;
+        }
+    }
+
+    /// Closes the connection once what its buffer holds (`sink` is one of its subscriptions;
+    /// the slow consumer's error notification goes in last) is written, or after
+    /// [`RpcLimits::slow_consumer_grace_s`].
+    pub fn close_after(&self, sink: SubscriptionSink) {
+        *self.inner.drain.lock().unwrap_or_else(|p| p.into_inner()) = Some(sink);
+        self.inner.closing.store(true, Ordering::Release);
+        self.inner.changed.notify_waiters();
+    }
+
+    fn drained(&self) -> bool {
+        self.inner
+            .drain
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .is_none_or(|s| s.capacity() == s.max_capacity())
+    }
 }
 
 /// A JSON-RPC error body for an HTTP-level refusal.
@@ -276,6 +395,71 @@ where
     }
 }
 
+/// Caps the calls one WebSocket connection runs at once (jsonrpsee starts a task for every
+/// message it reads, so nothing else would).
+#[derive(Clone)]
+struct InFlight<S> {
+    inner: S,
+    permits: Arc<Semaphore>,
+    limit: usize,
+}
+
+impl<S> RpcServiceT for InFlight<S>
+where
+    S: RpcServiceT<
+            MethodResponse = MethodResponse,
+            BatchResponse = MethodResponse,
+            NotificationResponse = MethodResponse,
+        > + Send
+        + Sync
+        + Clone
+        + 'static,
+{
+    type MethodResponse = MethodResponse;
+    type BatchResponse = MethodResponse;
+    type NotificationResponse = MethodResponse;
+
+    fn call<'a>(
+        &self,
+        request: Request<'a>,
+    ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
+        let permit = self.permits.clone().try_acquire_owned();
+        let inner = self.inner.clone();
+        let limit = self.limit;
+        async move {
+            match permit {
+                Ok(permit) => {
+                    let response = inner.call(request).await;
+                    drop(permit);
+                    response
+                }
+                Err(_) => MethodResponse::error(
+                    request.id,
+                    ErrorObjectOwned::owned(
+                        -32429,
+                        format!(
+                            "more than {limit} calls of this connection are running; wait \
+                             for one to finish"
+                        ),
+                        None::<()>,
+                    ),
+                ),
+            }
+        }
+    }
+
+    fn batch<'a>(&self, batch: Batch<'a>) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
+        self.inner.batch(batch)
+    }
+
+    fn notification<'a>(
+        &self,
+        n: Notification<'a>,
+    ) -> impl Future<Output = Self::NotificationResponse> + Send + 'a {
+        self.inner.notification(n)
+    }
+}
+
 /// A listening RPC port.
 pub struct RpcServer {
     pub local_addr: SocketAddr,
@@ -304,12 +488,24 @@ pub async fn serve(
         .set_rpc_middleware(RpcServiceBuilder::new().layer_fn(|inner| ConcurrentBatch { inner }))
         .to_service_builder();
     let methods: Methods = methods.into();
+    let ws_config = ServerConfig::builder()
+        .max_request_body_size(cowboy_rpc::MAX_REQUEST_BYTES)
+        .max_response_body_size(WS_MAX_MESSAGE_BYTES)
+        .set_batch_request_config(BatchRequestConfig::Limit(limits.max_batch))
+        .max_subscriptions_per_connection(limits.max_subscriptions_per_connection)
+        .set_message_buffer_capacity(limits.subscription_buffer.max(1))
+        .enable_ws_ping(PingConfig::new())
+        .build();
     let shared = Arc::new(Shared {
         connections: Arc::new(Semaphore::new(limits.max_connections)),
         limits,
         health,
         clients: Clients::default(),
         open: AtomicUsize::new(0),
+        ws_config,
+        methods: methods.clone(),
+        ws_ids: AtomicU32::new(0),
+        stop: stop.clone(),
     });
     let factory_stop = stop.clone();
     let make_service = move || {
@@ -353,6 +549,11 @@ async fn accept_loop<F, S>(
             }
         };
         let ip = peer.ip();
+        if let Err(e) = socket2::SockRef::from(&stream)
+            .set_send_buffer_size(shared.limits.socket_send_buffer_bytes as usize)
+        {
+            tracing::debug!(%ip, error = %e, "cannot bound an RPC connection's send buffer");
+        }
         let per_ip = shared.limits.max_connections_per_ip;
         let admitted = shared.clients.with(ip, |c| {
             if c.connections >= per_ip {
@@ -378,14 +579,15 @@ async fn accept_loop<F, S>(
             continue;
         };
         let service = make_service();
-        let shared = shared.clone();
+        shared.open.fetch_add(1, Ordering::Relaxed);
+        let slot = Arc::new(Slot {
+            shared: shared.clone(),
+            ip,
+            _permit: permit,
+        });
         let stop = stop.clone();
         tokio::spawn(async move {
-            shared.open.fetch_add(1, Ordering::Relaxed);
-            serve_connection(stream, ip, service, &shared, stop).await;
-            shared.open.fetch_sub(1, Ordering::Relaxed);
-            shared.clients.with(ip, |c| c.connections -= 1);
-            drop(permit);
+            serve_connection(stream, slot, service, stop).await;
         });
     }
 }
@@ -429,9 +631,8 @@ async fn refuse_connection(mut stream: tokio::net::TcpStream, total_cap: bool) {
 /// Serves one connection until the client closes it, it idles out, or the server stops.
 async fn serve_connection<S>(
     stream: tokio::net::TcpStream,
-    ip: IpAddr,
+    slot: Arc<Slot>,
     service: S,
-    shared: &Arc<Shared>,
     stop: StopHandle,
 ) where
     S: tower::Service<
@@ -443,19 +644,23 @@ async fn serve_connection<S>(
         + 'static,
     S::Future: Send,
 {
+    let ip = slot.ip;
     let activity = Arc::new(Activity::default());
-    let limits = shared.limits.clone();
-    let gate_shared = shared.clone();
+    let limits = slot.shared.limits.clone();
     let gate_activity = activity.clone();
     let handler = hyper::service::service_fn(move |request: HttpRequest<hyper::body::Incoming>| {
         let service = service.clone();
-        let shared = gate_shared.clone();
+        let slot = slot.clone();
         let activity = gate_activity.clone();
         async move {
             let _busy = activity.start();
-            Ok::<_, std::convert::Infallible>(gate(request, ip, service, &shared).await)
+            Ok::<_, std::convert::Infallible>(gate(request, &slot, service).await)
         }
     });
+    // A client that stops reading cannot hold a connection (or the WebSocket it became) with a
+    // write that never finishes.
+    let mut stream = tokio_io_timeout::TimeoutStream::new(stream);
+    stream.set_write_timeout(Some(Duration::from_secs(limits.slow_consumer_grace_s)));
     let builder = {
         let mut b = hyper::server::conn::http1::Builder::new();
         b.timer(hyper_util::rt::TokioTimer::new())
@@ -463,7 +668,9 @@ async fn serve_connection<S>(
             .keep_alive(true);
         b
     };
-    let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), handler);
+    let connection = builder
+        .serve_connection(hyper_util::rt::TokioIo::new(Box::pin(stream)), handler)
+        .with_upgrades();
     tokio::pin!(connection);
     let idle = limits.idle_timeout();
     loop {
@@ -536,9 +743,8 @@ impl Activity {
 /// Applies the per-request limits, then hands the request to jsonrpsee.
 async fn gate<S>(
     request: HttpRequest<hyper::body::Incoming>,
-    ip: IpAddr,
+    slot: &Arc<Slot>,
     mut service: S,
-    shared: &Arc<Shared>,
 ) -> HttpResponse
 where
     S: tower::Service<
@@ -547,6 +753,7 @@ where
             Error = BoxError,
         >,
 {
+    let (shared, ip) = (&slot.shared, slot.ip);
     let limits = &shared.limits;
     let admitted = shared.clients.with(ip, |c| {
         if c.in_flight >= limits.max_in_flight_per_ip {
@@ -566,13 +773,17 @@ where
             Some(1),
         );
     }
-    struct InFlight<'a>(&'a Clients, IpAddr);
-    impl Drop for InFlight<'_> {
+    struct InFlightGuard<'a>(&'a Clients, IpAddr);
+    impl Drop for InFlightGuard<'_> {
         fn drop(&mut self) {
             self.0.with(self.1, |c| c.in_flight -= 1);
         }
     }
-    let _in_flight = InFlight(&shared.clients, ip);
+    let _in_flight = InFlightGuard(&shared.clients, ip);
+
+    if ws::is_upgrade_request(&request) {
+        return upgrade(request, slot).await;
+    }
 
     if request.method() == hyper::Method::GET
         && request.uri().path() == "/health"
@@ -642,5 +853,82 @@ where
             ),
             None,
         ),
+    }
+}
+
+/// Turns an upgrade request into a WebSocket connection that keeps `slot` until it closes.
+async fn upgrade(
+    mut request: HttpRequest<hyper::body::Incoming>,
+    slot: &Arc<Slot>,
+) -> HttpResponse {
+    let shared = &slot.shared;
+    let connection = WsConnection::default();
+    request.extensions_mut().insert(connection.clone());
+    let (connection_stop, connection_handle) = stop_channel();
+    let id = shared.ws_ids.fetch_add(1, Ordering::Relaxed);
+    // jsonrpsee wants a permit of its own; the connection's real place is `slot`.
+    let Ok(permit) = Arc::new(Semaphore::new(1)).try_acquire_owned() else {
+        return refusal(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "cannot set up the WebSocket connection",
+            None,
+        );
+    };
+    let permits = Arc::new(Semaphore::new(shared.limits.max_in_flight_per_ip));
+    let limit = shared.limits.max_in_flight_per_ip;
+    let middleware = RpcServiceBuilder::new()
+        .layer_fn(|inner| ConcurrentBatch { inner })
+        .layer_fn(move |inner| InFlight {
+            inner,
+            permits: permits.clone(),
+            limit,
+        });
+    let state = ConnectionState::new(connection_stop, id, permit);
+    match ws::connect(
+        request,
+        shared.ws_config.clone(),
+        shared.methods.clone(),
+        state,
+        middleware,
+    )
+    .await
+    {
+        Ok((response, run)) => {
+            let slot = slot.clone();
+            tokio::spawn(async move {
+                let grace = Duration::from_secs(slot.shared.limits.slow_consumer_grace_s);
+                let stop = slot.shared.stop.clone();
+                tokio::pin!(run);
+                tokio::select! {
+                    () = &mut run => return,
+                    () = stop.shutdown() => {}
+                    () = connection.closing() => {
+                        // Let the slow consumer's error notification reach the socket first.
+                        let drained = async {
+                            let started = tokio::time::Instant::now();
+                            loop {
+                                tokio::time::sleep(Duration::from_millis(50)).await;
+                                if started.elapsed() >= Duration::from_millis(100)
+                                    && connection.drained()
+                                {
+                                    return;
+                                }
+                            }
+                        };
+                        tokio::select! {
+                            () = &mut run => return,
+                            _ = tokio::time::timeout(grace, drained) => {}
+                        }
+                    }
+                }
+                // A close frame, then the connection ends; a client that reads nothing does
+                // not hold it past the grace period.
+                let _ = connection_handle.stop();
+                let _ = tokio::time::timeout(grace, &mut run).await;
+                drop(slot);
+            });
+            response
+        }
+        Err(response) => response,
     }
 }

@@ -970,3 +970,238 @@ async fn a_granted_pool_membership_is_listed_with_the_grantees_entitlements() {
     );
     assert!(body.contains(r#""valid_until":1000"#), "{body}");
 }
+
+// ---- WebSocket subscriptions (issue 18) ----
+
+/// Applies `n` blocks, one after another.
+async fn apply_blocks(core: &Core, n: usize) {
+    for _ in 0..n {
+        core.apply_finalized(next_block(core))
+            .await
+            .expect("applied");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn new_heads_arrive_in_order_with_no_gaps_and_no_repeats() {
+    use cowboy_rpc::{CowboyPubSubClient, jsonrpsee::core::client::Subscription};
+    let (_dir, core, addr) = start().await;
+    let url = format!("http://{addr}");
+    let ws = cowboy_rpc::ws_client(&url).await.expect("ws connect");
+    let http = cowboy_rpc::client(&url).expect("client");
+    let mut live: Subscription<cowboy_rpc::BlockSummary> =
+        ws.subscribe_new_heads(None).await.expect("subscribe");
+    apply_blocks(&core, 20).await;
+    let mut seen = Vec::new();
+    while seen.len() < 20 {
+        let head = tokio::time::timeout(std::time::Duration::from_secs(30), live.next())
+            .await
+            .expect("a head within 30 s")
+            .expect("open")
+            .expect("decoded");
+        seen.push(head);
+    }
+    let heights: Vec<u64> = seen.iter().map(|h| h.height).collect();
+    assert_eq!(heights, (1..=20).collect::<Vec<_>>(), "no gaps, no repeats");
+    for head in &seen {
+        let block = http
+            .block(BlockId::Height(head.height), None)
+            .await
+            .expect("call")
+            .expect("block");
+        assert_eq!(head.hash, block.hash, "the head is the block RPC returns");
+        assert_eq!(head.state_root, block.executed_state_root);
+    }
+    // A subscriber that reconnects replays from where it stopped, then goes on live.
+    let mut resumed: Subscription<cowboy_rpc::BlockSummary> =
+        ws.subscribe_new_heads(Some(15)).await.expect("subscribe");
+    apply_blocks(&core, 2).await;
+    let mut heights = Vec::new();
+    while heights.len() < 8 {
+        heights.push(resumed.next().await.expect("open").expect("decoded").height);
+    }
+    assert_eq!(heights, (15..=22).collect::<Vec<_>>());
+    let next = live.next().await.expect("open").expect("decoded");
+    assert_eq!(next.height, 21, "the first subscription goes on");
+
+    // Too far back to replay: a clear error.
+    apply_blocks(&core, 200).await;
+    let err = ws
+        .subscribe_new_heads(Some(1))
+        .await
+        .expect_err("1 is too far back");
+    let message = err.to_string();
+    assert!(
+        message.contains("more than 128 blocks behind the head")
+            && message.contains("cowboy_getBlock"),
+        "{message}"
+    );
+
+    // A transaction's receipt arrives on its subscription once its block is executed.
+    let t = transfer(&key(1), 0, CHAIN_ID);
+    let hash = http
+        .send_raw_transaction(HexBytes(t.to_bytes()))
+        .await
+        .expect("admitted");
+    let mut receipt: Subscription<cowboy_rpc::ReceiptView> =
+        ws.subscribe_receipt(hash).await.expect("subscribe");
+    apply_blocks(&core, 1).await;
+    let got = receipt.next().await.expect("open").expect("decoded");
+    assert_eq!(got.tx_hash, hash);
+    assert_eq!(got.status, cowboy_rpc::ReceiptStatus::Success);
+    receipt.unsubscribe().await.expect("unsubscribe");
+    // Subscriptions need a WebSocket: over HTTP, a clear refusal.
+    let (_, body) = post(
+        addr,
+        br#"{"jsonrpc":"2.0","id":1,"method":"cowboy_subscribeNewHeads","params":[]}"#,
+    );
+    assert!(body.contains("error"), "{body}");
+}
+
+/// A raw WebSocket client whose socket buffers are small, so that not reading stalls the
+/// node's writes quickly.
+async fn raw_ws(
+    addr: SocketAddr,
+) -> (
+    soketto::Sender<tokio_util::compat::Compat<tokio::net::TcpStream>>,
+    soketto::Receiver<tokio_util::compat::Compat<tokio::net::TcpStream>>,
+) {
+    use tokio_util::compat::TokioAsyncReadCompatExt as _;
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("rcvbuf");
+    let stream = socket.connect(addr).await.expect("connect");
+    let host = addr.to_string();
+    let mut client = soketto::handshake::Client::new(stream.compat(), &host, "/");
+    match client.handshake().await.expect("handshake") {
+        soketto::handshake::ServerResponse::Accepted { .. } => {}
+        other => panic!("upgrade refused: {other:?}"),
+    }
+    client.into_builder().finish()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_consumer_is_disconnected_with_a_clear_error_and_the_node_is_unaffected() {
+    use cowboy_rpc::{CowboyPubSubClient, jsonrpsee::core::client::Subscription};
+    let limits = RpcLimits {
+        subscription_buffer: 4,
+        subscription_max_lag_blocks: 16,
+        slow_consumer_grace_s: 5,
+        socket_send_buffer_bytes: 4096,
+        ..RpcLimits::default()
+    };
+    let (_dir, core, addr) = start_with(limits).await;
+    let url = format!("http://{addr}");
+    // A client that keeps up.
+    let ws = cowboy_rpc::ws_client(&url).await.expect("ws connect");
+    let mut fast: Subscription<cowboy_rpc::BlockSummary> =
+        ws.subscribe_new_heads(None).await.expect("subscribe");
+    let (seen, mut fast_progress) = tokio::sync::watch::channel(0u64);
+    let fast_reader = tokio::spawn(async move {
+        let mut heights = Vec::new();
+        loop {
+            match fast.next().await {
+                Some(Ok(head)) => {
+                    heights.push(head.height);
+                    let _ = seen.send(head.height);
+                    if heights.len() == 1_504 {
+                        break;
+                    }
+                }
+                other => panic!(
+                    "the reading client's subscription ended after {} heads: {other:?} ({:?})",
+                    heights.len(),
+                    fast.close_reason()
+                ),
+            }
+        }
+        heights
+    });
+    // The chain moves on in steps a reading client keeps up with.
+    let mut produce = async |n: u64| {
+        for _ in 0..n / 8 {
+            apply_blocks(&core, 8).await;
+            let height = core.chain().head().expect("head").height;
+            tokio::time::timeout(
+                std::time::Duration::from_secs(30),
+                fast_progress.wait_for(|h| *h >= height),
+            )
+            .await
+            .expect("the reading client keeps up")
+            .expect("fast reader");
+        }
+    };
+
+    // A client that reads nothing for a while, then everything it is sent.
+    let (mut sender, mut receiver) = raw_ws(addr).await;
+    sender
+        .send_text(
+            r#"{"jsonrpc":"2.0","id":1,"method":"cowboy_subscribeNewHeads","params":[null]}"#,
+        )
+        .await
+        .expect("send");
+    sender.flush().await.expect("flush");
+    let mut first = Vec::new();
+    receiver.receive_data(&mut first).await.expect("subscribed");
+    let answer: serde_json::Value = serde_json::from_slice(&first).expect("json");
+    assert!(!answer["result"].is_null(), "subscribed: {answer}");
+    let (resume, reading) = tokio::sync::oneshot::channel::<()>();
+    let slow_reader = tokio::spawn(async move {
+        let _ = reading.await;
+        let mut messages = Vec::new();
+        loop {
+            let mut data = Vec::new();
+            match receiver.receive_data(&mut data).await {
+                Ok(_) => {
+                    messages.push(serde_json::from_slice::<serde_json::Value>(&data).expect("json"))
+                }
+                Err(_) => return messages,
+            }
+        }
+    });
+
+    // The slow client reads nothing while 1,000 blocks pass, then everything.
+    produce(1_000).await;
+    resume.send(()).expect("reader waits");
+    produce(504).await;
+
+    let messages = tokio::time::timeout(std::time::Duration::from_secs(60), slow_reader)
+        .await
+        .expect("the slow client's connection is closed")
+        .expect("reader");
+    let (error, heads) = messages.split_last().expect("messages");
+    let heights: Vec<u64> = heads
+        .iter()
+        .map(|m| m["params"]["result"]["height"].as_u64().expect("a head"))
+        .collect();
+    assert!(
+        !heights.is_empty() && heights.len() < 1_504,
+        "{} heads",
+        heights.len()
+    );
+    assert!(
+        heights == (1..=heights.len() as u64).collect::<Vec<_>>(),
+        "in order, no gaps: {heights:?}"
+    );
+    let text = error["params"]["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{error}"));
+    assert!(text.starts_with("slow consumer"), "{text}");
+    assert!(
+        text.contains(&format!("Resume with from = {}", heights.len() + 1)),
+        "names where to resume: {text}"
+    );
+
+    // Everyone else is unaffected.
+    let fast = fast_reader.await.expect("fast reader");
+    assert!(
+        fast == (1..=1_504).collect::<Vec<_>>(),
+        "the client that reads gets every head: {} of 1504",
+        fast.len()
+    );
+    let status = cowboy_rpc::client(&url)
+        .expect("client")
+        .status()
+        .await
+        .expect("status");
+    assert_eq!(status.height, 1_504);
+}

@@ -19,10 +19,12 @@ use serde::{Deserialize, Serialize};
 pub use jsonrpsee;
 
 pub mod prepare;
+pub mod pubsub;
 pub use prepare::{
     PrepareError, TxOptions, default_limits, receipt_within, send, send_and_wait,
     signed_transaction,
 };
+pub use pubsub::{CowboyPubSubClient, CowboyPubSubServer, EventsSubscription, ws_client};
 
 /// Longest a long poll may wait, in milliseconds.
 pub const MAX_WAIT_MS: u64 = 60_000;
