@@ -820,3 +820,366 @@ fn events_survive_a_kill_9_exactly_once() {
     let count = json(home, &["query", &counter, "get"]);
     assert!(count["return_value"].as_u64().expect("count") >= increments.len() as u64);
 }
+
+/// A chromedriver on a free port, stopped when dropped.
+struct ChromeDriver {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl ChromeDriver {
+    fn start() -> Self {
+        let port = free_base(1);
+        let mut child = std::process::Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver (Debian's chromium-driver; .ci/run installs it)");
+        // It says so once it listens; its later output is drained by the reader thread.
+        let lines = support::lines(child.stdout.take().expect("stdout"));
+        loop {
+            let line = lines
+                .recv_timeout(std::time::Duration::from_secs(30))
+                .expect("chromedriver starts within 30 s");
+            if line.contains("started successfully") {
+                break;
+            }
+        }
+        Self { child, port }
+    }
+}
+
+impl Drop for ChromeDriver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The text of the first element `css` matches, once the page shows it.
+async fn text_of(browser: &fantoccini::Client, css: &str) -> String {
+    browser
+        .wait()
+        .at_most(std::time::Duration::from_secs(30))
+        .for_element(fantoccini::Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css} never appeared: {e}"))
+        .text()
+        .await
+        .expect("text")
+}
+
+/// Waits until the explorer has rendered `route`.
+async fn rendered(browser: &fantoccini::Client, route: &str) {
+    let css = format!("main[data-route=\"{route}\"][data-loading=\"false\"]");
+    text_of(browser, &css).await;
+    let error = browser
+        .find_all(fantoccini::Locator::Css("[data-testid=error]"))
+        .await
+        .expect("find");
+    if let Some(e) = error.first() {
+        panic!("{route}: {}", e.text().await.expect("text"));
+    }
+}
+
+async fn screenshot(browser: &fantoccini::Client, dir: &Path, name: &str) {
+    let png = browser.screenshot().await.expect("screenshot");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "{name}: a real picture"
+    );
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("write screenshot");
+}
+
+/// Issue 18: the explorer in headless Chromium, on a devnet with the counter, heartbeat and
+/// ping-pong examples deployed. It navigates head → block → transaction → actor (source,
+/// storage, events), searches an address and checks every value it shows against the RPC;
+/// screenshots of each view go to the test's temporary directory.
+#[test]
+fn explorer_shows_what_the_rpc_returns_in_a_real_browser() {
+    let _serial = serial();
+    let (devnet, up) = Devnet::up(1, 200, &[]);
+    let home = devnet.home();
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
+    assert_eq!(up["explorer_url"], format!("{url}/"));
+    let project = |name: &str| {
+        support::example(name, &home.join("projects"))
+            .display()
+            .to_string()
+    };
+    let deploy = |path: &str, actor: &str, extra: &[&str]| -> serde_json::Value {
+        json(home, &["build", "--path", path]);
+        let mut args = vec!["deploy", "--path", path, "--actor", actor];
+        args.extend_from_slice(extra);
+        let receipt = json(home, &args);
+        assert_eq!(receipt["status"], "success", "{receipt}");
+        receipt
+    };
+    let counter_deploy = deploy(&project("counter"), "counter", &["--args", "10"]);
+    let counter = counter_deploy["created"]
+        .as_str()
+        .expect("created")
+        .to_string();
+    let increment = json(home, &["call", &counter, "increment", "5"]);
+    let heartbeat = deploy(
+        &project("heartbeat"),
+        "heartbeat",
+        &["--args", "2", "--value", "100000000000"],
+    )["created"]
+        .as_str()
+        .expect("created")
+        .to_string();
+    let ping_pong = project("ping-pong");
+    let ponger = deploy(&ping_pong, "ponger", &[])["created"]
+        .as_str()
+        .expect("created")
+        .to_string();
+    deploy(
+        &ping_pong,
+        "pinger",
+        &["--args", "3", "--value", "100000000000"],
+    );
+    wait_above(&url, height(&url) + 4);
+
+    let shots = tempfile::tempdir().expect("screenshots");
+    let driver = ChromeDriver::start();
+    let rpc = cowboy_rpc::client(&url).expect("client");
+    support::devnet::runtime().block_on(async {
+        use cowboy_rpc::{BlockId, CowboyApiClient as _};
+        let profile = tempfile::tempdir().expect("profile");
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            serde_json::json!({
+                "binary": "/usr/bin/chromium",
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-quic", "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--window-size=1366,900",
+                    format!("--user-data-dir={}", profile.path().display()),
+                ],
+            }),
+        );
+        let browser = fantoccini::ClientBuilder::new(
+            hyper_util::client::legacy::connect::HttpConnector::new(),
+        )
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a Chromium session");
+
+        // Head: the live height is the node's.
+        browser.goto(&format!("{url}/")).await.expect("open");
+        rendered(&browser, "#/").await;
+        let status = rpc.status().await.expect("status");
+        let shown: u64 = text_of(&browser, "[data-testid=status-height]")
+            .await
+            .parse()
+            .expect("a height");
+        assert!(
+            shown <= status.height && shown + 20 >= status.height,
+            "{shown}"
+        );
+        assert_eq!(text_of(&browser, "[data-field=state_root]").await.len(), 66);
+        screenshot(&browser, shots.path(), "overview").await;
+
+        // Block: the counter's increment.
+        let height = increment["block_height"].as_u64().expect("height");
+        let block = rpc
+            .block(BlockId::Height(height), None)
+            .await
+            .expect("call")
+            .expect("block");
+        browser
+            .goto(&format!("{url}/#/block/{height}"))
+            .await
+            .expect("open");
+        rendered(&browser, &format!("#/block/{height}")).await;
+        assert_eq!(
+            text_of(&browser, "[data-field=hash]").await,
+            block.hash.to_string()
+        );
+        assert_eq!(
+            text_of(&browser, "[data-field=executed_state_root]").await,
+            block.executed_state_root.to_string()
+        );
+        assert_eq!(
+            text_of(&browser, "[data-field=basefees]").await,
+            format!(
+                "{} per cycle · {} per cell",
+                block.cycle_basefee, block.cell_basefee
+            )
+        );
+        screenshot(&browser, shots.path(), "block").await;
+
+        // → its transaction.
+        let tx = increment["tx_hash"].as_str().expect("tx hash").to_string();
+        browser
+            .find(fantoccini::Locator::Css(&format!("a[href=\"#/tx/{tx}\"]")))
+            .await
+            .expect("the block lists the transaction")
+            .click()
+            .await
+            .expect("click");
+        rendered(&browser, &format!("#/tx/{tx}")).await;
+        let receipt = rpc
+            .receipt(tx.parse().expect("hash"))
+            .await
+            .expect("call")
+            .expect("receipt");
+        assert_eq!(text_of(&browser, "[data-field=hash]").await, tx);
+        assert_eq!(text_of(&browser, "[data-field=outcome]").await, "success");
+        assert_eq!(
+            text_of(&browser, "[data-field=cycles_used]").await,
+            receipt.cycles_used.to_string()
+        );
+        assert_eq!(
+            text_of(&browser, "[data-field=cells_used]").await,
+            receipt.cells_used.to_string()
+        );
+        assert_eq!(text_of(&browser, "[data-field=return_value]").await, "15");
+        let events = text_of(&browser, "[data-testid=events]").await;
+        assert!(
+            events.contains("15"),
+            "the Incremented event's value: {events}"
+        );
+        screenshot(&browser, shots.path(), "transaction").await;
+
+        // → the actor: source, storage and events.
+        browser
+            .find(fantoccini::Locator::Css(&format!(
+                "[data-testid=events] a[href=\"#/address/{counter}\"]"
+            )))
+            .await
+            .expect("the event links its emitter")
+            .click()
+            .await
+            .expect("click");
+        rendered(&browser, &format!("#/address/{counter}")).await;
+        let code = rpc
+            .code(counter.parse().expect("address"))
+            .await
+            .expect("call")
+            .expect("code");
+        assert_eq!(
+            text_of(&browser, "[data-field=code_hash]").await,
+            code.code_hash.to_string()
+        );
+        assert_eq!(
+            text_of(&browser, "[data-testid=source]").await.trim(),
+            code.source.trim()
+        );
+        let storage = rpc
+            .storage(cowboy_rpc::StorageRequest {
+                address: counter.parse().expect("address"),
+                ..Default::default()
+            })
+            .await
+            .expect("storage");
+        let rows = browser
+            .find_all(fantoccini::Locator::Css("[data-testid=storage] tbody tr"))
+            .await
+            .expect("rows");
+        assert_eq!(rows.len(), storage.entries.len());
+        assert!(!rows.is_empty());
+        for (row, entry) in rows.iter().zip(&storage.entries) {
+            let text = row.text().await.expect("text");
+            let value = entry
+                .value_json
+                .as_ref()
+                .expect("a canonical value")
+                .to_string();
+            assert!(text.contains(&value), "{text} shows {value}");
+        }
+        let events = text_of(&browser, "[data-testid=events]").await;
+        assert!(
+            events.contains(&tx[..10]),
+            "recent events name their transaction: {events}"
+        );
+        screenshot(&browser, shots.path(), "actor").await;
+
+        // The heartbeat's timers and beats.
+        browser
+            .goto(&format!("{url}/#/address/{heartbeat}"))
+            .await
+            .expect("open");
+        rendered(&browser, &format!("#/address/{heartbeat}")).await;
+        assert!(
+            text_of(&browser, "[data-testid=timers]")
+                .await
+                .contains("beat")
+        );
+        browser
+            .goto(&format!("{url}/#/timers"))
+            .await
+            .expect("open");
+        rendered(&browser, "#/timers").await;
+        let queue = rpc.timer_queue(None).await.expect("queue");
+        let rows = browser
+            .find_all(fantoccini::Locator::Css(
+                "[data-testid=timer-queue] tbody tr",
+            ))
+            .await
+            .expect("rows");
+        assert_eq!(rows.len(), queue.len());
+        screenshot(&browser, shots.path(), "timers").await;
+
+        // Search an address.
+        browser.goto(&format!("{url}/#/")).await.expect("open");
+        rendered(&browser, "#/").await;
+        let input = browser
+            .find(fantoccini::Locator::Id("search-input"))
+            .await
+            .expect("search box");
+        input.send_keys(&format!("{ponger}\n")).await.expect("type");
+        rendered(&browser, &format!("#/address/{}", ponger.to_lowercase())).await;
+        let account = rpc
+            .account(ponger.parse().expect("address"))
+            .await
+            .expect("account");
+        assert_eq!(
+            text_of(&browser, "[data-field=address]").await,
+            account.address.to_string()
+        );
+        assert_eq!(
+            text_of(&browser, "[data-field=nonce]").await,
+            account.nonce.to_string()
+        );
+        screenshot(&browser, shots.path(), "search").await;
+
+        // The network: validators and state roots.
+        browser
+            .goto(&format!("{url}/#/network"))
+            .await
+            .expect("open");
+        rendered(&browser, "#/network").await;
+        let validators = rpc.validators().await.expect("validators");
+        let shown = text_of(&browser, "[data-testid=validators]").await;
+        for v in &validators {
+            assert!(shown.contains(&v.address.to_string()), "{shown}");
+        }
+        assert!(
+            text_of(&browser, "[data-testid=nodes]")
+                .await
+                .contains("agrees")
+        );
+        screenshot(&browser, shots.path(), "network").await;
+        browser.close().await.expect("close");
+    });
+    for view in [
+        "overview",
+        "block",
+        "transaction",
+        "actor",
+        "timers",
+        "search",
+        "network",
+    ] {
+        assert!(shots.path().join(format!("{view}.png")).exists(), "{view}");
+    }
+    // Kept for a person to look at when asked to.
+    if let Ok(dir) = std::env::var("COWBOY_SCREENSHOTS") {
+        support::copy_tree(shots.path(), Path::new(&dir));
+    }
+}

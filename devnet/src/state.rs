@@ -28,6 +28,23 @@ pub struct DevnetState {
     pub runners: Option<RunnersState>,
 }
 
+impl DevnetState {
+    /// The block explorer node-0 serves; on a devnet of several nodes, its network view,
+    /// which compares them all.
+    pub fn explorer_url(&self) -> Option<String> {
+        let first = self.nodes.first()?;
+        if self.nodes.len() < 2 {
+            return Some(format!("{}/", first.rpc_url()));
+        }
+        let all: Vec<String> = self.nodes.iter().map(NodeState::rpc_url).collect();
+        Some(format!(
+            "{}/#/network?nodes={}",
+            first.rpc_url(),
+            all.join(",")
+        ))
+    }
+}
+
 /// A devnet's runner fleet (`cowboy runner-sim`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -12,7 +12,8 @@
 //!   [`rpc_server`]: the port in front of them (connection, time, size and per-client limits,
 //!   WebSocket upgrades); [`fd`]: descriptors kept for storage and p2p.
 //! - [`worker`]: threads that own a PVM engine.
-//! - [`views`]: chain types as the RPC's JSON shapes.
+//! - [`views`]: chain types as the RPC's JSON shapes; [`explorer`]: the block explorer the RPC
+//!   port serves at `/`.
 //!
 //! The consensus types and codec live in `cowboy-types` and the key handling in
 //! `cowboy-crypto`, re-exported here so that downstream crates depend on one name.
@@ -21,6 +22,7 @@ pub mod consensus;
 pub mod core;
 pub mod disk;
 pub mod engine;
+pub mod explorer;
 pub mod fd;
 pub mod gossip;
 pub mod health;

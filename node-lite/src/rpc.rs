@@ -27,6 +27,10 @@ use cowboy_rpc::{
     NonceView, ProofView, QueryRequest, QueryView, RUNNERS_PAGE, ReceiptView, RoleView, RunnerView,
     RunnersPage, TimerView, TxView, code,
 };
+use cowboy_rpc::{
+    CodeView, MAX_STORAGE_PAGE, STORAGE_PAGE, StorageEntry, StoragePage, StorageRequest,
+    TIMER_QUEUE_PAGE, ValidatorView,
+};
 use cowboy_state::{Overlay, StateRead};
 use cowboy_types::{
     Address, Hash, TimerRecord,
@@ -619,19 +623,110 @@ impl CowboyApiServer for Rpc {
             if t.actor != address && t.creator != address {
                 continue;
             }
-            out.push(TimerView {
-                id,
-                actor: t.actor,
-                creator: t.creator,
-                height: t.next_height,
-                handler: t.handler,
-                every_blocks: (t.every > 0).then_some(t.every),
-                cycles_per_fire: t.cycles_per_fire,
-                cells_per_fire: t.cells_per_fire,
-            });
+            out.push(timer_view(id, t));
         }
         out.sort_by_key(|t| (t.height, t.id));
         Ok(out)
+    }
+
+    async fn timer_queue(&self, limit: Option<usize>) -> RpcResult<Vec<TimerView>> {
+        let limit = limit.unwrap_or(TIMER_QUEUE_PAGE);
+        if limit == 0 || limit > TIMER_QUEUE_PAGE {
+            return Err(err(
+                -32602,
+                format!("limit {limit}: ask for 1 to {TIMER_QUEUE_PAGE} timers"),
+            ));
+        }
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let entries = snap
+            .range(&[key::TIMER_DUE], Some(&[key::TIMER_DUE + 1]), limit)
+            .map_err(internal)?;
+        entries
+            .iter()
+            .map(|(_, v)| {
+                cowboy_execution::world::decode_due(v)
+                    .map(|(id, t)| timer_view(id, t))
+                    .map_err(state)
+            })
+            .collect()
+    }
+
+    async fn code(&self, address: Address) -> RpcResult<Option<CodeView>> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        let Some(actor) = world.account(&address).map_err(state)?.actor else {
+            return Ok(None);
+        };
+        Ok(world
+            .code(&actor.code_hash)
+            .map_err(state)?
+            .map(|source| CodeView {
+                address,
+                code_hash: actor.code_hash,
+                source,
+            }))
+    }
+
+    async fn storage(&self, request: StorageRequest) -> RpcResult<StoragePage> {
+        let limit = request.limit.unwrap_or(STORAGE_PAGE);
+        if limit == 0 || limit > MAX_STORAGE_PAGE {
+            return Err(err(
+                -32602,
+                format!("limit {limit}: ask for 1 to {MAX_STORAGE_PAGE} entries a page"),
+            ));
+        }
+        let prefix = key::storage_prefix(&request.address);
+        // Strictly after `after`: its successor is `after ‖ 0x00`.
+        let from = match &request.after {
+            Some(after) => [prefix.as_slice(), &after.0, &[0]].concat(),
+            None => prefix.clone(),
+        };
+        // The first key past every key with the prefix (an address is never all 0xff).
+        let mut end = prefix.clone();
+        if let Some(last) = end.iter().rposition(|b| *b != 0xff) {
+            end[last] += 1;
+            end.truncate(last + 1);
+        }
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let mut entries = snap.range(&from, Some(&end), limit + 1).map_err(internal)?;
+        let more = entries.len() > limit;
+        entries.truncate(limit);
+        let entries: Vec<StorageEntry> = entries
+            .into_iter()
+            .map(|(k, v)| {
+                let key = k[prefix.len()..].to_vec();
+                StorageEntry {
+                    key_text: String::from_utf8(key.clone())
+                        .ok()
+                        .filter(|s| !s.chars().any(char::is_control)),
+                    key: HexBytes(key),
+                    value_json: views::value_json(&v),
+                    value: HexBytes(v),
+                }
+            })
+            .collect();
+        Ok(StoragePage {
+            height: snap.height.unwrap_or(0),
+            next: more
+                .then(|| entries.last().map(|e| e.key.clone()))
+                .flatten(),
+            entries,
+        })
+    }
+
+    async fn validators(&self) -> RpcResult<Vec<ValidatorView>> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        Ok(world
+            .validators()
+            .map_err(state)?
+            .into_iter()
+            .map(|(address, v)| ValidatorView {
+                address,
+                stake: Amount(v.stake),
+                public_key: HexBytes(v.public_key),
+            })
+            .collect())
     }
 
     async fn wait_for_block(
@@ -668,6 +763,19 @@ impl CowboyApiServer for Rpc {
                 Err(_) => return Ok(None),
             }
         }
+    }
+}
+
+fn timer_view(id: Hash, t: TimerRecord) -> TimerView {
+    TimerView {
+        id,
+        actor: t.actor,
+        creator: t.creator,
+        height: t.next_height,
+        handler: t.handler,
+        every_blocks: (t.every > 0).then_some(t.every),
+        cycles_per_fire: t.cycles_per_fire,
+        cells_per_fire: t.cells_per_fire,
     }
 }
 

@@ -28,7 +28,9 @@
 //!   reads nothing at all is dropped after [`RpcLimits::slow_consumer_grace_s`].
 //!
 //! `GET /health` answers `200` when the node is ready and `503` otherwise, with the
-//! `cowboy_health` document.
+//! `cowboy_health` document; `GET /` the block explorer ([`crate::explorer`]). Answers allow
+//! any origin (CORS), as the RPC is public and holds no credentials: a web page can read the
+//! chain and send signed transactions, nothing more.
 //!
 //! The accept loop never stops on an error: when the process runs out of descriptors it
 //! backs off and retries, and the rest of the node (storage, p2p) keeps its reserve.
@@ -98,6 +100,8 @@ pub struct RpcLimits {
     /// reading can leave unsent in the node's memory (the kernel would otherwise grow it to
     /// megabytes), and so how soon a stalled subscriber is noticed.
     pub socket_send_buffer_bytes: u32,
+    /// Serve the block explorer at `/` ([`crate::explorer`]).
+    pub explorer: bool,
 }
 
 /// Largest message a WebSocket client may send, and largest answer it gets (jsonrpsee uses
@@ -121,6 +125,7 @@ impl Default for RpcLimits {
             subscription_max_lag_blocks: 256,
             slow_consumer_grace_s: 10,
             socket_send_buffer_bytes: 256 * 1024,
+            explorer: true,
         }
     }
 }
@@ -784,6 +789,15 @@ where
     if ws::is_upgrade_request(&request) {
         return upgrade(request, slot).await;
     }
+    if request.method() == hyper::Method::OPTIONS {
+        return cors(preflight());
+    }
+    if request.method() == hyper::Method::GET
+        && limits.explorer
+        && let Some(asset) = crate::explorer::asset(request.uri().path())
+    {
+        return explorer_response(asset);
+    }
 
     if request.method() == hyper::Method::GET
         && request.uri().path() == "/health"
@@ -838,22 +852,66 @@ where
         Ok(Ok(collected)) => collected.to_bytes(),
     };
     let request = HttpRequest::from_parts(parts, http_body_util::Full::new(body));
-    match tokio::time::timeout(limits.request_timeout(), service.call(request)).await {
-        Ok(Ok(response)) => response,
-        Ok(Err(e)) => refusal(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            &format!("internal error: {e}"),
-            None,
-        ),
-        Err(_) => refusal(
-            StatusCode::SERVICE_UNAVAILABLE,
-            &format!(
-                "the request took longer than {} s",
-                limits.request_timeout_s
+    cors(
+        match tokio::time::timeout(limits.request_timeout(), service.call(request)).await {
+            Ok(Ok(response)) => response,
+            Ok(Err(e)) => refusal(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("internal error: {e}"),
+                None,
             ),
-            None,
-        ),
+            Err(_) => refusal(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "the request took longer than {} s",
+                    limits.request_timeout_s
+                ),
+                None,
+            ),
+        },
+    )
+}
+
+/// Allows any origin to read an answer.
+fn cors(mut response: HttpResponse) -> HttpResponse {
+    response.headers_mut().insert(
+        hyper::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        hyper::header::HeaderValue::from_static("*"),
+    );
+    response
+}
+
+/// The answer to a CORS preflight: JSON POSTs from any origin.
+fn preflight() -> HttpResponse {
+    let mut response = HttpResponse::new(HttpBody::default());
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (hyper::header::ACCESS_CONTROL_ALLOW_METHODS, "POST, GET"),
+        (hyper::header::ACCESS_CONTROL_ALLOW_HEADERS, "content-type"),
+        (hyper::header::ACCESS_CONTROL_MAX_AGE, "600"),
+    ] {
+        headers.insert(name, hyper::header::HeaderValue::from_static(value));
     }
+    response
+}
+
+/// An embedded explorer file.
+fn explorer_response(asset: &crate::explorer::Asset) -> HttpResponse {
+    let mut response = HttpResponse::new(HttpBody::from(asset.body));
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (hyper::header::CONTENT_TYPE, asset.content_type),
+        (hyper::header::CACHE_CONTROL, "no-cache"),
+        (hyper::header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (
+            hyper::header::CONTENT_SECURITY_POLICY,
+            crate::explorer::CONTENT_SECURITY_POLICY,
+        ),
+    ] {
+        headers.insert(name, hyper::header::HeaderValue::from_static(value));
+    }
+    response
 }
 
 /// Turns an upgrade request into a WebSocket connection that keeps `slot` until it closes.

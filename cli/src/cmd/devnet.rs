@@ -513,6 +513,7 @@ fn print_up(
             "ready_ms": ready_ms,
             "dir": devnet.dir(),
             "nodes": nodes,
+            "explorer_url": state.explorer_url(),
             "faucet": {
                 "url": state.faucet.url(),
                 "address": state.faucet.address,
@@ -546,6 +547,9 @@ fn print_up(
         outln!("  {:<7} rpc {}", node.name, node.rpc_url());
     }
     outln!("  faucet  {}", state.faucet.url());
+    if let Some(url) = state.explorer_url() {
+        outln!("  web     {url} (block explorer)");
+    }
     if let Some(r) = &state.runners {
         outln!("  runners {} (cowboy devnet status lists them)", r.fleet);
     }

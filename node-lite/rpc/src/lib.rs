@@ -621,6 +621,61 @@ pub struct TimerView {
     pub cells_per_fire: u64,
 }
 
+/// An actor's code: the canonical Python source its code hash names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeView {
+    pub address: Address,
+    pub code_hash: Hash,
+    pub source: String,
+}
+
+/// Which storage entries `cowboy_getStorage` returns: `address`'s, in key order, after key
+/// `after` (the previous page's `next`), at most `limit` (default [`STORAGE_PAGE`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StorageRequest {
+    pub address: Address,
+    #[serde(default)]
+    pub after: Option<HexBytes>,
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// Entries one `cowboy_getStorage` page holds unless it asks for fewer, and the most it may.
+pub const STORAGE_PAGE: usize = 100;
+pub const MAX_STORAGE_PAGE: usize = 1_000;
+
+/// One storage entry; `key_text` when the key is UTF-8 text, `value_json` when the value is
+/// a canonical value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StorageEntry {
+    pub key: HexBytes,
+    #[serde(default)]
+    pub key_text: Option<String>,
+    pub value: HexBytes,
+    #[serde(default)]
+    pub value_json: Option<serde_json::Value>,
+}
+
+/// A page of an actor's storage at `height`; `next` continues it (`null`: the last page).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoragePage {
+    pub height: u64,
+    pub entries: Vec<StorageEntry>,
+    pub next: Option<HexBytes>,
+}
+
+/// Most timers one `cowboy_getTimerQueue` call returns.
+pub const TIMER_QUEUE_PAGE: usize = 1_000;
+
+/// A validator of the current set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValidatorView {
+    pub address: Address,
+    pub stake: Amount,
+    pub public_key: HexBytes,
+}
+
 /// A finalized, executed block, as the long poll reports it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlockSummary {
@@ -683,6 +738,23 @@ pub trait CowboyApi {
 
     #[method(name = "getTimers")]
     async fn timers(&self, address: Address) -> RpcResult<Vec<TimerView>>;
+
+    /// The first `limit` (default and at most [`TIMER_QUEUE_PAGE`]) pending timers of every
+    /// actor, in firing order.
+    #[method(name = "getTimerQueue")]
+    async fn timer_queue(&self, limit: Option<usize>) -> RpcResult<Vec<TimerView>>;
+
+    /// An actor's source code (`null` for an address without code).
+    #[method(name = "getCode")]
+    async fn code(&self, address: Address) -> RpcResult<Option<CodeView>>;
+
+    /// A page of an actor's storage, in key order.
+    #[method(name = "getStorage")]
+    async fn storage(&self, request: StorageRequest) -> RpcResult<StoragePage>;
+
+    /// The current validator set.
+    #[method(name = "getValidators")]
+    async fn validators(&self) -> RpcResult<Vec<ValidatorView>>;
 
     /// The registered runner at `address`, or `null`.
     #[method(name = "getRunner")]
