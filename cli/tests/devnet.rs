@@ -709,6 +709,44 @@ fn events_are_queried_by_actor_topic_and_range_a_page_at_a_time() {
         lines[0]["value"],
         serde_json::json!([1, beats[0].block_height])
     );
+    // `--follow`: the range, then live beats from the node's subscription, each once, in
+    // order, until `--limit`.
+    let want = beats.len() + 3;
+    let out = cowboy(home)
+        .args([
+            "events",
+            "--actor",
+            &heartbeat.to_string(),
+            "--topic",
+            "Beat",
+            "--from",
+            "1",
+            "--follow",
+            "--limit",
+            &want.to_string(),
+            "--json",
+        ])
+        .output()
+        .expect("cowboy events --follow");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let followed: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(followed.len(), want);
+    let counts: Vec<u64> = followed
+        .iter()
+        .map(|e| e["value"][0].as_u64().expect("beat count"))
+        .collect();
+    assert_eq!(
+        counts,
+        (1..=want as u64).collect::<Vec<_>>(),
+        "every beat once, in order"
+    );
 }
 
 /// Sends SIGKILL to `pid` (a node the devnet started, not our child) and returns once it is

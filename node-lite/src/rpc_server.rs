@@ -19,8 +19,9 @@
 //!   calls, which run concurrently.
 //!
 //! - **WebSocket**: a `GET` with `Upgrade: websocket` becomes a WebSocket connection for the
-//!   subscriptions ([`crate::subscriptions`]) and calls. It keeps its connection slot until it
-//!   closes, runs at most [`RpcLimits::max_in_flight_per_ip`] calls at once, holds at most
+//!   subscriptions ([`crate::subscriptions`]) and calls. It keeps its connection slot until its
+//!   socket is closed ([`SlotStream`]), counts its calls against its address's
+//!   [`RpcLimits::max_in_flight_per_ip`], holds at most
 //!   [`RpcLimits::max_subscriptions_per_connection`] subscriptions and a buffer of
 //!   [`RpcLimits::subscription_buffer`] messages, takes messages of at most
 //!   [`WS_MAX_MESSAGE_BYTES`], and is pinged so a vanished client is noticed. A slow consumer
@@ -91,7 +92,8 @@ pub struct RpcLimits {
     /// connection's subscriptions wait.
     pub subscription_buffer: u32,
     /// Blocks a subscription may fall behind the head before its client is a slow consumer
-    /// and is disconnected (it may also replay from half as far back).
+    /// while its connection's buffer is full, and is disconnected (a new subscription may
+    /// replay from as far back).
     pub subscription_max_lag_blocks: u64,
     /// Seconds a slow consumer's connection is given to take its error notification before
     /// it is dropped; also the longest a write to any client may make no progress.
@@ -231,6 +233,64 @@ struct Slot {
     shared: Arc<Shared>,
     ip: IpAddr,
     _permit: tokio::sync::OwnedSemaphorePermit,
+    /// Set when the connection must end: its socket's reads and writes fail from then on.
+    killed: AtomicBool,
+}
+
+/// A connection's socket, holding the connection's [`Slot`]: the slot is given back only when
+/// the socket is closed, whoever holds it last (hyper, or jsonrpsee's WebSocket tasks).
+struct SlotStream {
+    io: std::pin::Pin<Box<tokio_io_timeout::TimeoutStream<tokio::net::TcpStream>>>,
+    slot: Arc<Slot>,
+}
+
+impl SlotStream {
+    fn check(&self) -> std::io::Result<()> {
+        if self.slot.killed.load(Ordering::Acquire) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::ConnectionAborted,
+                "the node closed this connection",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl tokio::io::AsyncRead for SlotStream {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        self.check()?;
+        self.io.as_mut().poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for SlotStream {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        self.check()?;
+        self.io.as_mut().poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        self.check()?;
+        self.io.as_mut().poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        self.io.as_mut().poll_shutdown(cx)
+    }
 }
 
 impl Drop for Slot {
@@ -402,11 +462,13 @@ where
 
 /// Caps the calls one WebSocket connection runs at once (jsonrpsee starts a task for every
 /// message it reads, so nothing else would).
+/// It counts them against the client address's [`RpcLimits::max_in_flight_per_ip`], which its
+/// HTTP requests share.
 #[derive(Clone)]
 struct InFlight<S> {
     inner: S,
-    permits: Arc<Semaphore>,
-    limit: usize,
+    shared: Arc<Shared>,
+    ip: IpAddr,
 }
 
 impl<S> RpcServiceT for InFlight<S>
@@ -428,28 +490,39 @@ where
         &self,
         request: Request<'a>,
     ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
-        let permit = self.permits.clone().try_acquire_owned();
         let inner = self.inner.clone();
-        let limit = self.limit;
+        let (shared, ip) = (self.shared.clone(), self.ip);
+        let limit = shared.limits.max_in_flight_per_ip;
+        let admitted = shared.clients.with(ip, |c| {
+            if c.in_flight >= limit {
+                false
+            } else {
+                c.in_flight += 1;
+                true
+            }
+        });
         async move {
-            match permit {
-                Ok(permit) => {
-                    let response = inner.call(request).await;
-                    drop(permit);
-                    response
-                }
-                Err(_) => MethodResponse::error(
+            if !admitted {
+                return MethodResponse::error(
                     request.id,
                     ErrorObjectOwned::owned(
                         -32429,
                         format!(
-                            "more than {limit} calls of this connection are running; wait \
+                            "more than {limit} requests of your address are running; wait \
                              for one to finish"
                         ),
                         None::<()>,
                     ),
-                ),
+                );
             }
+            struct Release(Arc<Shared>, IpAddr);
+            impl Drop for Release {
+                fn drop(&mut self) {
+                    self.0.clients.with(self.1, |c| c.in_flight -= 1);
+                }
+            }
+            let _release = Release(shared, ip);
+            inner.call(request).await
         }
     }
 
@@ -589,6 +662,7 @@ async fn accept_loop<F, S>(
             shared: shared.clone(),
             ip,
             _permit: permit,
+            killed: AtomicBool::new(false),
         });
         let stop = stop.clone();
         tokio::spawn(async move {
@@ -650,6 +724,7 @@ async fn serve_connection<S>(
     S::Future: Send,
 {
     let ip = slot.ip;
+    let io_slot = slot.clone();
     let activity = Arc::new(Activity::default());
     let limits = slot.shared.limits.clone();
     let gate_activity = activity.clone();
@@ -673,8 +748,12 @@ async fn serve_connection<S>(
             .keep_alive(true);
         b
     };
+    let stream = SlotStream {
+        io: Box::pin(stream),
+        slot: io_slot,
+    };
     let connection = builder
-        .serve_connection(hyper_util::rt::TokioIo::new(Box::pin(stream)), handler)
+        .serve_connection(hyper_util::rt::TokioIo::new(stream), handler)
         .with_upgrades();
     tokio::pin!(connection);
     let idle = limits.idle_timeout();
@@ -932,14 +1011,13 @@ async fn upgrade(
             None,
         );
     };
-    let permits = Arc::new(Semaphore::new(shared.limits.max_in_flight_per_ip));
-    let limit = shared.limits.max_in_flight_per_ip;
+    let (in_flight_shared, ip) = (shared.clone(), slot.ip);
     let middleware = RpcServiceBuilder::new()
         .layer_fn(|inner| ConcurrentBatch { inner })
         .layer_fn(move |inner| InFlight {
             inner,
-            permits: permits.clone(),
-            limit,
+            shared: in_flight_shared.clone(),
+            ip,
         });
     let state = ConnectionState::new(connection_stop, id, permit);
     match ws::connect(
@@ -980,10 +1058,12 @@ async fn upgrade(
                     }
                 }
                 // A close frame, then the connection ends; a client that reads nothing does
-                // not hold it past the grace period.
+                // not hold it past the grace period: its socket fails from then on, and the
+                // slot is given back once jsonrpsee's tasks let go of the socket.
                 let _ = connection_handle.stop();
-                let _ = tokio::time::timeout(grace, &mut run).await;
-                drop(slot);
+                if tokio::time::timeout(grace, &mut run).await.is_err() {
+                    slot.killed.store(true, Ordering::Release);
+                }
             });
             response
         }

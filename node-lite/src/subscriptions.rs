@@ -5,7 +5,8 @@
 //! woken by the node's executed-height channel. It reads what it sends from the store, so a
 //! client costs the node a cursor and the connection's bounded buffer, never a queue that
 //! grows: while the buffer is full the cursor simply waits. A client whose cursor falls more
-//! than [`SubscriptionLimits::max_lag_blocks`] behind the head is a slow consumer: it gets an
+//! than [`SubscriptionLimits::max_lag_blocks`] behind the head while its buffer stays full (a
+//! burst the network delivers late is not slowness) is a slow consumer: it gets an
 //! error notification naming the height to resume from, every subscription of its connection
 //! ends, and the connection is closed ([`crate::rpc_server::WsConnection`]).
 
@@ -170,8 +171,8 @@ impl Follower<'_> {
             return Err(Stop::Error(format!(
                 "slow consumer: this {} subscription fell {lag} blocks behind the head (at \
                  most {} allowed) because its messages were not read fast enough; the node \
-                 closed the connection. Resume with from = {height}, and read faster or \
-                 subscribe to less",
+                 closed the connection. Resume with from = {height} (block {height}'s items \
+                 may come again), and read faster or subscribe to less",
                 self.kind, self.limits.max_lag_blocks
             )));
         }
@@ -208,7 +209,6 @@ impl Follower<'_> {
             loop {
                 let head = *self.heights.borrow_and_update();
                 while next <= head {
-                    self.check_lag(next)?;
                     let Step { items, done } = feed.step(self.rpc, next).await?;
                     for item in &items {
                         self.send(item, next).await?;
@@ -274,7 +274,7 @@ impl Rpc {
         let Some(from) = from else {
             return Ok(head + 1);
         };
-        let window = self.subscription_limits().max_lag_blocks / 2;
+        let window = self.subscription_limits().max_lag_blocks;
         if from.saturating_add(window) < head {
             return Err(ErrorObjectOwned::owned(
                 -32602,

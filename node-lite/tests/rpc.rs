@@ -1025,14 +1025,14 @@ async fn new_heads_arrive_in_order_with_no_gaps_and_no_repeats() {
     assert_eq!(next.height, 21, "the first subscription goes on");
 
     // Too far back to replay: a clear error.
-    apply_blocks(&core, 200).await;
+    apply_blocks(&core, 300).await;
     let err = ws
         .subscribe_new_heads(Some(1))
         .await
         .expect_err("1 is too far back");
     let message = err.to_string();
     assert!(
-        message.contains("more than 128 blocks behind the head")
+        message.contains("more than 256 blocks behind the head")
             && message.contains("cowboy_getBlock"),
         "{message}"
     );

@@ -1,6 +1,7 @@
 //! `cowboy events`: the events of executed blocks, by actor and topics, the whole range or up
 //! to `--limit`; `--follow` goes on printing the events of each new block as it is executed
-//! (long polls, never a sleep). Topics are given by event name (hashed as `emit` hashes it) or
+//! (a WebSocket subscription; after a disconnect it reads what it missed page by page and
+//! subscribes again; long polls against a node without WebSocket; never a sleep). Topics are given by event name (hashed as `emit` hashes it) or
 //! as hashes; data is shown decoded when it is a canonical value.
 
 use crate::{
@@ -85,6 +86,9 @@ impl EventsArgs {
         };
         let mut from = self.from.unwrap_or_else(|| to.saturating_sub(widest - 1));
         let mut shown = 0usize;
+        // The last event printed: a resumed subscription or page never prints one twice.
+        let mut last: Option<(u64, u32, u32)> = None;
+        let mut live = true;
         let print = |e: &EventRecord| {
             if global.json {
                 match serde_json::to_string(e) {
@@ -112,6 +116,11 @@ impl EventsArgs {
                     };
                     let page = node.call(async |c| c.events(request).await)?;
                     for e in &page.events {
+                        let position = (e.block_height, e.receipt_index, e.event_index);
+                        if last.is_some_and(|l| position <= l) {
+                            continue;
+                        }
+                        last = Some(position);
                         print(e);
                         shown += 1;
                         if self.limit.is_some_and(|l| shown >= l) {
@@ -130,6 +139,57 @@ impl EventsArgs {
                     eprintln!("no events in blocks {from}..={to}");
                 }
                 return Ok(());
+            }
+            if live {
+                // Every event from the next block, as the node executes it.
+                let filter = cowboy_rpc::EventsSubscription {
+                    from_height: Some(to + 1),
+                    emitter,
+                    topics: topics.clone(),
+                };
+                let url = node.url.clone();
+                let ended = node.block_on(async {
+                    use cowboy_rpc::CowboyPubSubClient as _;
+                    let ws = cowboy_rpc::ws_client(&url).await?;
+                    let mut events = ws.subscribe_events(filter).await?;
+                    while let Some(item) = events.next().await {
+                        let e = item?;
+                        let position = (e.block_height, e.receipt_index, e.event_index);
+                        if last.is_some_and(|l| position <= l) {
+                            continue;
+                        }
+                        last = Some(position);
+                        print(&e);
+                        shown += 1;
+                        if self.limit.is_some_and(|l| shown >= l) {
+                            return Ok(true);
+                        }
+                    }
+                    Ok::<_, cowboy_rpc::jsonrpsee::core::ClientError>(false)
+                });
+                match ended {
+                    Ok(true) => return Ok(()),
+                    // The node ended the subscription (it closes a subscriber that falls too
+                    // far behind) or went away: read what was missed, then subscribe again.
+                    // So does a subscription whose `from` is already too far back.
+                    Ok(false) | Err(cowboy_rpc::jsonrpsee::core::ClientError::RestartNeeded(_)) => {
+                        from = last.map_or(to + 1, |l| l.0);
+                        to = node.call(async |c| c.status().await)?.height.max(from);
+                        continue;
+                    }
+                    Err(cowboy_rpc::jsonrpsee::core::ClientError::Call(e))
+                        if e.code() == -32602 =>
+                    {
+                        from = last.map_or(to + 1, |l| l.0);
+                        to = node.call(async |c| c.status().await)?.height.max(from);
+                        continue;
+                    }
+                    // A node without WebSocket subscriptions: long polls instead.
+                    Err(e) => {
+                        tracing::debug!(error = %e, "no event subscription; following with long polls");
+                        live = false;
+                    }
+                }
             }
             // The next executed block, as soon as there is one.
             let after = to;
