@@ -87,6 +87,8 @@ pub struct CoreOptions {
     pub block_time: std::time::Duration,
     /// Free bytes below which the node pauses (resuming at twice as many).
     pub min_free_bytes: u64,
+    /// Index events for `cowboy_getEvents` and event subscriptions.
+    pub event_index: bool,
 }
 
 impl Default for CoreOptions {
@@ -97,6 +99,7 @@ impl Default for CoreOptions {
             blocking: false,
             block_time: std::time::Duration::from_millis(1_000),
             min_free_bytes: DEFAULT_MIN_FREE_BYTES,
+            event_index: true,
         }
     }
 }
@@ -143,6 +146,9 @@ impl Core {
             &dir.join("chain.redb"),
             genesis,
             disk.clone(),
+            cowboy_state::StoreOptions {
+                event_index: options.event_index,
+            },
         )?);
         let height = chain.head()?.height;
         let (executed, _) = watch::channel(height);

@@ -60,6 +60,11 @@ pub struct Config {
     /// transactions, commits no blocks) until twice as much is free.
     #[serde(default = "default_min_free_bytes")]
     pub min_free_bytes: u64,
+    /// Index events as blocks are committed (`cowboy_getEvents`, event subscriptions, the
+    /// explorer's events). `false` saves the index's disk and commit time; turning it on again
+    /// rebuilds it from the receipts at the next start.
+    #[serde(default = "default_event_index")]
+    pub event_index: bool,
     /// The transaction pool.
     #[serde(default)]
     pub pool: PoolSettings,
@@ -67,6 +72,10 @@ pub struct Config {
 
 fn default_min_free_bytes() -> u64 {
     crate::core::DEFAULT_MIN_FREE_BYTES
+}
+
+fn default_event_index() -> bool {
+    true
 }
 
 /// `[pool]` in `config.toml`.
@@ -339,6 +348,7 @@ pub fn init_committee(
             peers: Vec::new(),
             rpc: Default::default(),
             min_free_bytes: default_min_free_bytes(),
+            event_index: default_event_index(),
             pool: Default::default(),
         };
         identities.push(m.home.init(&cfg)?);
@@ -497,6 +507,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             query_workers: rpc_limits.max_queries,
             block_time: Duration::from_millis(loaded.config.block_time_ms),
             min_free_bytes: loaded.config.min_free_bytes,
+            event_index: loaded.config.event_index,
             pool: cowboy_mempool::PoolConfig {
                 queued_lifetime: Duration::from_secs(loaded.config.pool.queued_lifetime_s),
                 ..Default::default()

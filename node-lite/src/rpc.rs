@@ -492,7 +492,10 @@ impl CowboyApiServer for Rpc {
                 limit,
                 scan_limit: EVENTS_SCAN,
             })
-            .map_err(internal)?;
+            .map_err(|e| match e {
+                cowboy_state::StoreError::EventIndexOff => err(code::UNAVAILABLE, e.to_string()),
+                e => internal(e),
+            })?;
         Ok(EventsPage {
             events: page
                 .events

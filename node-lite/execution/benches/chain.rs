@@ -317,14 +317,49 @@ class Counter:
         return self.storage["count"]
 "#;
 
+const EMITTER: &str = r#"
+from cowboy_sdk import actor, emit
+
+@actor
+class Emitter:
+    def __init__(self):
+        self.storage["count"] = 0
+
+    def increment(self):
+        self.storage["count"] += 1
+        emit("Counted", self.storage["count"])
+        return self.storage["count"]
+"#;
+
+/// Block processing with the event index on and off (`event_index` in a node's config): the
+/// same blocks of calls that each emit one event, applied to two stores.
+fn event_index(engine: &mut Engine, quick: bool) {
+    let on = calls(engine, EMITTER, true, quick);
+    let off = calls(engine, EMITTER, false, quick);
+    println!(
+        "event index: {on:.0} calls per second with it, {off:.0} without ({:.3}x the time with it; 500 events per block)",
+        off / on
+    );
+}
+
 fn counters(engine: &mut Engine, quick: bool) {
+    let rate = calls(engine, COUNTER, true, quick);
+    println!(
+        "counter calls: {rate:.0} per second of block processing (500 calls per block over 10 actors)"
+    );
+}
+
+/// Calls per second of block processing: 500 calls a block to ten actors of `code`.
+fn calls(engine: &mut Engine, code: &str, event_index: bool, quick: bool) -> f64 {
     let callers = 1_000u32;
     let actors = 10usize;
     let keys: Vec<PrivateKey> = (0..callers).into_par_iter().map(key).collect();
     let dir = tempfile::tempdir().expect("tmp");
-    let chain = Chain::open(
+    let chain = Chain::open_with(
         &dir.path().join("s.redb"),
         &genesis(&keys, Parameters::spec()),
+        std::sync::Arc::new(NeverFull),
+        cowboy_state::StoreOptions { event_index },
     )
     .expect("genesis");
     let deploys: Vec<Transaction> = (0..actors)
@@ -333,7 +368,7 @@ fn counters(engine: &mut Engine, quick: bool) {
                 &keys[i],
                 0,
                 Instruction::Actor(ActorInstruction::Deploy {
-                    code: COUNTER.into(),
+                    code: code.into(),
                     salt: Hash([i as u8; 32]),
                     init_args: Value::List(vec![]).encode().expect("args"),
                     value: 0,
@@ -345,7 +380,7 @@ fn counters(engine: &mut Engine, quick: bool) {
         })
         .collect();
     timed_block(engine, &chain, deploys);
-    let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(COUNTER));
+    let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(code));
     let targets: Vec<Address> = (0..actors)
         .map(|i| cowboy_types::actor_address(&keys[i].address(), &Hash([i as u8; 32]), &code_hash))
         .collect();
@@ -386,10 +421,16 @@ fn counters(engine: &mut Engine, quick: bool) {
         assert_eq!(included, per_block);
         rates.push(per_block as f64 / t.as_secs_f64());
     }
-    println!(
-        "counter calls: {:.0} per second of block processing ({per_block} calls per block over {actors} actors)",
-        median(rates)
-    );
+    median(rates)
+}
+
+/// A disk that never fills (the benchmark's stores are small).
+struct NeverFull;
+
+impl cowboy_state::FullDisk for NeverFull {
+    fn wait_for_space(&self, _file: &std::path::Path) -> bool {
+        false
+    }
 }
 
 const TICK: &str = r#"
@@ -534,6 +575,9 @@ fn main() {
             }
             if run("counters") {
                 counters(&mut engine, quick);
+            }
+            if run("event_index") {
+                event_index(&mut engine, quick);
             }
             if run("timers") {
                 timers(&mut engine, quick);

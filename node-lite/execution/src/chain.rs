@@ -30,14 +30,15 @@ impl Chain {
     }
 
     /// [`Chain::open`], with writes that find the disk full handed to `full` and retried (a
-    /// node pauses instead of failing a commit).
+    /// node pauses instead of failing a commit), and the store's `options`.
     pub fn open_with(
         path: &std::path::Path,
         genesis: &crate::Genesis,
         full: std::sync::Arc<dyn cowboy_state::FullDisk>,
+        options: cowboy_state::StoreOptions,
     ) -> Result<Self, crate::GenesisError> {
         Self::on_store(
-            Store::open_with(path, full).map_err(ExecError::from)?,
+            Store::open_with(path, full, options).map_err(ExecError::from)?,
             genesis,
         )
     }

@@ -22,6 +22,11 @@ pub enum StoreError {
     OutOfOrder { expected: String, got: u64 },
     #[error("the overlay has {0} open checkpoints; commit or revert them first")]
     OpenCheckpoints(usize),
+    #[error(
+        "this node does not index events (event_index = false in its config.toml); ask a node \
+         that does, or turn it on and restart (the index is rebuilt from the receipts)"
+    )]
+    EventIndexOff,
 }
 
 macro_rules! from_redb {

@@ -109,6 +109,23 @@ pub struct BlockRecord<'a> {
 /// The durable store.
 pub struct Store {
     db: Database,
+    /// Whether commits index events ([`StoreOptions::event_index`]).
+    event_index: bool,
+}
+
+/// How a store is opened.
+#[derive(Clone, Copy, Debug)]
+pub struct StoreOptions {
+    /// Index every block's events as it is committed (the default). Off, commits skip the
+    /// index and [`Store::events`] answers [`StoreError::EventIndexOff`]; opening with it on
+    /// again rebuilds the index from the receipts.
+    pub event_index: bool,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self { event_index: true }
+    }
 }
 
 fn corrupt(key: &str, reason: impl Into<String>) -> StoreError {
@@ -126,7 +143,7 @@ impl Store {
             path: path.to_owned(),
             source: Box::new(e),
         })?;
-        Self::init(db)
+        Self::init(db, StoreOptions::default())
     }
 
     /// A store that lives in memory and is gone when dropped: the same tables and commits as
@@ -138,7 +155,7 @@ impl Store {
                 path: "<memory>".into(),
                 source: Box::new(e),
             })?;
-        Self::init(db)
+        Self::init(db, StoreOptions::default())
     }
 
     /// [`Store::open`], with writes that find the disk full handed to `full` and retried
@@ -146,6 +163,7 @@ impl Store {
     pub fn open_with(
         path: &Path,
         full: std::sync::Arc<dyn crate::FullDisk>,
+        options: StoreOptions,
     ) -> Result<Self, StoreError> {
         let opened = std::fs::OpenOptions::new()
             .read(true)
@@ -163,10 +181,10 @@ impl Store {
             path: path.to_owned(),
             source: Box::new(e),
         })?;
-        Self::init(db)
+        Self::init(db, options)
     }
 
-    fn init(db: Database) -> Result<Self, StoreError> {
+    fn init(db: Database, options: StoreOptions) -> Result<Self, StoreError> {
         let txn = db.begin_write()?;
         {
             txn.open_table(STATE)?;
@@ -180,7 +198,11 @@ impl Store {
             // A store written before the event index existed gets it now, from its receipts
             // (in this one write: a crash here leaves it to be rebuilt on the next start).
             let mut meta = txn.open_table(META)?;
-            if meta.get("event_index")?.is_none() {
+            if !options.event_index {
+                // Blocks committed from now on are not indexed: the index is rebuilt when it is
+                // turned on again.
+                meta.remove("event_index")?;
+            } else if meta.get("event_index")?.is_none() {
                 let receipts = txn.open_table(RECEIPTS)?;
                 let mut block: Option<(u64, Vec<Receipt>)> = None;
                 for entry in receipts.iter()? {
@@ -210,7 +232,10 @@ impl Store {
             }
         }
         txn.commit()?;
-        Ok(Self { db })
+        Ok(Self {
+            db,
+            event_index: options.event_index,
+        })
     }
 
     /// The events `filter` asks for, in chain order (see [`crate::events`]).
@@ -218,6 +243,9 @@ impl Store {
         &self,
         filter: &crate::events::EventFilter,
     ) -> Result<crate::events::EventPage, StoreError> {
+        if !self.event_index {
+            return Err(StoreError::EventIndexOff);
+        }
         let txn = self.db.begin_read()?;
         crate::events::query(&txn, filter)
     }
@@ -324,7 +352,9 @@ impl Store {
                 };
                 index.insert(receipt.tx_hash.0.as_slice(), loc.encode().as_slice())?;
             }
-            crate::events::index_block(&txn, height, record.receipts.iter().map(|(r, _)| r))?;
+            if self.event_index {
+                crate::events::index_block(&txn, height, record.receipts.iter().map(|(r, _)| r))?;
+            }
             meta.insert("height", height.to_be_bytes().as_slice())?;
             meta.insert("root", prepared.root.0.as_slice())?;
             meta.insert("hash", record.hash.0.as_slice())?;

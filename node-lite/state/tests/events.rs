@@ -208,3 +208,46 @@ fn events_are_found_by_range_emitter_and_topic_a_page_at_a_time() {
     assert_eq!(all(&store, filter(0, 10)), before);
     assert_eq!(before.len(), 33);
 }
+
+/// With the index off, commits skip it and queries say so; opened with it on again, the store
+/// rebuilds it from the receipts, blocks committed while it was off included.
+#[test]
+fn an_index_turned_off_is_refused_then_rebuilt_when_turned_on() {
+    struct NeverFull;
+    impl cowboy_state::FullDisk for NeverFull {
+        fn wait_for_space(&self, _file: &std::path::Path) -> bool {
+            false
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let open = |event_index: bool| {
+        Store::open_with(
+            &path,
+            std::sync::Arc::new(NeverFull),
+            cowboy_state::StoreOptions { event_index },
+        )
+        .unwrap()
+    };
+    let store = open(true);
+    commit(&store);
+    commit(&store);
+    drop(store);
+    let store = open(false);
+    commit(&store);
+    let refused = store.events(&filter(0, 2)).expect_err("off");
+    assert!(
+        refused.to_string().contains("does not index events"),
+        "{refused}"
+    );
+    drop(store);
+    let store = open(true);
+    // Blocks 0 and 1 were indexed as committed, block 2 by the rebuild.
+    let found = all(&store, filter(0, 2));
+    assert_eq!(
+        found.len(),
+        9,
+        "three events in each of three blocks: {found:?}"
+    );
+    assert_eq!(found.iter().filter(|p| p.height == 2).count(), 3);
+}
