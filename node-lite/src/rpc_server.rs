@@ -88,6 +88,9 @@ pub struct RpcLimits {
     pub request_timeout_s: u64,
     /// Subscriptions one WebSocket connection may hold.
     pub max_subscriptions_per_connection: u32,
+    /// Subscriptions all the WebSocket connections of one IP address may hold (each reads
+    /// the store at every block).
+    pub max_subscriptions_per_ip: usize,
     /// Messages waiting to be written to one WebSocket connection; while it is full, that
     /// connection's subscriptions wait.
     pub subscription_buffer: u32,
@@ -123,6 +126,7 @@ impl Default for RpcLimits {
             idle_timeout_s: 30,
             request_timeout_s: cowboy_rpc::MAX_WAIT_MS / 1_000 + 10,
             max_subscriptions_per_connection: 64,
+            max_subscriptions_per_ip: 256,
             subscription_buffer: 1_024,
             subscription_max_lag_blocks: 256,
             slow_consumer_grace_s: 10,
@@ -161,6 +165,10 @@ impl RpcLimits {
                 "max_subscriptions_per_connection",
                 u64::from(self.max_subscriptions_per_connection),
             ),
+            (
+                "max_subscriptions_per_ip",
+                self.max_subscriptions_per_ip as u64,
+            ),
             ("subscription_buffer", u64::from(self.subscription_buffer)),
             (
                 "subscription_max_lag_blocks",
@@ -196,6 +204,7 @@ struct Clients {
 struct ClientUse {
     connections: usize,
     in_flight: usize,
+    subscriptions: usize,
 }
 
 impl Clients {
@@ -203,7 +212,7 @@ impl Clients {
         let mut map = self.by_ip.lock().unwrap_or_else(|p| p.into_inner());
         let entry = map.entry(ip).or_default();
         let result = f(entry);
-        if entry.connections == 0 && entry.in_flight == 0 {
+        if entry.connections == 0 && entry.in_flight == 0 && entry.subscriptions == 0 {
             map.remove(&ip);
         }
         result
@@ -302,20 +311,71 @@ impl Drop for Slot {
 
 /// One WebSocket connection, in the extensions of every call it makes: a subscription that
 /// finds its client too slow asks for the connection to be closed.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct WsConnection {
     inner: Arc<WsState>,
 }
 
-#[derive(Default)]
 struct WsState {
+    /// Whose connection it is, for the per-address subscription cap.
+    shared: Arc<Shared>,
+    ip: IpAddr,
     closing: AtomicBool,
     changed: tokio::sync::Notify,
     /// A subscription of the connection, to see when its buffer has drained.
     drain: Mutex<Option<SubscriptionSink>>,
 }
 
+/// A subscription's place under [`RpcLimits::max_subscriptions_per_ip`], given back when it
+/// ends.
+pub struct SubscriptionSlot {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+}
+
+impl Drop for SubscriptionSlot {
+    fn drop(&mut self) {
+        self.shared.clients.with(self.ip, |c| c.subscriptions -= 1);
+    }
+}
+
 impl WsConnection {
+    fn new(shared: Arc<Shared>, ip: IpAddr) -> Self {
+        Self {
+            inner: Arc::new(WsState {
+                shared,
+                ip,
+                closing: AtomicBool::new(false),
+                changed: tokio::sync::Notify::new(),
+                drain: Mutex::new(None),
+            }),
+        }
+    }
+
+    /// A place for one more subscription of this connection's address, or why there is none.
+    pub fn admit_subscription(&self) -> Result<SubscriptionSlot, String> {
+        let (shared, ip) = (&self.inner.shared, self.inner.ip);
+        let limit = shared.limits.max_subscriptions_per_ip;
+        let admitted = shared.clients.with(ip, |c| {
+            if c.subscriptions >= limit {
+                false
+            } else {
+                c.subscriptions += 1;
+                true
+            }
+        });
+        if !admitted {
+            return Err(format!(
+                "your address holds {limit} subscriptions, the most a node allows one address; \
+                 unsubscribe from some first"
+            ));
+        }
+        Ok(SubscriptionSlot {
+            shared: shared.clone(),
+            ip,
+        })
+    }
+
     /// Whether the connection is being closed (its subscriptions stop sending).
     pub fn is_closing(&self) -> bool {
         self.inner.closing.load(Ordering::Acquire)
@@ -999,7 +1059,7 @@ async fn upgrade(
     slot: &Arc<Slot>,
 ) -> HttpResponse {
     let shared = &slot.shared;
-    let connection = WsConnection::default();
+    let connection = WsConnection::new(shared.clone(), slot.ip);
     request.extensions_mut().insert(connection.clone());
     let (connection_stop, connection_handle) = stop_channel();
     let id = shared.ws_ids.fetch_add(1, Ordering::Relaxed);

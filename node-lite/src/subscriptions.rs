@@ -153,6 +153,8 @@ struct Follower<'a> {
     rpc: &'a Rpc,
     sink: SubscriptionSink,
     connection: Option<crate::rpc_server::WsConnection>,
+    /// Its place under the per-address subscription cap.
+    _slot: Option<crate::rpc_server::SubscriptionSlot>,
     heights: watch::Receiver<u64>,
     limits: SubscriptionLimits,
     kind: &'static str,
@@ -256,11 +258,26 @@ impl Rpc {
         ext: &cowboy_rpc::jsonrpsee::Extensions,
         kind: &'static str,
     ) -> Result<Follower<'_>, ()> {
+        let connection = ext.get::<crate::rpc_server::WsConnection>().cloned();
+        let slot = match connection
+            .as_ref()
+            .map(|c| c.admit_subscription())
+            .transpose()
+        {
+            Ok(slot) => slot,
+            Err(message) => {
+                pending
+                    .reject(ErrorObjectOwned::owned(-32429, message, None::<()>))
+                    .await;
+                return Err(());
+            }
+        };
         let sink = pending.accept().await.map_err(|_| ())?;
         Ok(Follower {
             rpc: self,
             sink,
-            connection: ext.get::<crate::rpc_server::WsConnection>().cloned(),
+            connection,
+            _slot: slot,
             heights: self.core().subscribe(),
             limits: self.subscription_limits(),
             kind,

@@ -1205,3 +1205,41 @@ async fn a_slow_consumer_is_disconnected_with_a_clear_error_and_the_node_is_unaf
         .expect("status");
     assert_eq!(status.height, 1_504);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_at_most_its_subscriptions_over_all_its_connections() {
+    use cowboy_rpc::{CowboyPubSubClient, jsonrpsee::core::client::Subscription};
+    let limits = RpcLimits {
+        max_subscriptions_per_ip: 2,
+        ..RpcLimits::default()
+    };
+    let (_dir, _core, addr) = start_with(limits).await;
+    let url = format!("http://{addr}");
+    let a = cowboy_rpc::ws_client(&url).await.expect("ws connect");
+    let b = cowboy_rpc::ws_client(&url).await.expect("ws connect");
+    let first: Subscription<cowboy_rpc::BlockSummary> =
+        a.subscribe_new_heads(None).await.expect("first");
+    let _second: Subscription<cowboy_rpc::BlockSummary> =
+        b.subscribe_new_heads(None).await.expect("second");
+    let refused = a
+        .subscribe_new_heads(None)
+        .await
+        .expect_err("a third is over the address's cap")
+        .to_string();
+    assert!(refused.contains("holds 2 subscriptions"), "{refused}");
+    // Ending one gives its place back.
+    first.unsubscribe().await.expect("unsubscribe");
+    let mut again = None;
+    // Each attempt is a round trip to the node.
+    for _ in 0..500 {
+        match a.subscribe_new_heads(None).await {
+            Ok(s) => {
+                again = Some(s);
+                break;
+            }
+            // The node lets the subscription go once it sees the unsubscribe.
+            Err(_) => tokio::task::yield_now().await,
+        }
+    }
+    let _again: Subscription<cowboy_rpc::BlockSummary> = again.expect("a place again");
+}
