@@ -432,12 +432,7 @@ impl CowboyApiServer for Rpc {
                 request.from_height
             )));
         }
-        if request.topics.len() > 4 {
-            return Err(invalid(format!(
-                "{} topics given; an event has at most 4",
-                request.topics.len()
-            )));
-        }
+        check_topics(&request.topics)?;
         let indexed =
             request.emitter.is_some() || request.topics.first().is_some_and(Option::is_some);
         let widest = if indexed {
@@ -767,6 +762,17 @@ impl CowboyApiServer for Rpc {
             }
         }
     }
+}
+
+/// An event has at most 4 topics: a filter with more matches nothing, so it is a mistake.
+pub(crate) fn check_topics(topics: &[Option<Hash>]) -> RpcResult<()> {
+    if topics.len() > 4 {
+        return Err(err(
+            -32602,
+            format!("{} topics given; an event has at most 4", topics.len()),
+        ));
+    }
+    Ok(())
 }
 
 fn timer_view(id: Hash, t: TimerRecord) -> TimerView {

@@ -207,6 +207,61 @@ struct ClientUse {
     subscriptions: usize,
 }
 
+/// What one address may hold only so many of at once.
+#[derive(Clone, Copy)]
+enum Capped {
+    Connection,
+    InFlight,
+    Subscription,
+}
+
+impl ClientUse {
+    fn count(&mut self, what: Capped) -> &mut usize {
+        match what {
+            Capped::Connection => &mut self.connections,
+            Capped::InFlight => &mut self.in_flight,
+            Capped::Subscription => &mut self.subscriptions,
+        }
+    }
+}
+
+/// One place an address holds under a per-address cap, given back when dropped.
+struct Held {
+    shared: Arc<Shared>,
+    ip: IpAddr,
+    what: Capped,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.shared
+            .clients
+            .with(self.ip, |c| *c.count(self.what) -= 1);
+    }
+}
+
+/// Takes a place of `what` for `ip`, unless it holds `limit` already.
+fn hold(shared: &Arc<Shared>, ip: IpAddr, what: Capped, limit: usize) -> Option<Held> {
+    let taken = shared.clients.with(ip, |c| {
+        let count = c.count(what);
+        if *count >= limit {
+            return false;
+        }
+        *count += 1;
+        true
+    });
+    taken.then(|| Held {
+        shared: shared.clone(),
+        ip,
+        what,
+    })
+}
+
+/// Why a request over [`RpcLimits::max_in_flight_per_ip`] is refused.
+fn too_many_in_flight(limit: usize) -> String {
+    format!("more than {limit} requests of your address are running; wait for one to finish")
+}
+
 impl Clients {
     fn with<R>(&self, ip: IpAddr, f: impl FnOnce(&mut ClientUse) -> R) -> R {
         let mut map = self.by_ip.lock().unwrap_or_else(|p| p.into_inner());
@@ -242,6 +297,8 @@ struct Slot {
     shared: Arc<Shared>,
     ip: IpAddr,
     _permit: tokio::sync::OwnedSemaphorePermit,
+    /// Its place under [`RpcLimits::max_connections_per_ip`].
+    _held: Held,
     /// Set when the connection must end: its socket's reads and writes fail from then on.
     killed: AtomicBool,
 }
@@ -305,7 +362,6 @@ impl tokio::io::AsyncWrite for SlotStream {
 impl Drop for Slot {
     fn drop(&mut self) {
         self.shared.open.fetch_sub(1, Ordering::Relaxed);
-        self.shared.clients.with(self.ip, |c| c.connections -= 1);
     }
 }
 
@@ -329,14 +385,7 @@ struct WsState {
 /// A subscription's place under [`RpcLimits::max_subscriptions_per_ip`], given back when it
 /// ends.
 pub struct SubscriptionSlot {
-    shared: Arc<Shared>,
-    ip: IpAddr,
-}
-
-impl Drop for SubscriptionSlot {
-    fn drop(&mut self) {
-        self.shared.clients.with(self.ip, |c| c.subscriptions -= 1);
-    }
+    _held: Held,
 }
 
 impl WsConnection {
@@ -354,26 +403,16 @@ impl WsConnection {
 
     /// A place for one more subscription of this connection's address, or why there is none.
     pub fn admit_subscription(&self) -> Result<SubscriptionSlot, String> {
-        let (shared, ip) = (&self.inner.shared, self.inner.ip);
+        let shared = &self.inner.shared;
         let limit = shared.limits.max_subscriptions_per_ip;
-        let admitted = shared.clients.with(ip, |c| {
-            if c.subscriptions >= limit {
-                false
-            } else {
-                c.subscriptions += 1;
-                true
-            }
-        });
-        if !admitted {
-            return Err(format!(
-                "your address holds {limit} subscriptions, the most a node allows one address; \
-                 unsubscribe from some first"
-            ));
-        }
-        Ok(SubscriptionSlot {
-            shared: shared.clone(),
-            ip,
-        })
+        hold(shared, self.inner.ip, Capped::Subscription, limit)
+            .map(|held| SubscriptionSlot { _held: held })
+            .ok_or_else(|| {
+                format!(
+                    "your address holds {limit} subscriptions, the most a node allows one \
+                     address; unsubscribe from some first"
+                )
+            })
     }
 
     /// Whether the connection is being closed (its subscriptions stop sending).
@@ -551,37 +590,15 @@ where
         request: Request<'a>,
     ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
         let inner = self.inner.clone();
-        let (shared, ip) = (self.shared.clone(), self.ip);
-        let limit = shared.limits.max_in_flight_per_ip;
-        let admitted = shared.clients.with(ip, |c| {
-            if c.in_flight >= limit {
-                false
-            } else {
-                c.in_flight += 1;
-                true
-            }
-        });
+        let limit = self.shared.limits.max_in_flight_per_ip;
+        let held = hold(&self.shared, self.ip, Capped::InFlight, limit);
         async move {
-            if !admitted {
+            let Some(_held) = held else {
                 return MethodResponse::error(
                     request.id,
-                    ErrorObjectOwned::owned(
-                        -32429,
-                        format!(
-                            "more than {limit} requests of your address are running; wait \
-                             for one to finish"
-                        ),
-                        None::<()>,
-                    ),
+                    ErrorObjectOwned::owned(-32429, too_many_in_flight(limit), None::<()>),
                 );
-            }
-            struct Release(Arc<Shared>, IpAddr);
-            impl Drop for Release {
-                fn drop(&mut self) {
-                    self.0.clients.with(self.1, |c| c.in_flight -= 1);
-                }
-            }
-            let _release = Release(shared, ip);
+            };
             inner.call(request).await
         }
     }
@@ -692,27 +709,18 @@ async fn accept_loop<F, S>(
         {
             tracing::debug!(%ip, error = %e, "cannot bound an RPC connection's send buffer");
         }
-        let per_ip = shared.limits.max_connections_per_ip;
-        let admitted = shared.clients.with(ip, |c| {
-            if c.connections >= per_ip {
-                false
-            } else {
-                c.connections += 1;
-                true
-            }
+        let held = hold(
+            &shared,
+            ip,
+            Capped::Connection,
+            shared.limits.max_connections_per_ip,
+        );
+        let admitted = held.is_some();
+        let taken = held.and_then(|held| {
+            let permit = shared.connections.clone().try_acquire_owned().ok()?;
+            Some((held, permit))
         });
-        let permit = if admitted {
-            match shared.connections.clone().try_acquire_owned() {
-                Ok(p) => Some(p),
-                Err(_) => {
-                    shared.clients.with(ip, |c| c.connections -= 1);
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        let Some(permit) = permit else {
+        let Some((held, permit)) = taken else {
             tokio::spawn(refuse_connection(stream, admitted));
             continue;
         };
@@ -722,6 +730,7 @@ async fn accept_loop<F, S>(
             shared: shared.clone(),
             ip,
             _permit: permit,
+            _held: held,
             killed: AtomicBool::new(false),
         });
         let stop = stop.clone();
@@ -899,31 +908,13 @@ where
 {
     let (shared, ip) = (&slot.shared, slot.ip);
     let limits = &shared.limits;
-    let admitted = shared.clients.with(ip, |c| {
-        if c.in_flight >= limits.max_in_flight_per_ip {
-            false
-        } else {
-            c.in_flight += 1;
-            true
-        }
-    });
-    if !admitted {
+    let Some(_in_flight) = hold(shared, ip, Capped::InFlight, limits.max_in_flight_per_ip) else {
         return refusal(
             StatusCode::TOO_MANY_REQUESTS,
-            &format!(
-                "more than {} requests of your address are running; wait for one to finish",
-                limits.max_in_flight_per_ip
-            ),
+            &too_many_in_flight(limits.max_in_flight_per_ip),
             Some(1),
         );
-    }
-    struct InFlightGuard<'a>(&'a Clients, IpAddr);
-    impl Drop for InFlightGuard<'_> {
-        fn drop(&mut self) {
-            self.0.with(self.1, |c| c.in_flight -= 1);
-        }
-    }
-    let _in_flight = InFlightGuard(&shared.clients, ip);
+    };
 
     if ws::is_upgrade_request(&request) {
         return upgrade(request, slot).await;

@@ -251,29 +251,33 @@ impl Follower<'_> {
 }
 
 impl Rpc {
-    /// Accepts `pending` and sets up its follower, or rejects it with `error`.
+    /// Accepts `pending` and sets up its follower from height `first`, or rejects it: when
+    /// `first` is an error, or the connection's address holds its most subscriptions.
     async fn accept(
         &self,
         pending: PendingSubscriptionSink,
         ext: &cowboy_rpc::jsonrpsee::Extensions,
         kind: &'static str,
-    ) -> Result<Follower<'_>, ()> {
+        first: Result<u64, ErrorObjectOwned>,
+    ) -> Option<(Follower<'_>, u64)> {
         let connection = ext.get::<crate::rpc_server::WsConnection>().cloned();
-        let slot = match connection
-            .as_ref()
-            .map(|c| c.admit_subscription())
-            .transpose()
-        {
-            Ok(slot) => slot,
-            Err(message) => {
-                pending
-                    .reject(ErrorObjectOwned::owned(-32429, message, None::<()>))
-                    .await;
-                return Err(());
+        let admitted = first.and_then(|first| {
+            let slot = connection
+                .as_ref()
+                .map(|c| c.admit_subscription())
+                .transpose()
+                .map_err(|message| ErrorObjectOwned::owned(-32429, message, None::<()>))?;
+            Ok((first, slot))
+        });
+        let (first, slot) = match admitted {
+            Ok(admitted) => admitted,
+            Err(e) => {
+                pending.reject(e).await;
+                return None;
             }
         };
-        let sink = pending.accept().await.map_err(|_| ())?;
-        Ok(Follower {
+        let sink = pending.accept().await.ok()?;
+        let follower = Follower {
             rpc: self,
             sink,
             connection,
@@ -281,13 +285,19 @@ impl Rpc {
             heights: self.core().subscribe(),
             limits: self.subscription_limits(),
             kind,
-        })
+        };
+        Some((follower, first))
+    }
+
+    /// The newest executed height.
+    fn head(&self) -> u64 {
+        *self.core().subscribe().borrow()
     }
 
     /// The first height a subscription sends: `from`, if it is recent enough to replay, or
     /// the next block.
     fn start(&self, from: Option<u64>) -> Result<u64, ErrorObjectOwned> {
-        let head = *self.core().subscribe().borrow();
+        let head = self.head();
         let Some(from) = from else {
             return Ok(head + 1);
         };
@@ -315,14 +325,8 @@ impl CowboyPubSubServer for Rpc {
         ext: &cowboy_rpc::jsonrpsee::Extensions,
         from: Option<u64>,
     ) -> SubscriptionResult {
-        let next = match self.start(from) {
-            Ok(n) => n,
-            Err(e) => {
-                pending.reject(e).await;
-                return Ok(());
-            }
-        };
-        let Ok(follower) = self.accept(pending, ext, "newHeads").await else {
+        let first = self.start(from);
+        let Some((follower, next)) = self.accept(pending, ext, "newHeads", first).await else {
             return Ok(());
         };
         follower.follow(next, Feed::Heads).await
@@ -334,27 +338,9 @@ impl CowboyPubSubServer for Rpc {
         ext: &cowboy_rpc::jsonrpsee::Extensions,
         filter: EventsSubscription,
     ) -> SubscriptionResult {
-        if filter.topics.len() > 4 {
-            pending
-                .reject(ErrorObjectOwned::owned(
-                    -32602,
-                    format!(
-                        "{} topics given; an event has at most 4",
-                        filter.topics.len()
-                    ),
-                    None::<()>,
-                ))
-                .await;
-            return Ok(());
-        }
-        let next = match self.start(filter.from_height) {
-            Ok(n) => n,
-            Err(e) => {
-                pending.reject(e).await;
-                return Ok(());
-            }
-        };
-        let Ok(follower) = self.accept(pending, ext, "events").await else {
+        let first =
+            crate::rpc::check_topics(&filter.topics).and_then(|()| self.start(filter.from_height));
+        let Some((follower, next)) = self.accept(pending, ext, "events", first).await else {
             return Ok(());
         };
         follower.follow(next, Feed::Events(filter)).await
@@ -366,11 +352,11 @@ impl CowboyPubSubServer for Rpc {
         ext: &cowboy_rpc::jsonrpsee::Extensions,
         hash: Hash,
     ) -> SubscriptionResult {
-        let Ok(follower) = self.accept(pending, ext, "receipt").await else {
+        // Look at the current head first: the receipt may exist already.
+        let first = Ok(self.head());
+        let Some((follower, next)) = self.accept(pending, ext, "receipt", first).await else {
             return Ok(());
         };
-        // Look at the current head first: the receipt may exist already.
-        let next = follower.head();
         follower.follow(next, Feed::Receipt(hash)).await
     }
 
@@ -380,10 +366,10 @@ impl CowboyPubSubServer for Rpc {
         ext: &cowboy_rpc::jsonrpsee::Extensions,
         id: Hash,
     ) -> SubscriptionResult {
-        let Ok(follower) = self.accept(pending, ext, "job").await else {
+        let first = Ok(self.head());
+        let Some((follower, next)) = self.accept(pending, ext, "job", first).await else {
             return Ok(());
         };
-        let next = follower.head();
         follower.follow(next, Feed::Job { id, last: None }).await
     }
 
@@ -393,18 +379,14 @@ impl CowboyPubSubServer for Rpc {
         ext: &cowboy_rpc::jsonrpsee::Extensions,
         address: Address,
     ) -> SubscriptionResult {
-        let Ok(follower) = self.accept(pending, ext, "runner").await else {
+        let first = Ok(self.head());
+        let Some((follower, next)) = self.accept(pending, ext, "runner", first).await else {
             return Ok(());
         };
-        let next = follower.head();
-        follower
-            .follow(
-                next,
-                Feed::Runner {
-                    address,
-                    last: None,
-                },
-            )
-            .await
+        let feed = Feed::Runner {
+            address,
+            last: None,
+        };
+        follower.follow(next, feed).await
     }
 }
