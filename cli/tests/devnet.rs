@@ -294,21 +294,9 @@ fn examples_deployed_and_exercised() {
     let (devnet, up) = Devnet::up(1, 200, &[]);
     let home = devnet.home();
     let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
-    // Scratch copies, so builds never write into the checkout.
-    let project = |name: &str| {
-        support::example(name, &home.join("projects"))
-            .display()
-            .to_string()
-    };
-    let deploy = |path: &str, actor: &str, extra: &[&str]| -> String {
-        let mut args = vec!["build", "--path", path];
-        json(home, &args);
-        args = vec!["deploy", "--path", path, "--actor", actor];
-        args.extend_from_slice(extra);
-        let receipt = json(home, &args);
-        assert_eq!(receipt["status"], "success", "{receipt}");
-        receipt["created"].as_str().expect("created").to_string()
-    };
+    let project = |name: &str| scratch_example(home, name);
+    let deploy =
+        |path: &str, actor: &str, extra: &[&str]| created(&deploy_actor(home, path, actor, extra));
     let returned = |args: &[&str]| -> serde_json::Value {
         let r = json(home, args);
         r.get("return_value").cloned().unwrap_or(r)
@@ -391,7 +379,6 @@ fn local_chain_gives_a_devnets_receipts() {
         args.extend_from_slice(extra);
         json(home, &args)
     };
-    let created = |r: &serde_json::Value| r["created"].as_str().expect("created").to_string();
 
     // On the devnet, from dev account 0.
     let mut chain = vec![deploy(
@@ -859,6 +846,39 @@ fn events_survive_a_kill_9_exactly_once() {
     assert!(count["return_value"].as_u64().expect("count") >= increments.len() as u64);
 }
 
+/// A scratch copy of example `name` under `home`, so builds never write into the checkout.
+fn scratch_example(home: &Path, name: &str) -> String {
+    support::example(name, &home.join("projects"))
+        .display()
+        .to_string()
+}
+
+/// Builds the project at `path` and deploys its `actor`; returns the (successful) receipt.
+fn deploy_actor(home: &Path, path: &str, actor: &str, extra: &[&str]) -> serde_json::Value {
+    json(home, &["build", "--path", path]);
+    let mut args = vec!["deploy", "--path", path, "--actor", actor];
+    args.extend_from_slice(extra);
+    let receipt = json(home, &args);
+    assert_eq!(receipt["status"], "success", "{receipt}");
+    receipt
+}
+
+/// The actor a deploy receipt created.
+fn created(receipt: &serde_json::Value) -> String {
+    receipt["created"].as_str().expect("created").to_string()
+}
+
+/// Clicks the first element `css` matches (`what` says what it should be).
+async fn click(browser: &fantoccini::Client, css: &str, what: &str) {
+    browser
+        .find(fantoccini::Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
+        .click()
+        .await
+        .expect("click");
+}
+
 /// A chromedriver on a free port, stopped when dropped.
 struct ChromeDriver {
     child: std::process::Child,
@@ -941,38 +961,18 @@ fn explorer_shows_what_the_rpc_returns_in_a_real_browser() {
     let home = devnet.home();
     let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
     assert_eq!(up["explorer_url"], format!("{url}/"));
-    let project = |name: &str| {
-        support::example(name, &home.join("projects"))
-            .display()
-            .to_string()
-    };
-    let deploy = |path: &str, actor: &str, extra: &[&str]| -> serde_json::Value {
-        json(home, &["build", "--path", path]);
-        let mut args = vec!["deploy", "--path", path, "--actor", actor];
-        args.extend_from_slice(extra);
-        let receipt = json(home, &args);
-        assert_eq!(receipt["status"], "success", "{receipt}");
-        receipt
-    };
-    let counter_deploy = deploy(&project("counter"), "counter", &["--args", "10"]);
-    let counter = counter_deploy["created"]
-        .as_str()
-        .expect("created")
-        .to_string();
+    let project = |name: &str| scratch_example(home, name);
+    let deploy =
+        |path: &str, actor: &str, extra: &[&str]| created(&deploy_actor(home, path, actor, extra));
+    let counter = deploy(&project("counter"), "counter", &["--args", "10"]);
     let increment = json(home, &["call", &counter, "increment", "5"]);
     let heartbeat = deploy(
         &project("heartbeat"),
         "heartbeat",
         &["--args", "2", "--value", "100000000000"],
-    )["created"]
-        .as_str()
-        .expect("created")
-        .to_string();
+    );
     let ping_pong = project("ping-pong");
-    let ponger = deploy(&ping_pong, "ponger", &[])["created"]
-        .as_str()
-        .expect("created")
-        .to_string();
+    let ponger = deploy(&ping_pong, "ponger", &[]);
     deploy(
         &ping_pong,
         "pinger",
@@ -1053,13 +1053,12 @@ fn explorer_shows_what_the_rpc_returns_in_a_real_browser() {
 
         // → its transaction.
         let tx = increment["tx_hash"].as_str().expect("tx hash").to_string();
-        browser
-            .find(fantoccini::Locator::Css(&format!("a[href=\"#/tx/{tx}\"]")))
-            .await
-            .expect("the block lists the transaction")
-            .click()
-            .await
-            .expect("click");
+        click(
+            &browser,
+            &format!("a[href=\"#/tx/{tx}\"]"),
+            "the block lists the transaction",
+        )
+        .await;
         rendered(&browser, &format!("#/tx/{tx}")).await;
         let receipt = rpc
             .receipt(tx.parse().expect("hash"))
@@ -1085,15 +1084,12 @@ fn explorer_shows_what_the_rpc_returns_in_a_real_browser() {
         screenshot(&browser, shots.path(), "transaction").await;
 
         // → the actor: source, storage and events.
-        browser
-            .find(fantoccini::Locator::Css(&format!(
-                "[data-testid=events] a[href=\"#/address/{counter}\"]"
-            )))
-            .await
-            .expect("the event links its emitter")
-            .click()
-            .await
-            .expect("click");
+        click(
+            &browser,
+            &format!("[data-testid=events] a[href=\"#/address/{counter}\"]"),
+            "the event links its emitter",
+        )
+        .await;
         rendered(&browser, &format!("#/address/{counter}")).await;
         let code = rpc
             .code(counter.parse().expect("address"))
