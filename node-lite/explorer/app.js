@@ -67,12 +67,13 @@ function fail(e) { show(h("div", { class: "error", "data-testid": "error" }, Str
 // ---- live head ----
 let head = null;
 const headListeners = new Set();
-function setHead(summary) {
+// `status` is the node's status read for this head (null when that read failed).
+function setHead(summary, status) {
   head = summary;
   const a = document.getElementById("head-height");
   a.textContent = summary.height;
   a.href = `#/block/${summary.height}`;
-  for (const f of headListeners) f(summary);
+  for (const f of headListeners) f(summary, status);
 }
 async function refreshStatus() {
   const s = await rpc("cowboy_status");
@@ -88,11 +89,10 @@ function connectLive() {
     dot.classList.add("on");
     ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "cowboy_subscribeNewHeads", params: [null] }));
   };
-  ws.onmessage = (m) => {
+  ws.onmessage = async (m) => {
     const msg = JSON.parse(m.data);
     if (msg.params && msg.params.result) {
-      setHead(msg.params.result);
-      refreshStatus().catch(() => {});
+      setHead(msg.params.result, await refreshStatus().catch(() => null));
     }
   };
   ws.onclose = () => { dot.classList.remove("on"); setTimeout(connectLive, 2000); };
@@ -103,22 +103,30 @@ async function overview() {
   const [status, fees] = await Promise.all([refreshStatus(), rpc("cowboy_fees")]);
   const card = (label, value, testid) => h("div", { class: "card" }, h("div", { class: "label" }, label), h("div", { class: "value", "data-testid": testid }, value));
   const blocksBody = h("div");
+  // Executed blocks never change: each is read once, however many heads the page sees.
+  const seen = new Map();
+  const block = async (n) => {
+    if (!seen.has(n)) seen.set(n, await rpc("cowboy_getBlock", [n, false]));
+    return seen.get(n);
+  };
   const renderBlocks = async () => {
     const top = head ? head.height : status.height;
     const heights = [];
     for (let i = top; i > 0 && heights.length < 15; i--) heights.push(i);
-    const blocks = await Promise.all(heights.map((n) => rpc("cowboy_getBlock", [n, false])));
+    const blocks = await Promise.all(heights.map(block));
+    for (const n of seen.keys()) if (n <= top - 15) seen.delete(n);
     blocksBody.replaceChildren(table(["Height#", "Hash", "Proposer", "Txs#", "Time"],
       blocks.filter(Boolean).map((b) => [blockLink(b.height), link(`#/block/${b.hash}`, short(b.hash)), addrLink(b.proposer), b.transactions.length, ago(b.timestamp_ms)]),
       "latest-blocks"));
   };
   await renderBlocks();
-  const onHead = async () => {
+  const onHead = async (_summary, s) => {
     if (location.hash !== "" && location.hash !== "#/") return;
-    const s = await refreshStatus();
-    for (const [id, value] of [["status-height", s.height], ["status-finalized", s.finalized_height]]) {
-      const el = document.querySelector(`[data-testid=${id}]`);
-      if (el) el.textContent = value;
+    if (s) {
+      for (const [id, value] of [["status-height", s.height], ["status-finalized", s.finalized_height]]) {
+        const el = document.querySelector(`[data-testid=${id}]`);
+        if (el) el.textContent = value;
+      }
     }
     await renderBlocks();
   };
@@ -351,6 +359,6 @@ async function route() {
   view.setAttribute("data-route", location.hash || "#/");
 }
 window.addEventListener("hashchange", route);
-refreshStatus().then((s) => setHead({ height: s.height, hash: s.head_hash })).catch(() => {});
+refreshStatus().then((s) => setHead({ height: s.height, hash: s.head_hash }, s)).catch(() => {});
 connectLive();
 route();
