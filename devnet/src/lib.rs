@@ -511,6 +511,7 @@ impl Devnet {
                 None => cowboy_execution::Parameters::for_block_time(state.block_time_ms),
             }
             .with_devnet_windows(),
+            carried: None,
         };
         let stake = cowboy_execution::Parameters::default()
             .consensus

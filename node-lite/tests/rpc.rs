@@ -57,6 +57,7 @@ fn genesis() -> Genesis {
         threshold_public: None,
         tee_simulated_key: None,
         parameters: Default::default(),
+        carried: None,
     }
 }
 

@@ -75,6 +75,7 @@ fn net(n: usize, seed: u64) -> Net {
         threshold_public: Some(HexBytes(keys::encode_polynomial(&polynomial))),
         tee_simulated_key: None,
         parameters: Default::default(),
+        carried: None,
     };
     let shares = publics
         .iter()

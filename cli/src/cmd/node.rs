@@ -148,6 +148,7 @@ impl InitArgs {
                 Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
                 None => cowboy_execution::Parameters::for_block_time(self.block_time),
             },
+            carried: None,
         };
         let committee = node::init_committee(&members, genesis, self.block_time)?;
         let budget = crate::output::execution_budget(&committee.genesis.parameters);

@@ -73,6 +73,7 @@ fn genesis(keys: &[PrivateKey], params: Parameters) -> Genesis {
         threshold_public: None,
         tee_simulated_key: None,
         parameters: params,
+        carried: None,
     }
 }
 

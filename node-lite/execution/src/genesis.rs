@@ -79,6 +79,10 @@ pub struct Genesis {
     pub tee_simulated_key: Option<Hash>,
     #[serde(default)]
     pub parameters: Parameters,
+    /// State carried over from another chain by a snapshot ([`crate::snapshot`]), written
+    /// before everything above (allocations add to carried balances).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<crate::snapshot::CarriedState>,
 }
 
 impl Genesis {
@@ -128,6 +132,9 @@ impl Genesis {
             return invalid("chain_id".into(), "must be above 0".into());
         }
         self.parameters.validate()?;
+        if let Some(c) = &self.carried {
+            c.validate()?;
+        }
         if let Some(k) = &self.tee_simulated_key
             && !crate::runners::tee::valid_key(k)
         {
@@ -218,12 +225,17 @@ impl Genesis {
         Ok(())
     }
 
-    /// Balances plus validator and runner stakes (`None` on overflow).
+    /// Balances plus validator and runner stakes, plus what carried state holds (`None` on
+    /// overflow).
     pub fn supply(&self) -> Option<u64> {
+        let carried = match &self.carried {
+            Some(c) => c.value()?,
+            None => 0,
+        };
         let balances = self
             .allocations
             .iter()
-            .try_fold(0u64, |acc, a| acc.checked_add(a.balance.0))?;
+            .try_fold(carried, |acc, a| acc.checked_add(a.balance.0))?;
         let validators = self
             .validators
             .iter()
@@ -237,6 +249,9 @@ impl Genesis {
     pub fn state(&self) -> Result<ChangeSet, ExecError> {
         let empty = MemoryState::default();
         let mut world = World::new(Overlay::new(&empty));
+        if let Some(c) = &self.carried {
+            c.apply(&mut world)?;
+        }
         for a in &self.allocations {
             world.credit(&a.address, a.balance.0)?;
         }

@@ -31,6 +31,7 @@ pub mod pipeline;
 pub mod query;
 pub mod roots;
 pub mod runners;
+pub mod snapshot;
 mod timers;
 pub mod tx;
 pub mod world;

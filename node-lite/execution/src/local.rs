@@ -142,6 +142,7 @@ impl LocalChain {
             // Local runs accept the devnet simulation key's TEE attestations.
             tee_simulated_key: Some(crate::runners::tee::devnet_simulated_key()),
             parameters,
+            carried: None,
         }
     }
 

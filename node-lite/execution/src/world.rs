@@ -264,6 +264,15 @@ impl<'a> World<'a> {
         Ok(())
     }
 
+    /// Puts back a timer carried from another chain's state ([`crate::snapshot`]): its place,
+    /// queue entries and creator count, keeping its sequence number.
+    pub fn restore_timer(&mut self, id: &Hash, t: &TimerRecord) -> Result<(), ExecError> {
+        self.place_timer(id, t);
+        let n = self.timer_count(&t.creator)?;
+        self.set_timer_count(&t.creator, n + 1);
+        Ok(())
+    }
+
     /// Removes a timer and its index entries.
     pub fn remove_timer(&mut self, id: &Hash, t: &TimerRecord) -> Result<(), ExecError> {
         self.overlay.delete(key::timer(id));

@@ -12,6 +12,8 @@ pub enum StoreError {
         #[source]
         source: Box<redb::DatabaseError>,
     },
+    #[error("there is no state database at {0}")]
+    Missing(PathBuf),
     #[error("state database error: {0}")]
     Database(String),
     #[error("state tree error: {0}")]

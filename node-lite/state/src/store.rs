@@ -252,7 +252,29 @@ impl Store {
 
     /// A consistent read view of the last committed state.
     pub fn snapshot(&self) -> Result<Snapshot, StoreError> {
-        let txn = self.db.begin_read()?;
+        Snapshot::of(self.db.begin_read()?)
+    }
+
+    /// The last committed state of the store at `path`, read without writing to the file
+    /// (snapshots of a stopped node's chain). A store its node did not close cleanly needs a
+    /// repair, which writes: it is opened for writing then, as the node itself would.
+    pub fn read_latest(path: &Path) -> Result<Snapshot, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError::Missing(path.to_owned()));
+        }
+        match redb::ReadOnlyDatabase::open(path) {
+            Ok(db) => Snapshot::of(db.begin_read()?),
+            Err(redb::DatabaseError::RepairAborted) => Self::open(path)?.snapshot(),
+            Err(e) => Err(StoreError::Open {
+                path: path.to_owned(),
+                source: Box::new(e),
+            }),
+        }
+    }
+}
+
+impl Snapshot {
+    fn of(txn: ReadTransaction) -> Result<Self, StoreError> {
         let state = txn.open_table(STATE)?;
         let nodes = txn.open_table(NODES)?;
         let meta = txn.open_table(META)?;
@@ -278,7 +300,9 @@ impl Store {
             hash,
         })
     }
+}
 
+impl Store {
     /// Height of the last committed block (`None` before genesis).
     pub fn height(&self) -> Result<Option<u64>, StoreError> {
         Ok(self.snapshot()?.height)

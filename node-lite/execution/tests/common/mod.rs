@@ -62,6 +62,7 @@ pub fn genesis_with(params: Parameters, funded: &[(Address, u64)]) -> Genesis {
         threshold_public: None,
         tee_simulated_key: None,
         parameters: params,
+        carried: None,
     }
 }
 

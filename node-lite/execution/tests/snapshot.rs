@@ -1,0 +1,271 @@
+//! Snapshots (`cowboy_execution::snapshot`): a chain's state saved as a genesis starts a new
+//! chain whose accounts, actors and storage read the same, whose timers fire the same number
+//! of blocks after its start as they would have after the snapshot, and which saves the same
+//! snapshot again; a tampered snapshot is refused with the entry named.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
+mod common;
+
+use common::*;
+use cowboy_execution::{Genesis, audit, params::Parameters, snapshot, world::decode_due};
+use cowboy_pvm::Value;
+use cowboy_state::StateRead;
+use cowboy_types::{Address, Hash, TimerRecord, json::HexBytes, state::key};
+
+const TICKER: &str = r#"
+import cowboy_sdk as sdk
+
+class Actor:
+    def __init__(self):
+        self.storage["ticks"] = []
+
+    def tick(self, label):
+        ticks = self.storage["ticks"]
+        ticks.append([label, sdk.block_height()])
+        self.storage["ticks"] = ticks
+        return label
+
+    def at(self, height, label):
+        return sdk.set_timer(height, "tick", label, cycles=100000, cells=5000)
+
+    def every(self, n, label, expires):
+        return sdk.set_interval(n, "tick", label, cycles=100000, cells=5000, expires_at=expires)
+"#;
+
+fn timers(state: &dyn StateRead) -> Vec<(Hash, TimerRecord)> {
+    state
+        .range(&[key::TIMER_DUE], Some(&[key::TIMER_DUE + 1]), usize::MAX)
+        .expect("range")
+        .iter()
+        .map(|(_, v)| decode_due(v).expect("timer"))
+        .collect()
+}
+
+fn save(node: &Node) -> snapshot::Saved {
+    let snap = node.chain.store().snapshot().expect("snapshot");
+    snapshot::save(&snap, snap.height.expect("height"), snap.hash, snap.root).expect("save")
+}
+
+fn labels_and_heights(node: &Node, actor: &Address) -> Vec<Value> {
+    match node.storage(actor, "ticks") {
+        Some(Value::List(items)) => items,
+        other => panic!("no ticks: {other:?}"),
+    }
+}
+
+#[test]
+fn a_snapshot_starts_a_chain_where_the_state_reads_the_same_and_timers_keep_their_distance() {
+    with_engine(|engine| {
+        let a = key(1);
+        let g = genesis_with(Parameters::spec(), &[(a.address(), 1_000_000 * CBY)]);
+        let source = Node::new(&g);
+        let ticker = actor_at(a.address(), TICKER, 1);
+        source.block(
+            engine,
+            vec![
+                tx(&a, 0, deploy(TICKER, 1, vec![])),
+                tx(&a, 1, transfer(ticker, 10 * CBY)),
+            ],
+        );
+        let h = source.height() as i64;
+        source.block(
+            engine,
+            vec![
+                tx(
+                    &a,
+                    2,
+                    call(
+                        ticker,
+                        "every",
+                        vec![int(3), Value::Str("i".into()), int(h + 1_000)],
+                        0,
+                    ),
+                ),
+                tx(
+                    &a,
+                    3,
+                    call(ticker, "at", vec![int(h + 8), Value::Str("o".into())], 0),
+                ),
+            ],
+        );
+        for _ in 0..4 {
+            source.block(engine, vec![]);
+        }
+        let ticks_before = labels_and_heights(&source, &ticker);
+        assert!(
+            !ticks_before.is_empty(),
+            "the interval fired before the snapshot"
+        );
+
+        let saved = save(&source);
+        let at = source.height();
+        assert_eq!(saved.timers, 2);
+        assert!(
+            saved.dropped > 0,
+            "the fairness window or system balances are dropped"
+        );
+        let carried = saved.genesis.carried.as_ref().expect("carried");
+        assert_eq!(carried.source.height, at);
+        assert_eq!(
+            carried.source.state_root,
+            source.chain.store().snapshot().unwrap().root
+        );
+        assert_eq!(saved.genesis.parameters, Parameters::spec());
+        assert_eq!(saved.genesis.validators, g.validators);
+
+        // The file round-trips and validates.
+        let text = serde_json::to_string_pretty(&saved.genesis).unwrap();
+        let parsed = Genesis::parse(&text).expect("a saved snapshot is a valid genesis");
+        assert_eq!(parsed, saved.genesis);
+
+        let copy = Node::new(&parsed);
+        assert_eq!(copy.height(), 0);
+        for who in [a.address(), ticker] {
+            assert_eq!(copy.account(&who), source.account(&who), "account {who}");
+        }
+        assert_eq!(labels_and_heights(&copy, &ticker), ticks_before);
+
+        let before = timers(&source.chain.store().snapshot().unwrap());
+        let after_snap = copy.chain.store().snapshot().unwrap();
+        let after = timers(&after_snap);
+        assert_eq!(before.len(), 2);
+        for ((id0, t0), (id1, t1)) in before.iter().zip(&after) {
+            assert_eq!(id0, id1);
+            assert_eq!(
+                t1.next_height,
+                t0.next_height - at,
+                "due as many blocks later"
+            );
+            assert_eq!(t1.expires_at, t0.expires_at.map(|e| e - at));
+            assert_eq!(
+                (t1.seq, &t1.handler, t1.every),
+                (t0.seq, &t0.handler, t0.every)
+            );
+        }
+        assert!(audit::supply(&after_snap).unwrap().balanced());
+        assert_eq!(audit::timers(&after_snap).unwrap(), 2);
+
+        // The same snapshot again, from the copy at height 0.
+        let again = snapshot::save(&after_snap, 0, after_snap.hash, after_snap.root).unwrap();
+        assert_eq!(
+            again.genesis.carried.as_ref().unwrap().entries,
+            carried.entries
+        );
+        drop(after_snap);
+
+        // Both chains run on: every timer fires the same number of blocks after the snapshot.
+        for _ in 0..9 {
+            source.block(engine, vec![]);
+            copy.block(engine, vec![]);
+        }
+        // Firings after the snapshot, as blocks after it.
+        let fired = |node: &Node, base: u64| -> Vec<(String, i64)> {
+            labels_and_heights(node, &ticker)
+                .into_iter()
+                .skip(ticks_before.len())
+                .map(|v| match v {
+                    Value::List(p) => match (&p[0], &p[1]) {
+                        (Value::Str(s), Value::Int(h)) => {
+                            (s.clone(), i64::try_from(h).unwrap() - base as i64)
+                        }
+                        other => panic!("bad tick {other:?}"),
+                    },
+                    other => panic!("bad tick {other:?}"),
+                })
+                .collect()
+        };
+        let source_fired = fired(&source, at);
+        assert_eq!(
+            source_fired,
+            [("i", 2), ("o", 3), ("i", 5), ("i", 8)].map(|(l, h)| (l.to_string(), h))
+        );
+        assert_eq!(fired(&copy, 0), source_fired);
+        assert!(
+            audit::supply(&copy.chain.store().snapshot().unwrap())
+                .unwrap()
+                .balanced()
+        );
+    })
+}
+
+#[test]
+fn a_tampered_snapshot_is_refused_with_the_entry_named() {
+    with_engine(|engine| {
+        let a = key(1);
+        let g = genesis_with(Parameters::spec(), &[(a.address(), 1_000_000 * CBY)]);
+        let source = Node::new(&g);
+        let ticker = actor_at(a.address(), TICKER, 1);
+        source.block(engine, vec![tx(&a, 0, deploy(TICKER, 1, vec![]))]);
+        source.block(
+            engine,
+            vec![tx(
+                &a,
+                1,
+                call(ticker, "at", vec![int(50), Value::Str("o".into())], 0),
+            )],
+        );
+        let good = save(&source).genesis;
+        good.validate().expect("valid");
+        let entries = || good.carried.clone().unwrap().entries;
+        let refused = |entries: Vec<snapshot::Entry>| -> String {
+            let mut g = good.clone();
+            g.carried.as_mut().unwrap().entries = entries;
+            let text = serde_json::to_string(&g).unwrap();
+            Genesis::parse(&text).expect_err("refused").to_string()
+        };
+        let position = |prefix: u8| entries().iter().position(|e| e.key.0[0] == prefix).unwrap();
+
+        let mut swapped = entries();
+        swapped.swap(0, 1);
+        assert!(
+            refused(swapped).contains(
+                "carried.entries[1].key: entries must be in strictly ascending key order"
+            )
+        );
+
+        let mut with_validator = entries();
+        with_validator.push(snapshot::Entry {
+            key: HexBytes(key::validator(&a.address())),
+            value: HexBytes(vec![0]),
+        });
+        with_validator.sort_by(|x, y| x.key.0.cmp(&y.key.0));
+        let message = refused(with_validator);
+        assert!(
+            message.contains("is written by the genesis itself"),
+            "{message}"
+        );
+
+        let mut bad_code = entries();
+        let i = position(key::CODE);
+        bad_code[i].value.0.extend_from_slice(b"\n# changed");
+        let message = refused(bad_code);
+        assert!(
+            message.contains(&format!(
+                "carried.entries[{i}].value: not the source its key names"
+            )),
+            "{message}"
+        );
+
+        let mut no_code = entries();
+        no_code.remove(position(key::CODE));
+        assert!(refused(no_code).contains("is not carried"));
+
+        let mut no_counter = entries();
+        no_counter.retain(|e| e.key.0 != key::chain("timer_seq"));
+        assert!(refused(no_counter).contains("\"timer_seq\" must be carried"));
+
+        let mut bad_timer = entries();
+        let i = position(key::TIMER_DUE);
+        bad_timer[i].value.0.truncate(40);
+        assert!(refused(bad_timer).contains(&format!("carried.entries[{i}].value: not a timer")));
+
+        let mut dropped = entries();
+        dropped.push(snapshot::Entry {
+            key: HexBytes(key::dedup(&a.address(), &Hash::ZERO)),
+            value: HexBytes(vec![1]),
+        });
+        dropped.sort_by(|x, y| x.key.0.cmp(&y.key.0));
+        assert!(refused(dropped).contains("is not state a snapshot carries"));
+    })
+}
