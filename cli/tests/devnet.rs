@@ -1217,3 +1217,159 @@ fn explorer_shows_what_the_rpc_returns_in_a_real_browser() {
         support::copy_tree(shots.path(), Path::new(&dir));
     }
 }
+
+/// Issue 18's snapshot acceptance: a devnet with the counter and heartbeat is saved while it
+/// runs (node-0 stopped for the read and started again), a new devnet starts from the file,
+/// and the same queries answer the same there: accounts, code, storage; the heartbeat's timer
+/// is carried and keeps beating on the new chain. `node init --genesis` takes the same file.
+#[test]
+fn a_snapshot_starts_a_devnet_where_the_same_queries_answer_the_same() {
+    use cowboy_rpc::{CowboyApiClient as _, StorageRequest};
+    let _serial = serial();
+    let (source, up) = Devnet::up(1, 200, &[]);
+    let home = source.home();
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
+    let counter = created(&deploy_actor(
+        home,
+        &scratch_example(home, "counter"),
+        "counter",
+        &["--args", "10"],
+    ));
+    json(home, &["call", &counter, "increment", "5"]);
+    let heartbeat = created(&deploy_actor(
+        home,
+        &scratch_example(home, "heartbeat"),
+        "heartbeat",
+        &["--args", "2", "--value", "100000000000"],
+    ));
+    wait_above(&url, height(&url) + 4);
+    let timers = json(home, &["timer", "list", &heartbeat]);
+    let timer_id = timers[0]["id"]
+        .as_str()
+        .expect("a pending timer")
+        .to_string();
+
+    let saved = json(home, &["devnet", "snapshot", "save", "seeded"]);
+    assert_eq!(saved["name"], "seeded");
+    assert_eq!(saved["restarted_node"], true, "{saved}");
+    assert!(saved["timers"].as_u64().expect("timers") >= 1, "{saved}");
+    assert!(saved["carried"].as_u64().expect("carried") > 10, "{saved}");
+    let at = saved["source"]["height"].as_u64().expect("height");
+    let file = saved["path"].as_str().expect("path").to_string();
+    // node-0 is back and producing blocks.
+    assert!(wait_above(&url, at) > at);
+
+    // Refusals name the way out.
+    cowboy(home)
+        .args(["devnet", "snapshot", "save", "seeded"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: snapshot "seeded" already exists ([..]seeded.json); pick another name or pass --force to replace it
+
+"#]]);
+    cowboy(home)
+        .args(["devnet", "up", "--from-snapshot", "nope"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: no snapshot "nope" (looked for [..]nope.json); `cowboy devnet snapshot ls` lists them, `cowboy devnet snapshot save NAME` makes one
+
+"#]]);
+    cowboy(home)
+        .args(["devnet", "up", "--from-snapshot", "seeded"])
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: devnet "local" already exists, so it cannot start from a snapshot; choose a new --name, or delete it with `cowboy devnet reset --name local` first
+
+"#]]);
+    let listed = json(home, &["devnet", "snapshot", "ls"]);
+    assert_eq!(listed[0]["name"], "seeded");
+    assert_eq!(listed[0]["source"]["height"], at);
+
+    let (copy, copy_up) = Devnet::up(1, 200, &["--from-snapshot", &file]);
+    let copy_url = copy_up["nodes"][0]["rpc_url"]
+        .as_str()
+        .expect("url")
+        .to_string();
+    assert_eq!(copy_up["chain_id"], up["chain_id"]);
+    let rt = support::devnet::runtime();
+    let (a, b) = (
+        cowboy_rpc::client(&url).expect("client"),
+        cowboy_rpc::client(&copy_url).expect("client"),
+    );
+    let dev0: cowboy_types::Address = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+        .parse()
+        .expect("address");
+    let counter_address: cowboy_types::Address = counter.parse().expect("address");
+    for who in [dev0, counter_address] {
+        let (x, y) = rt.block_on(async {
+            (
+                a.account(who).await.expect("account"),
+                b.account(who).await.expect("account"),
+            )
+        });
+        assert_eq!(
+            (x.balance, x.nonce, x.actor),
+            (y.balance, y.nonce, y.actor),
+            "account {who}"
+        );
+    }
+    for who in [counter.as_str(), heartbeat.as_str()] {
+        let who: cowboy_types::Address = who.parse().expect("address");
+        let (x, y) = rt.block_on(async { (a.code(who).await, b.code(who).await) });
+        assert_eq!(x.expect("code"), y.expect("code"));
+    }
+    let request = StorageRequest {
+        address: counter_address,
+        ..Default::default()
+    };
+    let (x, y) = rt.block_on(async {
+        (
+            a.storage(request.clone()).await.expect("storage"),
+            b.storage(request).await.expect("storage"),
+        )
+    });
+    assert!(!x.entries.is_empty());
+    assert_eq!(x.entries, y.entries);
+    let copy_home = copy.home();
+    let query = |home: &Path, args: &[&str]| json(home, args)["return_value"].clone();
+    assert_eq!(
+        query(copy_home, &["query", &counter, "get"]),
+        query(home, &["query", &counter, "get"])
+    );
+    // The heartbeat's timer was carried and beats on the new chain.
+    let timers = json(copy_home, &["timer", "list", &heartbeat]);
+    assert_eq!(timers[0]["id"], timer_id.as_str(), "{timers}");
+    let beats = |h: &Path| query(h, &["query", &heartbeat, "status"])["beats"].as_u64();
+    let before = beats(copy_home).expect("beats");
+    wait_above(&copy_url, height(&copy_url) + 4);
+    assert!(beats(copy_home).expect("beats") > before);
+    // The new devnet works as any other: the counter takes calls.
+    assert_eq!(
+        json(copy_home, &["call", &counter, "increment", "1"])["return_value"],
+        16
+    );
+
+    // `node init --genesis` starts homes from the same file.
+    let nodes = tempfile::tempdir().expect("homes");
+    let node_home = nodes.path().join("n");
+    let init = json(
+        home,
+        &[
+            "node",
+            "init",
+            "--home",
+            node_home.to_str().expect("path"),
+            "--genesis",
+            &file,
+        ],
+    );
+    assert_eq!(init["chain_id"], up["chain_id"]);
+    let written =
+        cowboy_execution::Genesis::load(&node_home.join("genesis.json")).expect("genesis");
+    let original = cowboy_execution::Genesis::load(Path::new(&file)).expect("snapshot");
+    assert_eq!(written.carried, original.carried);
+    assert_ne!(written.validators, original.validators);
+}

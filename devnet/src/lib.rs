@@ -9,6 +9,7 @@
 
 pub mod accounts;
 mod process;
+pub mod snapshot;
 mod state;
 
 pub use accounts::{
@@ -130,6 +131,26 @@ pub enum DevnetError {
     Derive(#[from] accounts::DeriveError),
     #[error(transparent)]
     Faucet(#[from] cowboy_faucet::ClientError),
+    #[error(
+        "invalid snapshot name {0:?}: use letters, digits, '.', '-' and '_' (at most 64), not starting with '.'"
+    )]
+    SnapshotName(String),
+    #[error(
+        "snapshot {name:?} already exists ({path}); pick another name or pass --force to replace it"
+    )]
+    SnapshotExists { name: String, path: PathBuf },
+    #[error(
+        "no snapshot {name:?} (looked for {path}); `cowboy devnet snapshot ls` lists them, `cowboy devnet snapshot save NAME` makes one"
+    )]
+    NoSnapshot { name: String, path: PathBuf },
+    #[error("cannot save the snapshot: {0}")]
+    Snapshot(String),
+    #[error(
+        "devnet {name:?} already exists, so it cannot start from a snapshot; choose a new --name, or delete it with `cowboy devnet reset --name {name}` first"
+    )]
+    SnapshotOverExisting { name: String },
+    #[error(transparent)]
+    Genesis(#[from] cowboy_execution::GenesisError),
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
 }
@@ -166,6 +187,10 @@ pub struct UpOptions {
     pub runners: Option<String>,
     /// The fleet's HTTP jobs replayed from this cassette (`cowboy runner-sim --http replay`).
     pub runners_cassette: Option<PathBuf>,
+    /// Start from this snapshot ([`snapshot::load`]): its carried state, parameters and chain
+    /// id (`chain_id` should be the snapshot's); the devnet's validators replace its own, and
+    /// dev accounts it has no account for get the usual balance. Only for a new devnet.
+    pub snapshot: Option<Genesis>,
 }
 
 impl UpOptions {
@@ -185,6 +210,7 @@ impl UpOptions {
             cycle_budget_ppm: None,
             runners: None,
             runners_cassette: None,
+            snapshot: None,
         }
     }
 }
@@ -320,6 +346,11 @@ impl Devnet {
         on: &mut dyn FnMut(Event),
     ) -> Result<(DevnetState, bool)> {
         let (mut state, resumed) = match self.state()? {
+            Some(_) if options.snapshot.is_some() => {
+                return Err(DevnetError::SnapshotOverExisting {
+                    name: self.name.clone(),
+                });
+            }
             Some(mut state) => {
                 if state.any_running() {
                     return Err(DevnetError::AlreadyRunning {
@@ -494,28 +525,29 @@ impl Devnet {
             address: dev_key(RUNNER_FUNDER_INDEX)?.address(),
             balance: Amount(RUNNER_FUNDER_BALANCE),
         });
-        let genesis = Genesis {
-            chain_id: state.chain_id,
-            genesis_time_ms: 0,
-            allocations,
-            validators: vec![],
-            runners: Vec::new(),
-            threshold_public: None,
-            // Devnets accept attestations signed with the devnet-only simulation key.
-            tee_simulated_key: Some(cowboy_execution::runners::tee::devnet_simulated_key()),
-            // Cycle budgets sized so a full block executes in half of this devnet's block time
-            // (unless asked for another budget).
-            // The runner market's windows are devnet-short.
-            parameters: match options.cycle_budget_ppm {
-                Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
-                None => cowboy_execution::Parameters::for_block_time(state.block_time_ms),
-            }
-            .with_devnet_windows(),
-            carried: None,
+        let genesis = match &options.snapshot {
+            Some(snapshot) => genesis_from(snapshot, state, options, allocations),
+            None => Genesis {
+                chain_id: state.chain_id,
+                genesis_time_ms: 0,
+                allocations,
+                validators: vec![],
+                runners: Vec::new(),
+                threshold_public: None,
+                // Devnets accept attestations signed with the devnet-only simulation key.
+                tee_simulated_key: Some(cowboy_execution::runners::tee::devnet_simulated_key()),
+                // Cycle budgets sized so a full block executes in half of this devnet's block time
+                // (unless asked for another budget).
+                // The runner market's windows are devnet-short.
+                parameters: match options.cycle_budget_ppm {
+                    Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
+                    None => cowboy_execution::Parameters::for_block_time(state.block_time_ms),
+                }
+                .with_devnet_windows(),
+                carried: None,
+            },
         };
-        let stake = cowboy_execution::Parameters::default()
-            .consensus
-            .minimum_validator_stake;
+        let stake = genesis.parameters.consensus.minimum_validator_stake;
         let members: Vec<Member> = state
             .nodes
             .iter()
@@ -920,6 +952,33 @@ impl Devnet {
 }
 
 /// A node's `status` over RPC.
+/// A new devnet's genesis from `snapshot`: its state, parameters (rescaled to
+/// `--cycle-budget` if given) and chain id, the devnet's TEE simulation key, and
+/// `allocations` for the dev accounts it does not have.
+fn genesis_from(
+    snapshot: &Genesis,
+    state: &DevnetState,
+    options: &UpOptions,
+    allocations: Vec<Allocation>,
+) -> Genesis {
+    let mut genesis = snapshot.clone();
+    genesis.chain_id = state.chain_id;
+    genesis.tee_simulated_key = Some(cowboy_execution::runners::tee::devnet_simulated_key());
+    if let Some(ppm) = options.cycle_budget_ppm {
+        genesis.parameters = genesis.parameters.rescaled(ppm);
+    }
+    let known = |a: &Address| {
+        genesis.carried.as_ref().is_some_and(|c| c.has_account(a))
+            || genesis.allocations.iter().any(|x| x.address == *a)
+    };
+    let missing: Vec<Allocation> = allocations
+        .into_iter()
+        .filter(|a| !known(&a.address))
+        .collect();
+    genesis.allocations.extend(missing);
+    genesis
+}
+
 async fn node_status(
     node: &NodeState,
 ) -> Result<cowboy_rpc::NodeStatus, cowboy_rpc::jsonrpsee::core::ClientError> {

@@ -30,15 +30,22 @@ pub enum NodeCommand {
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
 cowboy node init --home ./node --fund 0xYOURADDRESS=1000000000000\n  \
-cowboy node init --home ./net --validators 4   # ./net/node-0 … ./net/node-3\n\n\
+cowboy node init --home ./net --validators 4   # ./net/node-0 … ./net/node-3\n  \
+cowboy node init --home ./copy --genesis ~/.cowboy/snapshots/seeded.json\n\n\
 The node home is --home (or $COWBOY_HOME); without either, ~/.cowboy/node.")]
 pub struct InitArgs {
     /// How many validators.
     #[arg(long, default_value_t = 1)]
     validators: usize,
-    /// Chain id.
-    #[arg(long, default_value_t = 31_337)]
-    chain_id: u64,
+    /// Chain id [default: 31337, or the genesis file's].
+    #[arg(long)]
+    chain_id: Option<u64>,
+    /// Start from this genesis file (a snapshot from `cowboy devnet snapshot save`, or any
+    /// genesis): its state, parameters and chain id. Its validators are replaced by the new
+    /// homes', `--fund` adds to its allocations and `--cycle-budget` rescales its cycle
+    /// budgets.
+    #[arg(long, value_name = "FILE")]
+    genesis: Option<PathBuf>,
     /// Prefund an account: ADDRESS=AMOUNT in base units (repeatable).
     #[arg(long, value_name = "ADDRESS=AMOUNT")]
     fund: Vec<String>,
@@ -117,6 +124,32 @@ impl InitArgs {
                 balance: Amount(amount),
             });
         }
+        let mut genesis = match &self.genesis {
+            Some(path) => Genesis::load(path)?,
+            None => Genesis {
+                chain_id: 31_337,
+                genesis_time_ms: 0,
+                allocations: Vec::new(),
+                validators: vec![],
+                runners: Vec::new(),
+                threshold_public: None,
+                tee_simulated_key: None,
+                // Cycle budgets sized so a full block executes in half the block time.
+                parameters: match self.cycle_budget {
+                    Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
+                    None => cowboy_execution::Parameters::for_block_time(self.block_time),
+                },
+                carried: None,
+            },
+        };
+        if let Some(id) = self.chain_id {
+            genesis.chain_id = id;
+        }
+        if let (Some(ppm), Some(_)) = (self.cycle_budget, &self.genesis) {
+            genesis.parameters = genesis.parameters.rescaled(ppm);
+        }
+        genesis.allocations.extend(allocations);
+        let stake = genesis.parameters.consensus.minimum_validator_stake;
         let members: Vec<Member> = (0..self.validators)
             .map(|i| {
                 let home = if self.validators == 1 {
@@ -129,27 +162,10 @@ impl InitArgs {
                     p2p_addr: SocketAddr::from(([127, 0, 0, 1], self.p2p_port + i as u16)),
                     rpc_addr: SocketAddr::from(([127, 0, 0, 1], self.rpc_port + i as u16)),
                     address: Address([0xa0 + i as u8; 20]),
-                    stake: cowboy_execution::Parameters::default()
-                        .consensus
-                        .minimum_validator_stake,
+                    stake,
                 }
             })
             .collect();
-        let genesis = Genesis {
-            chain_id: self.chain_id,
-            genesis_time_ms: 0,
-            allocations,
-            validators: vec![],
-            runners: Vec::new(),
-            threshold_public: None,
-            tee_simulated_key: None,
-            // Cycle budgets sized so a full block executes in half the block time.
-            parameters: match self.cycle_budget {
-                Some(ppm) => cowboy_execution::Parameters::with_budget_ppm(ppm),
-                None => cowboy_execution::Parameters::for_block_time(self.block_time),
-            },
-            carried: None,
-        };
         let committee = node::init_committee(&members, genesis, self.block_time)?;
         let budget = crate::output::execution_budget(&committee.genesis.parameters);
         if global.json {

@@ -465,14 +465,19 @@ impl Parameters {
 
     /// The default parameters with the spec's cycle budgets scaled by `ppm` parts per million.
     pub fn with_budget_ppm(ppm: u64) -> Self {
-        let mut p = Self::default();
-        p.basefee.cycles_target = scaled(spec::CYCLES_TARGET, ppm);
-        p.lanes.system_cycles = scaled(spec::SYSTEM_CYCLES, ppm);
-        p.lanes.user_cycles = scaled(spec::USER_CYCLES, ppm);
-        p.lanes.runner_cycles = scaled(spec::RUNNER_CYCLES, ppm);
-        p.lanes.timer_cycles = scaled(spec::TIMER_CYCLES, ppm);
-        p.timer.max_cycles_per_fire = min(spec::MAX_CYCLES_PER_FIRE, p.lanes.timer_cycles);
-        p
+        Self::default().rescaled(ppm)
+    }
+
+    /// These parameters with the cycle budgets (lanes, basefee target, per-fire cap) set to
+    /// the spec's scaled by `ppm` parts per million, and everything else kept.
+    pub fn rescaled(mut self, ppm: u64) -> Self {
+        self.basefee.cycles_target = scaled(spec::CYCLES_TARGET, ppm);
+        self.lanes.system_cycles = scaled(spec::SYSTEM_CYCLES, ppm);
+        self.lanes.user_cycles = scaled(spec::USER_CYCLES, ppm);
+        self.lanes.runner_cycles = scaled(spec::RUNNER_CYCLES, ppm);
+        self.lanes.timer_cycles = scaled(spec::TIMER_CYCLES, ppm);
+        self.timer.max_cycles_per_fire = min(spec::MAX_CYCLES_PER_FIRE, self.lanes.timer_cycles);
+        self
     }
 
     /// The block cycle cap: the four lanes together.

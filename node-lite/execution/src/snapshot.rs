@@ -280,10 +280,10 @@ impl CarriedState {
     pub fn value(&self) -> Option<u64> {
         let mut total: u128 = 0;
         for e in &self.entries {
-            total += match e.key.0.first()? {
-                &key::ACCOUNT => decode_strict::<Account>(&e.value.0).ok()?.balance as u128,
-                &key::MAILBOX => decode_strict::<MailboxMessage>(&e.value.0).ok()?.value as u128,
-                &key::ORIGIN => decode_strict::<DeferredOrigin>(&e.value.0).ok()?.escrow(),
+            total += match *e.key.0.first()? {
+                key::ACCOUNT => decode_strict::<Account>(&e.value.0).ok()?.balance as u128,
+                key::MAILBOX => decode_strict::<MailboxMessage>(&e.value.0).ok()?.value as u128,
+                key::ORIGIN => decode_strict::<DeferredOrigin>(&e.value.0).ok()?.escrow(),
                 _ => 0,
             };
         }
@@ -384,14 +384,12 @@ impl CarriedState {
                         Err(e) => return bad("UTF-8 source", e.to_string()),
                     }
                 }
-                key::STORAGE => {
-                    if k.len() < 21 {
-                        return invalid(
-                            i,
-                            "key",
-                            "a storage key is 0x03, a 20-byte address and the actor's key".into(),
-                        );
-                    }
+                key::STORAGE if k.len() < 21 => {
+                    return invalid(
+                        i,
+                        "key",
+                        "a storage key is 0x03, a 20-byte address and the actor's key".into(),
+                    );
                 }
                 key::TIMER_DUE => match decode_due(v) {
                     Ok((id, t)) => {
@@ -418,13 +416,14 @@ impl CarriedState {
                     }
                     max_mailbox_seq = max_mailbox_seq.max(Some(seq));
                 }
-                key::MAILBOX_SIZE => {
-                    if k.len() != 21 || varint(v).is_none() {
-                        return bad(
-                            "a mailbox size",
-                            "expected an address key and one varint".into(),
-                        );
-                    }
+                key::MAILBOX_SIZE if k.len() != 21 || varint(v).is_none() => {
+                    return bad(
+                        "a mailbox size",
+                        "expected an address key and one varint".into(),
+                    );
+                }
+                key::ORIGIN if k.len() != 33 => {
+                    return invalid(i, "key", "an origin key is 0x0a and a 32-byte hash".into());
                 }
                 key::ORIGIN => {
                     if let Err(e) = decode_strict::<DeferredOrigin>(v) {
