@@ -1372,4 +1372,21 @@ error: devnet "local" already exists, so it cannot start from a snapshot; choose
     let original = cowboy_execution::Genesis::load(Path::new(&file)).expect("snapshot");
     assert_eq!(written.carried, original.carried);
     assert_ne!(written.validators, original.validators);
+
+    // `node snapshot` reads a stopped node's home, and refuses a running one's.
+    let node0 = home.join("devnets/local/node-0");
+    let out = nodes.path().join("world.json");
+    let node_snapshot = || {
+        cowboy(home)
+            .args(["node", "snapshot", "--home", node0.to_str().expect("path")])
+            .arg(&out)
+    };
+    node_snapshot().assert().failure().stderr_eq(str![[r#"
+error: cannot save the snapshot: [..]/chain.redb: the state database at [..]/chain.redb is open in another process: stop the node that uses it, then try again
+
+"#]]);
+    json(home, &["devnet", "down"]);
+    node_snapshot().assert().success();
+    let later = cowboy_execution::Genesis::load(&out).expect("snapshot");
+    assert!(later.carried.expect("carried").source.height > at);
 }

@@ -142,24 +142,14 @@ impl Devnet {
         }
         let state = self.existing()?;
         let node = state.nodes[0].name.clone();
-        let store = cowboy_node::node::Home(state.nodes[0].home.clone())
-            .data()
-            .join("chain.redb");
         let restarted_node = self.stop_node(&node)?;
-        let read = read(&store);
+        let read = read_home(&state.nodes[0].home);
         if restarted_node {
             // Bring node-0 back whatever the read gave.
             self.start_node(&node, binary, timeout, on)?;
         }
         let saved = read?;
-        let text = serde_json::to_string_pretty(&saved.genesis)
-            .map_err(|e| DevnetError::Snapshot(e.to_string()))?;
-        let dir = home.join(DIR);
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-        // Written whole, then renamed: a reader never sees half a snapshot.
-        let partial = dir.join(format!(".{name}.json.partial"));
-        std::fs::write(&partial, text + "\n").map_err(io(&partial))?;
-        std::fs::rename(&partial, &file).map_err(io(&file))?;
+        write(&file, &saved.genesis)?;
         let carried = saved.genesis.carried.as_ref();
         Ok(Saved {
             name: name.to_string(),
@@ -176,8 +166,31 @@ impl Devnet {
     }
 }
 
-/// The snapshot of the store at `path`.
-fn read(path: &Path) -> Result<cowboy_execution::snapshot::Saved> {
+/// Writes a snapshot to `file` whole, then renames it into place: a reader never sees half a
+/// snapshot.
+pub fn write(file: &Path, genesis: &Genesis) -> Result<()> {
+    let text =
+        serde_json::to_string_pretty(genesis).map_err(|e| DevnetError::Snapshot(e.to_string()))?;
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let partial = dir.join(format!(".{name}.partial"));
+    std::fs::write(&partial, text + "\n").map_err(io(&partial))?;
+    std::fs::rename(&partial, file).map_err(io(file))
+}
+
+/// The snapshot of a stopped node's state (the store in its home, `data/chain.redb`).
+pub fn read_home(node_home: &Path) -> Result<cowboy_execution::snapshot::Saved> {
+    let path = cowboy_node::node::Home(node_home.to_path_buf())
+        .data()
+        .join("chain.redb");
+    let path = path.as_path();
     let fail =
         |e: &dyn std::fmt::Display| DevnetError::Snapshot(format!("{}: {e}", path.display()));
     let snap = cowboy_state::Store::read_latest(path).map_err(|e| fail(&e))?;

@@ -585,11 +585,16 @@ fn print_up(
     detach: bool,
     show_private_keys: bool,
 ) {
-    // The budget the devnet's genesis was written with.
-    let parameters = state
+    // The budget the devnet's genesis was written with, and the snapshot it started from.
+    let genesis = state
         .nodes
         .first()
-        .and_then(|n| cowboy_execution::Genesis::load(&n.home.join("genesis.json")).ok())
+        .and_then(|n| cowboy_execution::Genesis::load(&n.home.join("genesis.json")).ok());
+    let from_snapshot = genesis
+        .as_ref()
+        .and_then(|g| g.carried.as_ref())
+        .map(|c| c.source.clone());
+    let parameters = genesis
         .map(|g| g.parameters)
         .unwrap_or_else(|| cowboy_execution::Parameters::for_block_time(state.block_time_ms));
     let budget = output::execution_budget(&parameters);
@@ -624,6 +629,7 @@ fn print_up(
         output::json(&serde_json::json!({
             "name": state.name,
             "chain_id": state.chain_id,
+            "from_snapshot": from_snapshot,
             "execution_budget": budget.json(),
             "resumed": resumed,
             "ready_ms": ready_ms,
@@ -670,11 +676,24 @@ fn print_up(
         outln!("  runners {} (cowboy devnet status lists them)", r.fleet);
     }
     outln!("  logs    {}/*.log", devnet.dir().display());
+    if let Some(s) = &from_snapshot {
+        outln!(
+            "  from    a snapshot of chain {} at height {} (state root {})",
+            s.chain_id,
+            s.height,
+            s.state_root
+        );
+    }
     outln!();
     outln!("{}", budget.line());
     outln!();
     outln!(
-        "dev accounts (10,000 CBY each; mnemonic \"{}\"; sign with --account dev:N{}):",
+        "dev accounts ({}; mnemonic \"{}\"; sign with --account dev:N{}):",
+        if from_snapshot.is_some() {
+            "the snapshot's balances; 10,000 CBY for those it had no account for"
+        } else {
+            "10,000 CBY each"
+        },
         cowboy_devnet::DEV_MNEMONIC,
         if show_private_keys {
             "; private keys, devnets only"

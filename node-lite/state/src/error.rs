@@ -12,6 +12,10 @@ pub enum StoreError {
         #[source]
         source: Box<redb::DatabaseError>,
     },
+    #[error(
+        "the state database at {0} is open in another process: stop the node that uses it, then try again"
+    )]
+    InUse(PathBuf),
     #[error("there is no state database at {0}")]
     Missing(PathBuf),
     #[error("state database error: {0}")]

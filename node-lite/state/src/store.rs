@@ -265,6 +265,9 @@ impl Store {
         match redb::ReadOnlyDatabase::open(path) {
             Ok(db) => Snapshot::of(db.begin_read()?),
             Err(redb::DatabaseError::RepairAborted) => Self::open(path)?.snapshot(),
+            Err(redb::DatabaseError::DatabaseAlreadyOpen) => {
+                Err(StoreError::InUse(path.to_owned()))
+            }
             Err(e) => Err(StoreError::Open {
                 path: path.to_owned(),
                 source: Box::new(e),
