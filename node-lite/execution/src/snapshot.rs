@@ -360,6 +360,16 @@ impl CarriedState {
                         Err(e) => return bad("an account", e.to_string()),
                     };
                     if let Some(actor) = account.actor {
+                        if cowboy_pvm::stdlib::PvmVersion::new(actor.pvm_version).is_none() {
+                            return bad(
+                                "an actor this PVM runs",
+                                format!(
+                                    "PVM version {} is unknown (this node implements 1 to {})",
+                                    actor.pvm_version,
+                                    cowboy_pvm::stdlib::PvmVersion::CURRENT.get()
+                                ),
+                            );
+                        }
                         actor_codes.push((i, actor.code_hash));
                     }
                 }
@@ -376,6 +386,17 @@ impl CarriedState {
                     };
                     match std::str::from_utf8(v) {
                         Ok(source) if cowboy_types::code_hash(source) == hash => {
+                            // The checks a deploy makes: code that skipped them could escape
+                            // the sandbox, or halt every node that loads it.
+                            let checked = cowboy_pvm::validate::check_normalization(source)
+                                .and_then(|()| cowboy_pvm::validate::validate(source).map(|_| ()));
+                            if let Err(diagnostics) = checked {
+                                let first = diagnostics
+                                    .first()
+                                    .map(|d| format!("line {}:{}: {}", d.line, d.column, d.message))
+                                    .unwrap_or_default();
+                                return bad("actor code this PVM accepts", first);
+                            }
                             codes.insert(hash);
                         }
                         Ok(_) => {

@@ -247,6 +247,20 @@ fn a_tampered_snapshot_is_refused_with_the_entry_named() {
             "{message}"
         );
 
+        // Code that skipped a deploy's validation (a sandbox escape) is refused.
+        let mut escape = entries();
+        let i = position(key::CODE);
+        let source = "import os\n\nclass Actor:\n    def run(self):\n        return os.getcwd()\n";
+        escape[i].key.0 = key::code(&cowboy_types::code_hash(source));
+        escape[i].value.0 = source.as_bytes().to_vec();
+        let message = refused(escape);
+        assert!(
+            message.contains(&format!(
+                "carried.entries[{i}].value: not actor code this PVM accepts: line 1:"
+            )) && message.contains("os"),
+            "{message}"
+        );
+
         let mut no_code = entries();
         no_code.remove(position(key::CODE));
         assert!(refused(no_code).contains("is not carried"));
