@@ -48,10 +48,10 @@ pub struct TxArgs {
     /// Nonce (default: the sender's next nonce, counting its pending transactions).
     #[arg(long)]
     pub nonce: Option<u64>,
-    /// Cycle limit (default: a generous limit for the instruction).
+    /// Cycle limit (default: what a simulation used, plus a quarter).
     #[arg(long)]
     pub cycles_limit: Option<u64>,
-    /// Cell limit.
+    /// Cell limit (default: what a simulation used, plus a quarter).
     #[arg(long)]
     pub cells_limit: Option<u64>,
     /// Most paid per cycle (default: the node's suggestion, twice the user-lane basefee).
@@ -69,6 +69,10 @@ pub struct TxArgs {
     /// How long to wait for the receipt, in seconds.
     #[arg(long, default_value_t = 60)]
     pub timeout: u64,
+    /// Send even when the simulation says the transaction fails or the sender cannot pay
+    /// for it (it is then charged on chain for what it used).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// A connection to a node plus a runtime to drive it.
@@ -130,9 +134,11 @@ impl Node {
             .map_err(|e| rpc_error(e, &self.url))
     }
 
-    /// Fills nonce, limits and fees (`cowboy_rpc::signed_transaction`: the node's suggestions
-    /// and `cowboy_rpc::default_limits` unless given), signs, sends and (unless `no_wait`) waits
-    /// for the receipt.
+    /// Fills nonce, limits and fees and simulates (`cowboy_rpc::simulate_and_sign`: the
+    /// node's suggestions, limits from the simulation, unless given), refuses a transaction
+    /// bound to fail unless `--force`, signs, sends and (unless `no_wait`) waits for the
+    /// receipt. On a terminal it says what the simulation found and what the transaction may
+    /// cost at worst, before sending.
     pub fn send(
         &self,
         key: &PrivateKey,
@@ -147,19 +153,34 @@ impl Node {
             max_fee_per_cell: args.max_fee_per_cell,
             priority_fee_per_cycle: args.priority_fee,
         };
-        let tx = self
+        let prepared = self
             .runtime
-            .block_on(cowboy_rpc::signed_transaction(
+            .block_on(cowboy_rpc::simulate_and_sign(
                 &self.client,
                 key,
                 instruction,
                 &options,
+                args.force,
             ))
             .map_err(|e| match e {
                 cowboy_rpc::PrepareError::Rpc(e) => rpc_error(e, &self.url),
                 other => other.into(),
             })?;
-        self.send_raw(&tx.to_bytes(), args.no_wait, args.timeout)
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let s = &prepared.simulation;
+            let tx = &prepared.tx;
+            eprintln!(
+                "simulated: {}, {} cycles, {} cells; limits {} cycles, {} cells; worst case {} of balance {}",
+                s.receipt.status.name(),
+                crate::output::thousands(s.receipt.cycles_used),
+                crate::output::thousands(s.receipt.cells_used),
+                crate::output::thousands(tx.cycles_limit),
+                crate::output::thousands(tx.cells_limit),
+                crate::output::cby(s.required.0),
+                crate::output::cby(s.balance.0),
+            );
+        }
+        self.send_raw(&prepared.tx.to_bytes(), args.no_wait, args.timeout)
     }
 
     /// Sends a signed transaction and (unless `no_wait`) waits for its receipt.

@@ -140,6 +140,17 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// Base units as CBY, exactly (`1.5 CBY`, `0.000000001 CBY`): no float rounding.
+pub fn cby(base_units: u64) -> String {
+    let per = cowboy_execution::params::BASE_UNITS_PER_CBY;
+    let (whole, fraction) = (base_units / per, base_units % per);
+    if fraction == 0 {
+        return format!("{} CBY", thousands(whole));
+    }
+    let digits = format!("{fraction:09}");
+    format!("{}.{} CBY", thousands(whole), digits.trim_end_matches('0'))
+}
+
 /// A percentage (`5`, `2.5`, `100`) as parts per million, for clap.
 pub fn parse_percent_ppm(text: &str) -> Result<u64, String> {
     let percent: f64 = text

@@ -1390,3 +1390,96 @@ error: cannot save the snapshot: [..]/chain.redb: the state database at [..]/cha
     let later = cowboy_execution::Genesis::load(&out).expect("snapshot");
     assert!(later.carried.expect("carried").source.height > at);
 }
+
+/// Issue 20's "simulate, then send": a faucet-funded account (100 CBY) deploys and calls every
+/// example with default flags, its limits sized by simulations; a call to a missing handler is
+/// refused before it is sent, and the balance and nonce stay as they were; `--force` sends it
+/// anyway and it fails on chain, charged.
+#[test]
+fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_not_sent() {
+    let _serial = serial();
+    let (devnet, _) = Devnet::up(1, 200, &[]);
+    let home = devnet.home();
+    let key = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+    let me = cowboy_crypto::PrivateKey::from_hex(key)
+        .expect("key")
+        .address()
+        .to_string();
+    json(home, &["faucet", &me]);
+    let balance = |home: &Path| -> (u64, u64) {
+        let a = json(home, &["balance", &me]);
+        (
+            a["balance"]
+                .as_str()
+                .expect("balance")
+                .parse()
+                .expect("amount"),
+            a["nonce"].as_u64().expect("nonce"),
+        )
+    };
+    assert_eq!(
+        balance(home).0,
+        100_000_000_000,
+        "the faucet's default drip"
+    );
+    let signer = ["--private-key", key];
+    let deploy = |name: &str, actor: &str, extra: &[&str]| -> String {
+        let path = scratch_example(home, name);
+        let mut args = extra.to_vec();
+        args.extend_from_slice(&signer);
+        created(&deploy_actor(home, &path, actor, &args))
+    };
+    let counter = deploy("counter", "counter", &["--args", "10"]);
+    let heartbeat = deploy(
+        "heartbeat",
+        "heartbeat",
+        &["--args", "2", "--value", "5000000000"],
+    );
+    let ponger = deploy("ping-pong", "ponger", &[]);
+    let pinger = deploy(
+        "ping-pong",
+        "pinger",
+        &["--args", "3", "--value", "5000000000"],
+    );
+    let call = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["call"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&signer);
+        json(home, &all)
+    };
+    let receipt = call(&[&counter, "increment", "5"]);
+    assert_eq!(receipt["status"], "success", "{receipt}");
+    assert_eq!(receipt["return_value"], 15);
+    assert_eq!(
+        call(&[&pinger, "ping", &ponger, "\"hi\""])["return_value"],
+        1
+    );
+    assert_eq!(call(&[&heartbeat, "pause"])["return_value"], true);
+
+    // A handler the counter does not have: refused before sending.
+    let before = balance(home);
+    cowboy(home)
+        .args(["call", &counter, "nope"])
+        .args(signer)
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: the transaction would fail: [..]nope[..]; it was not sent and nothing was charged (pass --force to send it anyway)
+
+"#]]);
+    assert_eq!(balance(home), before, "nothing sent, nothing charged");
+
+    // Forced, it is sent and fails on chain, charged (and the command exits 1).
+    let out = cowboy(home)
+        .args(["call", &counter, "nope", "--force", "--json"])
+        .args(signer)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let forced: serde_json::Value = serde_json::from_slice(&out.stdout).expect("receipt");
+    assert_eq!(forced["status"], "failed", "{forced}");
+    assert_eq!(forced["failure"], "HandlerNotFound", "{forced}");
+    let after = balance(home);
+    assert_eq!(after.1, before.1 + 1);
+    assert!(after.0 < before.0);
+}

@@ -322,6 +322,21 @@ impl Core {
             .await
     }
 
+    /// [`cowboy_execution::Chain::simulate`] on a query worker (simulations share the query
+    /// workers' bounds).
+    pub async fn simulate(
+        &self,
+        tx: Transaction,
+    ) -> Result<
+        Result<Result<cowboy_execution::Simulation, cowboy_execution::TxError>, ExecError>,
+        crate::worker::PoolError,
+    > {
+        let chain = self.chain.clone();
+        self.queries
+            .run(QUERY_WAIT, move |engine| chain.simulate(engine, tx))
+            .await
+    }
+
     /// An account in the latest executed state.
     pub fn account(&self, a: &Address) -> Result<Account, ExecError> {
         let snap = self.chain.store().snapshot()?;

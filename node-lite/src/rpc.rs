@@ -28,8 +28,8 @@ use cowboy_rpc::{
     RunnersPage, TimerView, TxView, code,
 };
 use cowboy_rpc::{
-    CodeView, MAX_STORAGE_PAGE, STORAGE_PAGE, StorageEntry, StoragePage, StorageRequest,
-    TIMER_QUEUE_PAGE, ValidatorView,
+    CodeView, MAX_STORAGE_PAGE, STORAGE_PAGE, SimulationView, StorageEntry, StoragePage,
+    StorageRequest, TIMER_QUEUE_PAGE, ValidatorView,
 };
 use cowboy_state::{Overlay, StateRead};
 use cowboy_types::{
@@ -328,6 +328,40 @@ impl CowboyApiServer for Rpc {
             .map_err(|e| err(code::UNAVAILABLE, e.to_string()))?
             .map_err(state)?;
         Ok(views::query(&result))
+    }
+
+    async fn simulate(&self, raw: HexBytes) -> RpcResult<SimulationView> {
+        let tx = cowboy_types::Transaction::decode_strict(&raw.0).map_err(|e| {
+            ErrorObjectOwned::owned(
+                code::INVALID_TRANSACTION,
+                format!("not a canonical transaction: {e}"),
+                Some(
+                    serde_json::json!({ "rule": "encoding", "field": e.field, "offset": e.offset }),
+                ),
+            )
+        })?;
+        let simulated = self
+            .core
+            .simulate(tx)
+            .await
+            .map_err(|e| err(code::UNAVAILABLE, e.to_string()))?
+            .map_err(state)?
+            .map_err(|e| {
+                ErrorObjectOwned::owned(
+                    code::INVALID_TRANSACTION,
+                    format!("invalid transaction: {e}"),
+                    Some(serde_json::json!({ "rule": tx_rule(&e) })),
+                )
+            })?;
+        let required = u64::try_from(simulated.required).unwrap_or(u64::MAX);
+        Ok(SimulationView {
+            height: simulated.height,
+            receipt: views::receipt(&simulated.receipt, simulated.height + 1, Hash::ZERO),
+            balance: Amount(simulated.balance),
+            nonce: simulated.nonce,
+            required: Amount(required),
+            affordable: u128::from(simulated.balance) >= simulated.required,
+        })
     }
 
     async fn fees(&self) -> RpcResult<FeesView> {

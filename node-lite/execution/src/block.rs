@@ -442,7 +442,7 @@ pub(crate) fn chain_id(world: &World<'_>) -> Result<u64, ExecError> {
 }
 
 /// Runs one user transaction: holds the worst case, runs the instruction, settles the fee.
-fn execute_tx(
+pub(crate) fn execute_tx(
     x: &mut Executor<'_, '_>,
     vtx: &VerifiedTx,
     prices: &Basefees,

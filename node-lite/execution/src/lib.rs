@@ -42,5 +42,5 @@ pub use error::{BlockError, ExecError, GenesisError, TxError};
 pub use exec::{CallFailure, CallTrace};
 pub use genesis::{Allocation, Genesis, GenesisValidator};
 pub use params::Parameters;
-pub use query::{Query, QueryResult};
+pub use query::{Query, QueryResult, Simulation};
 pub use tx::{MAX_EXECUTION_LAG, VerifiedTx, verify, verify_all};

@@ -1,6 +1,7 @@
-//! Read-only calls: a handler run against the latest committed state without a transaction —
-//! metered like a real call, every write and send discarded. What `cowboy query` and the
-//! node's query RPC use.
+//! Runs against the latest committed state whose effects are thrown away: read-only calls (a
+//! handler run without a transaction, metered like a real call; `cowboy query` and the node's
+//! query RPC) and transaction simulations (a transaction executed as the next block would
+//! execute it; `cowboy_simulate`, which the CLI runs before it sends).
 
 use crate::{
     Chain, ExecError,
@@ -43,30 +44,104 @@ pub struct Query {
     pub cells_limit: u64,
 }
 
+/// The environment of the block after `head`, as far as the state can tell it (the next
+/// block's time and beacon are not known yet: the head's stand in).
+fn next_env(
+    head: &cowboy_types::Header,
+    basefees: Basefees,
+    params: crate::Parameters,
+    chain_id: u64,
+) -> Env {
+    let height = head.height + 1;
+    Env {
+        height,
+        beacon: head.beacon,
+        block: cowboy_pvm::BlockInfo {
+            height,
+            epoch: head.round.epoch,
+            view: head.round.view,
+            timestamp_ms: head.timestamp_ms,
+            chain_id,
+            beacon: head.beacon.signature.to_vec(),
+        },
+        params,
+        basefees,
+    }
+}
+
+/// What a transaction would do if the next block executed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Simulation {
+    /// The height of the state it ran on (it ran as block `height + 1`).
+    pub height: u64,
+    /// Its receipt: status, return value, events, deliveries, cycles, cells and fee.
+    pub receipt: cowboy_types::Receipt,
+    /// The sender's balance and next nonce in that state.
+    pub balance: u64,
+    pub nonce: u64,
+    /// The most the transaction may take: its limits at its fee caps, plus the value it
+    /// carries. A sender whose balance is below it cannot send it as it is; the simulation
+    /// ran as if the balance covered it.
+    pub required: u128,
+}
+
 impl Chain {
+    /// Executes `tx` on the latest committed state as the next block would execute it, and
+    /// throws its effects away. The signature is not checked (the sender is `tx.from`), nor
+    /// is the nonce (a sender may have transactions pending ahead of it), nor the balance
+    /// ([`Simulation::required`] says whether it suffices): everything else a block checks
+    /// is, and a transaction it refuses is the `Err` inside.
+    pub fn simulate(
+        &self,
+        engine: &mut Engine,
+        tx: cowboy_types::Transaction,
+    ) -> Result<Result<Simulation, crate::TxError>, ExecError> {
+        let snapshot = self.store().snapshot()?;
+        let head = self.head()?;
+        let world = World::new(Overlay::new(&snapshot));
+        let params = world.params()?;
+        let chain_id = crate::block::chain_id(&world)?;
+        let vtx = match crate::tx::impersonate(tx, chain_id, &params) {
+            Ok(v) => v,
+            Err(e) => return Ok(Err(e)),
+        };
+        let env = next_env(&head, world.basefees()?, params, chain_id);
+        let mut x = Executor::new(env, world, engine, false);
+        let lane = crate::lanes::lane_of(&vtx.tx.instruction);
+        let prices = x.env.lane(crate::lanes::multiplier(
+            lane,
+            &x.env.params.lane_fee_multipliers,
+        ));
+        let mut account = x.world.account(&vtx.sender)?;
+        let (balance, nonce) = (account.balance, account.nonce);
+        // Only the nonce is the simulation's to ignore: the fee caps must clear the basefees.
+        account.nonce = vtx.tx.nonce;
+        let required = vtx.required_balance();
+        account.balance = account
+            .balance
+            .max(u64::try_from(required).unwrap_or(u64::MAX));
+        if let Err(e) = crate::tx::check_stateful(&vtx, &account, &prices) {
+            return Ok(Err(e));
+        }
+        x.world.set_account(&vtx.sender, &account);
+        let receipt = crate::block::execute_tx(&mut x, &vtx, &prices)?;
+        Ok(Ok(Simulation {
+            height: head.height,
+            receipt,
+            balance,
+            nonce,
+            required,
+        }))
+    }
+
     /// Runs `q` on the latest committed state and throws its effects away.
     pub fn query(&self, engine: &mut Engine, q: &Query) -> Result<QueryResult, ExecError> {
         let snapshot = self.store().snapshot()?;
         let head = self.head()?;
         let world = World::new(Overlay::new(&snapshot));
         let params = world.params()?;
-        let basefees = world.basefees()?;
         let chain_id = crate::block::chain_id(&world)?;
-        let height = head.height + 1;
-        let env = Env {
-            height,
-            beacon: head.beacon,
-            block: cowboy_pvm::BlockInfo {
-                height,
-                epoch: head.round.epoch,
-                view: head.round.view,
-                timestamp_ms: head.timestamp_ms,
-                chain_id,
-                beacon: head.beacon.signature.to_vec(),
-            },
-            params,
-            basefees,
-        };
+        let env = next_env(&head, world.basefees()?, params, chain_id);
         let fanout = env.params.execution.fanout_per_tx;
         let mut x = Executor::new(env, world, engine, false);
         if x.world.account(&q.to)?.actor.is_none() {

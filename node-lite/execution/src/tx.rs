@@ -78,8 +78,9 @@ pub fn verify(tx: Transaction, chain_id: u64, params: &Parameters) -> Result<Ver
 
 /// [`verify`] for a transaction whose sender is taken from its `from` field instead of being
 /// recovered from its signature: local runs (`cowboy run`, `cowboy test`) act as any address,
-/// as Foundry's `prank` does. Every other rule is [`verify`]'s. Nodes never call this: the
-/// senders of their blocks' transactions are always recovered.
+/// as Foundry's `prank` does; and simulations (`cowboy_simulate`), which may run before the
+/// transaction is signed. Every other rule is [`verify`]'s. The senders of a node's blocks'
+/// transactions are always recovered, never taken from here.
 pub(crate) fn impersonate(
     tx: Transaction,
     chain_id: u64,

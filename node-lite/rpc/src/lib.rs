@@ -21,8 +21,8 @@ pub use jsonrpsee;
 pub mod prepare;
 pub mod pubsub;
 pub use prepare::{
-    PrepareError, TxOptions, default_limits, receipt_within, send, send_and_wait,
-    signed_transaction,
+    PrepareError, Prepared, TxOptions, default_limits, failure_reason, receipt_within, send,
+    send_and_wait, signed_transaction, simulate_and_sign, with_margin,
 };
 pub use pubsub::{CowboyPubSubClient, CowboyPubSubServer, EventsSubscription, ws_client};
 
@@ -586,6 +586,21 @@ pub struct QueryView {
     pub cells_used: u64,
 }
 
+/// What a transaction would do if the next block executed it (`cowboy_simulate`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SimulationView {
+    /// The height of the state it ran on; its receipt's `block_height` is the next one.
+    pub height: u64,
+    pub receipt: ReceiptView,
+    /// The sender's balance and next nonce at `height`.
+    pub balance: Amount,
+    pub nonce: u64,
+    /// The most the transaction may take: its limits at its fee caps plus its value.
+    pub required: Amount,
+    /// Whether the balance covers `required` (the simulation ran as if it did).
+    pub affordable: bool,
+}
+
 /// Current fees and a suggestion.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FeesView {
@@ -732,6 +747,12 @@ pub trait CowboyApi {
 
     #[method(name = "query")]
     async fn query(&self, request: QueryRequest) -> RpcResult<QueryView>;
+
+    /// Executes a transaction (canonical encoding, hex; signed or not) on the latest state as
+    /// the next block would, and throws its effects away: its receipt, and whether the sender
+    /// can pay for it. The signature and the nonce are not checked; every other rule is.
+    #[method(name = "simulate")]
+    async fn simulate(&self, raw: HexBytes) -> RpcResult<SimulationView>;
 
     #[method(name = "fees")]
     async fn fees(&self) -> RpcResult<FeesView>;

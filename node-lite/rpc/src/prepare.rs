@@ -3,8 +3,12 @@
 //! and the node's suggested fees, unless given — sending it and waiting for its receipt. The
 //! CLI, the faucet, `cowboy devnet up --example` (through `cowboy_project::demo`) and the
 //! benchmarks build and follow transactions with it, so they all do it the same way.
+//!
+//! [`simulate_and_sign`] simulates first (`cowboy_simulate`): the limits become what the
+//! transaction used plus a margin, and a transaction that would fail, or that the sender
+//! cannot pay for, is not signed. The CLI sends this way.
 
-use crate::{CowboyApiClient, MAX_WAIT_MS, ReceiptView};
+use crate::{CowboyApiClient, MAX_WAIT_MS, ReceiptStatus, ReceiptView, SimulationView};
 use cowboy_crypto::PrivateKey;
 use cowboy_types::{Hash, Instruction, Transaction};
 use std::time::{Duration, Instant};
@@ -46,6 +50,21 @@ pub fn default_limits(instruction: &Instruction) -> (u64, u64) {
     }
 }
 
+/// Room a simulated transaction gets above what it used (Cowboy decision, recorded in the
+/// book's CLI reference): a quarter more, and at least [`CYCLES_MARGIN_FLOOR`] cycles and
+/// [`CELLS_MARGIN_FLOOR`] cells more, so that state changing a little between simulation and
+/// inclusion (a counter one digit longer, a list one item longer) does not run it out. Unused
+/// budget is refunded.
+pub const LIMIT_MARGIN_PERCENT: u64 = 25;
+pub const CYCLES_MARGIN_FLOOR: u64 = 10_000;
+pub const CELLS_MARGIN_FLOOR: u64 = 1_000;
+
+/// `used` plus the margin.
+pub fn with_margin(used: u64, floor: u64) -> u64 {
+    let margin = (used as u128 * LIMIT_MARGIN_PERCENT as u128 / 100) as u64;
+    used.saturating_add(margin.max(floor))
+}
+
 /// Why a transaction could not be prepared.
 #[derive(Debug, thiserror::Error)]
 pub enum PrepareError {
@@ -53,6 +72,102 @@ pub enum PrepareError {
     Rpc(#[from] jsonrpsee::core::ClientError),
     #[error("cannot sign the transaction: {0}")]
     Sign(#[from] cowboy_crypto::SignError),
+    #[error(
+        "the transaction would fail: {reason}; it was not sent and nothing was charged (pass --force to send it anyway)"
+    )]
+    WouldFail {
+        reason: String,
+        simulation: Box<SimulationView>,
+    },
+    #[error(
+        "the sender's balance ({balance} base units) is below the {required} this transaction may take at worst (its limits at its fee caps, plus its value); it was not sent. Fund the account, or lower --max-fee-per-cycle / --cycles-limit"
+    )]
+    Unaffordable { balance: u64, required: u64 },
+}
+
+/// A signed transaction and the simulation of it, as it was signed.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub tx: Transaction,
+    pub simulation: SimulationView,
+}
+
+/// Why a simulated receipt failed, in words: the failure, and the deliveries that failed.
+pub fn failure_reason(receipt: &ReceiptView) -> String {
+    let mut reason = match (&receipt.failure, &receipt.error) {
+        (Some(kind), Some(e)) => format!("{kind}: {e}"),
+        (Some(kind), None) => kind.clone(),
+        (None, Some(e)) => e.clone(),
+        (None, None) => "it failed".into(),
+    };
+    for d in receipt.deliveries.iter().filter(|d| d.error.is_some()) {
+        if let Some(e) = &d.error {
+            reason.push_str(&format!("; delivery to {} failed: {e}", d.to));
+        }
+    }
+    reason
+}
+
+/// Simulates `tx` (its signature is not needed).
+async fn simulate<C: CowboyApiClient + Sync>(
+    client: &C,
+    tx: &Transaction,
+) -> Result<SimulationView, PrepareError> {
+    Ok(client
+        .simulate(cowboy_types::json::HexBytes(tx.to_bytes()))
+        .await?)
+}
+
+/// [`signed_transaction`], simulated first. Without limits in `options`, the transaction is
+/// simulated with the largest limits one transaction may have, and its limits become what it
+/// used plus the margin ([`with_margin`]); then it is simulated again as it will be signed.
+/// Unless `force`, a transaction whose simulation fails, or whose sender cannot pay its worst
+/// case, is refused here, before anything is sent.
+pub async fn simulate_and_sign<C: CowboyApiClient + Sync>(
+    client: &C,
+    key: &PrivateKey,
+    instruction: Instruction,
+    options: &TxOptions,
+    force: bool,
+) -> Result<Prepared, PrepareError> {
+    use cowboy_types::SystemInstruction;
+    let fees = client.fees().await?;
+    let auto = options.cycles_limit.is_none() && options.cells_limit.is_none();
+    let transfer = matches!(
+        instruction,
+        Instruction::System(SystemInstruction::Transfer { .. })
+    );
+    let mut tx = signed_transaction(client, key, instruction, options).await?;
+    // A transfer's default limits are exact; anything else is sized by a simulation.
+    if auto && !transfer {
+        tx.cycles_limit = fees.max_cycles_per_tx;
+        tx.cells_limit = fees.max_cells_per_tx;
+        let probe = simulate(client, &tx).await?;
+        tx.cycles_limit =
+            with_margin(probe.receipt.cycles_used, CYCLES_MARGIN_FLOOR).min(fees.max_cycles_per_tx);
+        tx.cells_limit =
+            with_margin(probe.receipt.cells_used, CELLS_MARGIN_FLOOR).min(fees.max_cells_per_tx);
+        tx.cells_limit = tx
+            .cells_limit
+            .max(cowboy_types::intrinsic::minimum_cells(&tx));
+    }
+    let simulation = simulate(client, &tx).await?;
+    if !force {
+        if simulation.receipt.status != ReceiptStatus::Success {
+            return Err(PrepareError::WouldFail {
+                reason: failure_reason(&simulation.receipt),
+                simulation: Box::new(simulation),
+            });
+        }
+        if !simulation.affordable {
+            return Err(PrepareError::Unaffordable {
+                balance: simulation.balance.0,
+                required: simulation.required.0,
+            });
+        }
+    }
+    cowboy_crypto::sign_transaction(&mut tx, key)?;
+    Ok(Prepared { tx, simulation })
 }
 
 /// Builds and signs a transaction carrying `instruction` from `key`'s address.
