@@ -67,6 +67,11 @@ pub enum Budget {
     Transaction { cycles: u64, cells: u64 },
     /// What its call (`__init__` or handler) may use beyond the transaction's intrinsic cost.
     Call { cycles: u64, cells: u64 },
+    /// What the CLI gives it ([`cowboy_types::limits`]): what a simulation on the latest
+    /// committed state used plus the margin, when the simulation succeeds; otherwise (a
+    /// transfer, a call to an actor deployed in the same block, a call bound to fail) the
+    /// default limits.
+    Client,
 }
 
 /// Why a local chain could not do what it was asked.
@@ -312,11 +317,17 @@ impl LocalChain {
             signature: Default::default(),
             additional_signers: Vec::new(),
         };
+        let (cycles_max, cells_max) = (params.lanes.user_cycles, params.lanes.block_cells);
         let (cycles, cells) = match budget {
             Budget::Transaction { cycles, cells } => (cycles, cells),
             Budget::Call { cycles, cells } => (cycles, cells),
+            Budget::Client => {
+                let mut probe = tx.clone();
+                probe.cycles_limit = cycles_max;
+                probe.cells_limit = cells_max;
+                self.client_limits(probe)?
+            }
         };
-        let (cycles_max, cells_max) = (params.lanes.user_cycles, params.lanes.block_cells);
         tx.cycles_limit = cycles.min(cycles_max);
         tx.cells_limit = cells.min(cells_max);
         if let Budget::Call { .. } = budget {
@@ -339,6 +350,26 @@ impl LocalChain {
         let hash = vtx.hash;
         self.queued.push(vtx);
         Ok(hash)
+    }
+
+    /// [`Budget::Client`]'s limits for `probe` (the transaction with the largest limits).
+    fn client_limits(&self, probe: Transaction) -> Result<(u64, u64), LocalError> {
+        use cowboy_types::limits;
+        let fallback = limits::default_limits(&probe.instruction);
+        if !limits::sized_by_simulation(&probe.instruction) {
+            return Ok(fallback);
+        }
+        let chain = self.chain.clone();
+        let simulated = self
+            .pvm
+            .run(move |engine| chain.simulate(engine, probe))
+            .map_err(|_| LocalError::PvmGone)??;
+        Ok(match simulated {
+            Ok(s) if s.receipt.status == cowboy_types::Status::Success => {
+                limits::simulated(s.receipt.cycles_used, s.receipt.cells_used)
+            }
+            _ => fallback,
+        })
     }
 
     /// Sends `instruction` as `sender` ([`LocalChain::send_as`]) and makes the next block:

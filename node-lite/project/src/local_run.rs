@@ -28,8 +28,8 @@ pub struct Run {
     pub height: u64,
     /// What the actor is deployed declaring (whitepaper §15).
     pub entitlements: cowboy_types::entitlement::ActorEntitlements,
-    /// The limits of each of the deploy and the call; `None`: what a client gives them on a
-    /// chain ([`cowboy_rpc::default_limits`]).
+    /// The limits of each of the deploy and the call; `None`: what the CLI gives them on a
+    /// chain ([`Budget::Client`]).
     pub budget: Option<Budget>,
 }
 
@@ -84,8 +84,7 @@ pub fn run(run: Run) -> Result<RunOutcome, RunError> {
     chain.advance(run.height - 1)?;
     let code_hash = cowboy_types::code_hash(&cowboy_types::canonicalize_source(&run.source));
     let actor = cowboy_types::actor_address(&run.caller, &Hash::ZERO, &code_hash);
-    let budget =
-        |instruction: &Instruction| run.budget.unwrap_or_else(|| client_limits(instruction));
+    let budget = run.budget.unwrap_or(Budget::Client);
     let deploy = Instruction::Actor(ActorInstruction::Deploy {
         code: run.source,
         salt: Hash::ZERO,
@@ -93,7 +92,7 @@ pub fn run(run: Run) -> Result<RunOutcome, RunError> {
         value: 0,
         entitlements: run.entitlements,
     });
-    let deploy = chain.send_as(run.caller, deploy.clone(), budget(&deploy))?;
+    let deploy = chain.send_as(run.caller, deploy, budget)?;
     let call = match run.call {
         Some((method, args)) => {
             let call = Instruction::Actor(ActorInstruction::Message {
@@ -102,7 +101,7 @@ pub fn run(run: Run) -> Result<RunOutcome, RunError> {
                 args,
                 value: run.value,
             });
-            Some(chain.send_as(run.caller, call.clone(), budget(&call))?)
+            Some(chain.send_as(run.caller, call, budget)?)
         }
         None => None,
     };
@@ -131,10 +130,4 @@ pub fn run(run: Run) -> Result<RunOutcome, RunError> {
         deploy: Box::new(deploy),
         call,
     })
-}
-
-/// The limits a client gives `instruction` on a chain ([`cowboy_rpc::default_limits`]).
-pub fn client_limits(instruction: &Instruction) -> Budget {
-    let (cycles, cells) = cowboy_rpc::default_limits(instruction);
-    Budget::Transaction { cycles, cells }
 }

@@ -383,7 +383,7 @@ impl ChainHost {
         sender: Address,
         instruction: Instruction,
     ) -> Result<LocalReceipt, String> {
-        let budget = crate::local_run::client_limits(&instruction);
+        let budget = cowboy_execution::local::Budget::Client;
         let made = self
             .chain()?
             .transact(sender, instruction, budget)
@@ -610,7 +610,7 @@ impl ChainHost {
         if args.flag("block") {
             return self.transact(sender, instruction);
         }
-        let budget = crate::local_run::client_limits(&instruction);
+        let budget = cowboy_execution::local::Budget::Client;
         let hash = self
             .chain()?
             .send_as(sender, instruction, budget)
@@ -812,7 +812,7 @@ impl ChainHost {
                 }
                 let mut sent = Vec::new();
                 for (runner, instruction) in &pending {
-                    let budget = crate::local_run::client_limits(instruction);
+                    let budget = cowboy_execution::local::Budget::Client;
                     let hash = self
                         .chain()?
                         .send_as(*runner, instruction.clone(), budget)

@@ -527,7 +527,7 @@ impl Run<'_> {
         sender: Address,
         instruction: Instruction,
     ) -> Result<Result<LocalReceipt, String>, ScenarioError> {
-        let budget = crate::local_run::client_limits(&instruction);
+        let budget = cowboy_execution::local::Budget::Client;
         let made = match self.chain.transact(sender, instruction, budget) {
             Ok(made) => made,
             // What a node would refuse to admit (too large, limits out of range…).

@@ -5,7 +5,7 @@
 //! benchmarks build and follow transactions with it, so they all do it the same way.
 //!
 //! [`simulate_and_sign`] simulates first (`cowboy_simulate`): the limits become what the
-//! transaction used plus a margin, and a transaction that would fail, or that the sender
+//! transaction used plus a margin ([`cowboy_types::limits`]), and a transaction that would fail, or that the sender
 //! cannot pay for, is not signed. The CLI sends this way.
 
 use crate::{CowboyApiClient, MAX_WAIT_MS, ReceiptStatus, ReceiptView, SimulationView};
@@ -28,42 +28,7 @@ pub struct TxOptions {
     pub priority_fee_per_cycle: Option<u64>,
 }
 
-/// The `(cycles, cells)` limits a client gives `instruction` when its sender names none:
-/// enough for ordinary work, and never more than the sender pays for (unused budget is
-/// refunded).
-pub fn default_limits(instruction: &Instruction) -> (u64, u64) {
-    use cowboy_types::{ActorInstruction, SystemInstruction};
-    match instruction {
-        // Only its intrinsic cost: a transfer runs no code.
-        Instruction::System(SystemInstruction::Transfer { .. }) => {
-            (cowboy_types::intrinsic::TRANSFER_CYCLES, 0)
-        }
-        Instruction::System(_) => (100_000, 10_000),
-        Instruction::Actor(ActorInstruction::Message { .. }) => (5_000_000, 1_000_000),
-        // `__init__` plus room to store twice the code and arguments.
-        Instruction::Actor(ActorInstruction::Deploy {
-            code, init_args, ..
-        }) => (
-            20_000_000,
-            (code.len() as u64 + init_args.len() as u64) * 2 + 1_000_000,
-        ),
-    }
-}
-
-/// Room a simulated transaction gets above what it used (Cowboy decision, recorded in the
-/// book's CLI reference): a quarter more, and at least [`CYCLES_MARGIN_FLOOR`] cycles and
-/// [`CELLS_MARGIN_FLOOR`] cells more, so that state changing a little between simulation and
-/// inclusion (a counter one digit longer, a list one item longer) does not run it out. Unused
-/// budget is refunded.
-pub const LIMIT_MARGIN_PERCENT: u64 = 25;
-pub const CYCLES_MARGIN_FLOOR: u64 = 10_000;
-pub const CELLS_MARGIN_FLOOR: u64 = 1_000;
-
-/// `used` plus the margin.
-pub fn with_margin(used: u64, floor: u64) -> u64 {
-    let margin = (used as u128 * LIMIT_MARGIN_PERCENT as u128 / 100) as u64;
-    used.saturating_add(margin.max(floor))
-}
+pub use cowboy_types::limits::default_limits;
 
 /// Why a transaction could not be prepared.
 #[derive(Debug, thiserror::Error)]
@@ -120,7 +85,7 @@ async fn simulate<C: CowboyApiClient + Sync>(
 
 /// [`signed_transaction`], simulated first. Without limits in `options`, the transaction is
 /// simulated with the largest limits one transaction may have, and its limits become what it
-/// used plus the margin ([`with_margin`]); then it is simulated again as it will be signed.
+/// used plus the margin ([`cowboy_types::limits::simulated`]); then it is simulated again as it will be signed.
 /// Unless `force`, a transaction whose simulation fails, or whose sender cannot pay its worst
 /// case, is refused here, before anything is sent.
 pub async fn simulate_and_sign<C: CowboyApiClient + Sync>(
@@ -130,23 +95,18 @@ pub async fn simulate_and_sign<C: CowboyApiClient + Sync>(
     options: &TxOptions,
     force: bool,
 ) -> Result<Prepared, PrepareError> {
-    use cowboy_types::SystemInstruction;
     let fees = client.fees().await?;
     let auto = options.cycles_limit.is_none() && options.cells_limit.is_none();
-    let transfer = matches!(
-        instruction,
-        Instruction::System(SystemInstruction::Transfer { .. })
-    );
+    let sized = cowboy_types::limits::sized_by_simulation(&instruction);
     let mut tx = signed_transaction(client, key, instruction, options).await?;
-    // A transfer's default limits are exact; anything else is sized by a simulation.
-    if auto && !transfer {
+    if auto && sized {
         tx.cycles_limit = fees.max_cycles_per_tx;
         tx.cells_limit = fees.max_cells_per_tx;
         let probe = simulate(client, &tx).await?;
-        tx.cycles_limit =
-            with_margin(probe.receipt.cycles_used, CYCLES_MARGIN_FLOOR).min(fees.max_cycles_per_tx);
-        tx.cells_limit =
-            with_margin(probe.receipt.cells_used, CELLS_MARGIN_FLOOR).min(fees.max_cells_per_tx);
+        let (cycles, cells) =
+            cowboy_types::limits::simulated(probe.receipt.cycles_used, probe.receipt.cells_used);
+        tx.cycles_limit = cycles.min(fees.max_cycles_per_tx);
+        tx.cells_limit = cells.min(fees.max_cells_per_tx);
         tx.cells_limit = tx
             .cells_limit
             .max(cowboy_types::intrinsic::minimum_cells(&tx));

@@ -17,6 +17,7 @@ pub mod instruction;
 pub mod intrinsic;
 pub mod job;
 pub mod json;
+pub mod limits;
 pub mod primitives;
 pub mod receipt;
 pub mod runner;
