@@ -145,6 +145,17 @@ impl Node {
         instruction: Instruction,
         args: &TxArgs,
     ) -> Result<(Hash, Option<ReceiptView>)> {
+        self.send_at(key, |_| instruction.clone(), args)
+    }
+
+    /// [`Self::send`] for an instruction built from the latest executed height
+    /// (`cowboy_rpc::simulate_and_sign_at`).
+    pub fn send_at(
+        &self,
+        key: &PrivateKey,
+        instruction: impl Fn(u64) -> Instruction,
+        args: &TxArgs,
+    ) -> Result<(Hash, Option<ReceiptView>)> {
         let options = cowboy_rpc::TxOptions {
             nonce: args.nonce,
             cycles_limit: args.cycles_limit,
@@ -155,7 +166,7 @@ impl Node {
         };
         let prepared = self
             .runtime
-            .block_on(cowboy_rpc::simulate_and_sign(
+            .block_on(cowboy_rpc::simulate_and_sign_at(
                 &self.client,
                 key,
                 instruction,

@@ -41,7 +41,8 @@ pub struct SetArgs {
     /// Fire at this height.
     #[arg(long, conflicts_with = "in_blocks")]
     at: Option<u64>,
-    /// Fire this many blocks after the current height.
+    /// Fire this many blocks after the block that includes the transaction (counted from the
+    /// latest executed height plus the blocks a transaction takes to be included).
     #[arg(long = "in", value_name = "BLOCKS")]
     in_blocks: Option<u64>,
     /// Repeat every this many blocks.
@@ -109,9 +110,10 @@ impl TimerCommand {
                 let actor = client::address(&a.actor, "the actor")?;
                 let args = client::encode_args(&client::parse_args(&a.args)?)?;
                 let node = Node::connect(&a.rpc, global)?;
-                let height = match (a.at, a.in_blocks) {
-                    (Some(h), _) => h,
-                    (None, Some(n)) => node.call(async |c| c.status().await)?.height + n.max(1),
+                // The firing height, from the latest executed height.
+                let when = match (a.at, a.in_blocks) {
+                    (Some(h), _) => When::At(h),
+                    (None, Some(n)) => When::In(n.max(1)),
                     (None, None) => bail!("say when: --at HEIGHT or --in BLOCKS"),
                 };
                 let timer = TimerSpec {
@@ -123,16 +125,20 @@ impl TimerCommand {
                     expires_at: a.expires_at,
                     bid: None,
                 };
-                let instruction = match a.every {
-                    Some(every) => SystemInstruction::SetInterval {
-                        timer,
-                        start_height: height,
-                        every_blocks: every,
-                    },
-                    None => SystemInstruction::SetTimer { timer, height },
+                let instruction = |executed: u64| {
+                    let height = when.height(executed);
+                    let timer = timer.clone();
+                    Instruction::System(match a.every {
+                        Some(every) => SystemInstruction::SetInterval {
+                            timer,
+                            start_height: height,
+                            every_blocks: every,
+                        },
+                        None => SystemInstruction::SetTimer { timer, height },
+                    })
                 };
                 let key = a.signer.key(global)?;
-                let (hash, receipt) = node.send(&key, Instruction::System(instruction), &a.tx)?;
+                let (hash, receipt) = node.send_at(&key, instruction, &a.tx)?;
                 client::report(global.json, hash, receipt)
             }
             Self::Cancel(a) => {
@@ -146,6 +152,32 @@ impl TimerCommand {
                 )?;
                 client::report(global.json, hash, receipt)
             }
+        }
+    }
+}
+
+/// Blocks between the latest executed height and the block that includes a transaction sent
+/// now: the next block, proposed on a state at most [`MAX_EXECUTION_LAG`] blocks behind the
+/// finalized tip (Cowboy decision, recorded with `timer set --in`).
+///
+/// [`MAX_EXECUTION_LAG`]: cowboy_execution::MAX_EXECUTION_LAG
+const INCLUSION_BLOCKS: u64 = cowboy_execution::MAX_EXECUTION_LAG + 1;
+
+/// When a timer set from the command line fires.
+#[derive(Clone, Copy)]
+enum When {
+    /// At this height.
+    At(u64),
+    /// This many blocks after the block that includes the transaction.
+    In(u64),
+}
+
+impl When {
+    /// The firing height, when the latest executed height is `executed`.
+    fn height(self, executed: u64) -> u64 {
+        match self {
+            Self::At(h) => h,
+            Self::In(n) => executed.saturating_add(INCLUSION_BLOCKS).saturating_add(n),
         }
     }
 }

@@ -22,7 +22,7 @@ pub mod prepare;
 pub mod pubsub;
 pub use prepare::{
     PrepareError, Prepared, TxOptions, default_limits, failure_reason, receipt_within, send,
-    send_and_wait, signed_transaction, simulate_and_sign,
+    send_and_wait, signed_transaction, simulate_and_sign, simulate_and_sign_at,
 };
 pub use pubsub::{CowboyPubSubClient, CowboyPubSubServer, EventsSubscription, ws_client};
 

@@ -57,7 +57,8 @@ pub struct Prepared {
     pub simulation: SimulationView,
 }
 
-/// Why a simulated receipt failed, in words: the failure, and the deliveries that failed.
+/// Why a simulated receipt failed, in words: the failure, and the nested deliveries that
+/// failed.
 pub fn failure_reason(receipt: &ReceiptView) -> String {
     let mut reason = match (&receipt.failure, &receipt.error) {
         (Some(kind), Some(e)) => format!("{kind}: {e}"),
@@ -65,7 +66,8 @@ pub fn failure_reason(receipt: &ReceiptView) -> String {
         (None, Some(e)) => e.clone(),
         (None, None) => "it failed".into(),
     };
-    for d in receipt.deliveries.iter().filter(|d| d.error.is_some()) {
+    // The first delivery is the transaction's own message: its failure is the receipt's.
+    for d in receipt.deliveries.iter().skip(1) {
         if let Some(e) = &d.error {
             reason.push_str(&format!("; delivery to {} failed: {e}", d.to));
         }
@@ -95,7 +97,23 @@ pub async fn simulate_and_sign<C: CowboyApiClient + Sync>(
     options: &TxOptions,
     force: bool,
 ) -> Result<Prepared, PrepareError> {
+    simulate_and_sign_at(client, key, |_| instruction.clone(), options, force).await
+}
+
+/// [`simulate_and_sign`] for an instruction that names a height relative to the chain's
+/// (`cowboy timer set --in N`): `instruction(h)` is built from the latest executed height `h`,
+/// and built again from the height the last simulation ran on, so blocks that pass while the
+/// transaction is prepared do not make it stale.
+pub async fn simulate_and_sign_at<C: CowboyApiClient + Sync>(
+    client: &C,
+    key: &PrivateKey,
+    instruction: impl Fn(u64) -> Instruction,
+    options: &TxOptions,
+    force: bool,
+) -> Result<Prepared, PrepareError> {
     let fees = client.fees().await?;
+    let instruction_at = &instruction;
+    let instruction = instruction_at(fees.height);
     let auto = options.cycles_limit.is_none() && options.cells_limit.is_none();
     let sized = cowboy_types::limits::sized_by_simulation(&instruction);
     let mut tx = signed_transaction(client, key, instruction, options).await?;
@@ -111,7 +129,16 @@ pub async fn simulate_and_sign<C: CowboyApiClient + Sync>(
             .cells_limit
             .max(cowboy_types::intrinsic::minimum_cells(&tx));
     }
-    let simulation = simulate(client, &tx).await?;
+    let mut simulation = simulate(client, &tx).await?;
+    // The chain moved on while this was prepared: what the instruction names moves too.
+    for _ in 0..3 {
+        let current = instruction_at(simulation.height);
+        if current == tx.instruction {
+            break;
+        }
+        tx.instruction = current;
+        simulation = simulate(client, &tx).await?;
+    }
     if !force {
         if simulation.receipt.status != ReceiptStatus::Success {
             return Err(PrepareError::WouldFail {
