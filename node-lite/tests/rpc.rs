@@ -1244,3 +1244,75 @@ async fn one_address_holds_at_most_its_subscriptions_over_all_its_connections() 
     }
     let _again: Subscription<cowboy_rpc::BlockSummary> = again.expect("a place again");
 }
+
+/// `cowboy_simulate`: a transaction's receipt as the next block would give it, nothing
+/// changed; an unsigned transaction is simulated; a call to a missing actor is a failed
+/// receipt, not an error; a sender short of the worst case is told; a malformed transaction
+/// is refused with the rule.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_simulation_gives_the_next_blocks_receipt_and_changes_nothing() {
+    let (_dir, core, addr) = start().await;
+    let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
+    // Block 1, so the simulation runs on a chain with history.
+    core.apply_finalized(next_block(&core))
+        .await
+        .expect("applied");
+    let sender = key(1).address();
+    let before = client.account(sender).await.expect("account");
+
+    let signed = transfer(&key(1), 0, CHAIN_ID);
+    let sim = client
+        .simulate(HexBytes(signed.to_bytes()))
+        .await
+        .expect("simulated");
+    assert_eq!(sim.height, 1);
+    assert_eq!(sim.receipt.block_height, 2);
+    assert_eq!(sim.receipt.status, cowboy_rpc::ReceiptStatus::Success);
+    assert!(sim.receipt.fee.0 > 0);
+    assert!(sim.affordable);
+    assert_eq!((sim.balance, sim.nonce), (before.balance, before.nonce));
+    // Nothing changed: not the account, not the pool, not the head.
+    let after = client.account(sender).await.expect("account");
+    assert_eq!((after.balance, after.nonce), (before.balance, before.nonce));
+    assert_eq!(client.nonce(sender).await.expect("nonce").pending, 0);
+    assert_eq!(core.chain().head().expect("head").height, 1);
+
+    // Unsigned, and to an address without an actor: a failed receipt.
+    let mut call = transfer(&key(1), 0, CHAIN_ID);
+    call.instruction = Instruction::Actor(cowboy_types::ActorInstruction::Message {
+        to: key(9).address(),
+        method: "hello".into(),
+        args: vec![0x80],
+        value: 0,
+    });
+    call.signature = Default::default();
+    let sim = client
+        .simulate(HexBytes(call.to_bytes()))
+        .await
+        .expect("simulated");
+    assert_eq!(sim.receipt.status, cowboy_rpc::ReceiptStatus::Failed);
+    assert_eq!(sim.receipt.failure.as_deref(), Some("NoActor"), "{sim:?}");
+
+    // A sender with nothing: simulated as if it could pay, and told it cannot.
+    let mut poor = transfer(&key(7), 0, CHAIN_ID);
+    poor.from = key(7).address();
+    let sim = client
+        .simulate(HexBytes(poor.to_bytes()))
+        .await
+        .expect("simulated");
+    assert!(!sim.affordable);
+    assert_eq!(sim.balance.0, 0);
+    assert!(sim.required.0 > 0);
+
+    // Malformed bytes: refused with the encoding rule.
+    let (status, body) = post(
+        addr,
+        br#"{"jsonrpc":"2.0","id":1,"method":"cowboy_simulate","params":["0x0102"]}"#,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        error_code(&body),
+        i64::from(cowboy_rpc::code::INVALID_TRANSACTION),
+        "{body}"
+    );
+}
