@@ -261,11 +261,24 @@ pub fn rpc_error(e: cowboy_rpc::jsonrpsee::core::ClientError, url: &str) -> anyh
 }
 
 /// Parses `ARGS` given as JSON values (`42`, `"text"`, `[1,2]`, `{"k":1}`); a bare word that
-/// is not JSON is taken as a string.
+/// is not JSON is taken as a string. An integer of any size is exact (JSON numbers are
+/// doubles beyond 2^64: it is passed as `{"$int": "…"}`, which nested values may use too).
 pub fn parse_args(args: &[String]) -> Result<Vec<serde_json::Value>> {
     Ok(args
         .iter()
-        .map(|a| serde_json::from_str(a).unwrap_or_else(|_| serde_json::Value::String(a.clone())))
+        .map(|a| {
+            let t = a.trim();
+            let integer = t.strip_prefix('-').unwrap_or(t);
+            if !integer.is_empty() && integer.chars().all(|c| c.is_ascii_digit()) {
+                if let Ok(n) = serde_json::from_str::<serde_json::Value>(t)
+                    && (n.is_i64() || n.is_u64())
+                {
+                    return n;
+                }
+                return serde_json::json!({ "$int": t });
+            }
+            serde_json::from_str(a).unwrap_or_else(|_| serde_json::Value::String(a.clone()))
+        })
         .collect())
 }
 
@@ -353,4 +366,32 @@ pub fn check_success(r: &ReceiptView) -> Result<()> {
         bail!(crate::output::Reported);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_of_any_size_stay_exact() {
+        let big = "123456789012345678901234567890";
+        let args: Vec<String> = [big, "-7", "18446744073709551615", "word", "[1,2]"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let parsed = parse_args(&args).expect("parsed");
+        assert_eq!(parsed[0], serde_json::json!({ "$int": big }));
+        assert_eq!(parsed[1], serde_json::json!(-7));
+        assert_eq!(parsed[3], serde_json::json!("word"));
+        let encoded = encode_args(&parsed).expect("encoded");
+        let cowboy_pvm::Value::List(values) = cowboy_pvm::Value::decode(&encoded).expect("decoded")
+        else {
+            panic!("not a list")
+        };
+        assert_eq!(
+            values[0],
+            cowboy_pvm::Value::Int(big.parse().expect("big int"))
+        );
+        assert_eq!(values[2], cowboy_pvm::Value::Int(u64::MAX.into()));
+    }
 }

@@ -142,13 +142,12 @@ pub fn thousands(n: u64) -> String {
 
 /// Base units as CBY, exactly (`1.5 CBY`, `0.000000001 CBY`): no float rounding.
 pub fn cby(base_units: u64) -> String {
-    let per = cowboy_execution::params::BASE_UNITS_PER_CBY;
-    let (whole, fraction) = (base_units / per, base_units % per);
-    if fraction == 0 {
-        return format!("{} CBY", thousands(whole));
-    }
-    let digits = format!("{fraction:09}");
-    format!("{}.{} CBY", thousands(whole), digits.trim_end_matches('0'))
+    format!("{} CBY", cowboy_types::units::cby_decimal(base_units))
+}
+
+/// Reads an amount for clap: base units or CBY (`cowboy_types::units::parse_amount`).
+pub fn parse_amount(text: &str) -> Result<u64, String> {
+    cowboy_types::units::parse_amount(text).map_err(|e| e.to_string())
 }
 
 /// A percentage (`5`, `2.5`, `100`) as parts per million, for clap.

@@ -1433,7 +1433,18 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
     let heartbeat = deploy(
         "heartbeat",
         "heartbeat",
-        &["--args", "2", "--value", "5000000000"],
+        // A value in CBY.
+        &["--args", "2", "--value", "5cby"],
+    );
+    let funded = json(home, &["balance", &heartbeat]);
+    let funded: u64 = funded["balance"]
+        .as_str()
+        .expect("balance")
+        .parse()
+        .expect("amount");
+    assert!(
+        funded > 4_000_000_000 && funded <= 5_000_000_000,
+        "{funded}"
     );
     let ponger = deploy("ping-pong", "ponger", &[]);
     let pinger = deploy(

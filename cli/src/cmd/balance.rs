@@ -25,8 +25,11 @@ impl BalanceArgs {
         if global.json {
             output::json(&account);
         } else {
-            let cby = account.balance.0 as f64 / 1e9;
-            outln!("{} base units ({cby} CBY)", account.balance.0);
+            outln!(
+                "{} base units ({})",
+                account.balance.0,
+                output::cby(account.balance.0)
+            );
             outln!("nonce {} at height {}", account.nonce, account.height);
             if let Some(a) = &account.actor {
                 outln!(

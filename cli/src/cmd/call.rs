@@ -21,8 +21,8 @@ pub struct CallArgs {
     method: String,
     /// Arguments, each a JSON value.
     args: Vec<String>,
-    /// Value to transfer with the message, in base units.
-    #[arg(long, default_value_t = 0)]
+    /// Value to transfer with the message: base units, or CBY with a `cby` suffix (`0.5cby`).
+    #[arg(long, default_value_t = 0, value_parser = crate::output::parse_amount)]
     value: u64,
     #[command(flatten)]
     tx: TxArgs,

@@ -38,8 +38,9 @@ pub struct DeployArgs {
     /// Salt for the actor's address (CREATE2-style), a 32-byte hash; default zero.
     #[arg(long)]
     salt: Option<String>,
-    /// Value to transfer to the new actor, in base units (it pays the actor's timers).
-    #[arg(long, default_value_t = 0)]
+    /// Value to transfer to the new actor (it pays the actor's timers): base units, or CBY
+    /// with a `cby` suffix (`5cby`).
+    #[arg(long, default_value_t = 0, value_parser = crate::output::parse_amount)]
     value: u64,
     /// An entitlement a `.py` actor is deployed declaring, e.g. `http.fetch` (repeat for
     /// several). A project's actors and build artifacts declare theirs in cowboy.toml.

@@ -28,8 +28,9 @@ pub struct FaucetArgs {
     command: Option<FaucetCommand>,
     /// The address to fund.
     address: Option<String>,
-    /// Base units to ask for (default: the faucet's default).
-    #[arg(long)]
+    /// How much to ask for: base units, or CBY with a `cby` suffix (default: the faucet's
+    /// default).
+    #[arg(long, value_parser = crate::output::parse_amount)]
     amount: Option<u64>,
     #[command(flatten)]
     url: FaucetUrl,
@@ -74,11 +75,11 @@ struct ServeArgs {
     /// Where to listen.
     #[arg(long, default_value = "127.0.0.1:8645")]
     listen: SocketAddr,
-    /// Base units sent when a request names no amount (default 100 CBY).
-    #[arg(long, default_value_t = 100_000_000_000)]
+    /// Sent when a request names no amount (default 100 CBY): base units, or CBY (`100cby`).
+    #[arg(long, default_value_t = 100_000_000_000, value_parser = crate::output::parse_amount)]
     default_amount: u64,
-    /// Most one request may ask for (default 1,000 CBY).
-    #[arg(long, default_value_t = 1_000_000_000_000)]
+    /// Most one request may ask for (default 1,000 CBY): base units, or CBY (`1000cby`).
+    #[arg(long, default_value_t = 1_000_000_000_000, value_parser = crate::output::parse_amount)]
     max_amount: u64,
     /// Requests one address may make per window.
     #[arg(long, default_value_t = 1)]

@@ -64,7 +64,7 @@ pub struct InitArgs {
     /// budgets.
     #[arg(long, value_name = "FILE")]
     genesis: Option<PathBuf>,
-    /// Prefund an account: ADDRESS=AMOUNT in base units (repeatable).
+    /// Prefund an account: ADDRESS=AMOUNT, in base units or CBY (`=1000cby`; repeatable).
     #[arg(long, value_name = "ADDRESS=AMOUNT")]
     fund: Vec<String>,
     /// First p2p port (validator i listens on port + i, on 127.0.0.1).
@@ -135,9 +135,8 @@ impl InitArgs {
             let address: Address = addr
                 .parse()
                 .map_err(|e| anyhow::anyhow!("--fund {f:?}: {e}"))?;
-            let amount: u64 = amount
-                .parse()
-                .with_context(|| format!("--fund {f:?}: AMOUNT must be base units"))?;
+            let amount = cowboy_types::units::parse_amount(amount)
+                .map_err(|e| anyhow::anyhow!("--fund {f:?}: {e}"))?;
             allocations.push(Allocation {
                 address,
                 balance: Amount(amount),

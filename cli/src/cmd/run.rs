@@ -47,8 +47,8 @@ pub struct RunArgs {
     /// Address of the deployer and caller (funded by the local chain's genesis; no key needed).
     #[arg(long, default_value = "0x1111111111111111111111111111111111111111")]
     caller: String,
-    /// Base units sent with the call.
-    #[arg(long, default_value_t = 0)]
+    /// Value sent with the call: base units, or CBY with a `cby` suffix (`0.5cby`).
+    #[arg(long, default_value_t = 0, value_parser = crate::output::parse_amount)]
     value: u64,
     /// Height of the block the deploy and the call run in (the blocks below it are empty).
     #[arg(long, default_value_t = 1)]

@@ -52,8 +52,8 @@ pub struct InitArgs {
     /// Where the daemon serves /v1/push, /health and /metrics.
     #[arg(long, default_value = "127.0.0.1:9100")]
     listen: SocketAddr,
-    /// Stake to bond at registration, in base units (default: 2,000 CBY).
-    #[arg(long, default_value_t = 2_000_000_000_000)]
+    /// Stake to bond at registration: base units, or CBY (`2000cby`; default 2,000 CBY).
+    #[arg(long, default_value_t = 2_000_000_000_000, value_parser = crate::output::parse_amount)]
     stake: u64,
     /// Overwrite an existing runner.toml.
     #[arg(long)]
@@ -76,7 +76,8 @@ pub struct ConfigArgs {
 
 #[derive(Args)]
 pub struct AmountArgs {
-    /// Base units.
+    /// Base units, or CBY with a `cby` suffix (`100cby`).
+    #[arg(value_parser = crate::output::parse_amount)]
     amount: u64,
     #[command(flatten)]
     inner: ConfigArgs,

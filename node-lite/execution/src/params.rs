@@ -19,9 +19,7 @@ use cowboy_types::{
 pub const GOVERNANCE: Address = Address::system(0x09);
 /// The Dual Basefee system actor, which holds the basefees (whitepaper §9: `0x06`).
 pub const BASEFEE_ACTOR: Address = Address::system(0x06);
-/// Base units per CBY (Cowboy decision: 9 decimals, so the 10^9 CBY genesis supply of §8.1 and
-/// decades of inflation fit the 8-byte amount of §2.5).
-pub const BASE_UNITS_PER_CBY: u64 = 1_000_000_000;
+pub use cowboy_types::units::BASE_UNITS_PER_CBY;
 /// The runner stake floor of devnets and local runs (Cowboy decision).
 pub const DEVNET_RUNNER_STAKE_FLOOR: u64 = 100 * BASE_UNITS_PER_CBY;
 /// 100% in basis points.

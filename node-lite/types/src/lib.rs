@@ -25,6 +25,7 @@ pub mod state;
 pub mod tee;
 pub mod timer;
 pub mod transaction;
+pub mod units;
 
 pub use actor::{
     actor_address, canonicalize_source, code_hash, is_canonical_source, is_handler_name, message_id,
