@@ -194,6 +194,21 @@ impl Node {
         self.send_raw(&prepared.tx.to_bytes(), args.no_wait, args.timeout)
     }
 
+    /// What a transaction from `from` carrying `instruction` would use and cost
+    /// (`cowboy_rpc::estimate`); nothing is signed or sent.
+    pub fn estimate(
+        &self,
+        from: cowboy_types::Address,
+        instruction: Instruction,
+    ) -> Result<cowboy_rpc::Estimate> {
+        self.runtime
+            .block_on(cowboy_rpc::estimate(&self.client, from, instruction))
+            .map_err(|e| match e {
+                cowboy_rpc::PrepareError::Rpc(e) => rpc_error(e, &self.url),
+                other => other.into(),
+            })
+    }
+
     /// Sends a signed transaction and (unless `no_wait`) waits for its receipt.
     pub fn send_raw(
         &self,

@@ -90,6 +90,21 @@ pub struct SignerArgs {
 
 impl SignerArgs {
     /// Loads the signing key, decrypting the keystore if needed.
+    /// The signer's address, without asking for a password (a keystore file names its
+    /// address).
+    pub fn address(&self, global: &GlobalArgs) -> Result<cowboy_types::Address> {
+        let from_profile = match (&self.account, &self.private_key) {
+            (None, None) => global.profile()?.and_then(|(_, p)| p.account),
+            _ => None,
+        };
+        match self.account.as_ref().or(from_profile.as_ref()) {
+            Some(name) if !name.starts_with("dev:") && self.private_key.is_none() => {
+                Ok(global.keystore()?.address(name)?)
+            }
+            _ => Ok(self.key(global)?.address()),
+        }
+    }
+
     pub fn key(&self, global: &GlobalArgs) -> Result<PrivateKey> {
         let from_profile = match (&self.account, &self.private_key) {
             (None, None) => global.profile()?.and_then(|(_, p)| p.account),

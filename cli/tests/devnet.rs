@@ -1467,6 +1467,37 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
     );
     assert_eq!(call(&[&heartbeat, "pause"])["return_value"], true);
 
+    // What cast users reach for: fees, nonce, a raw RPC call, an estimate.
+    let fees = json(home, &["fees"]);
+    assert!(
+        fees["suggested_max_fee_per_cycle"].as_u64().expect("cap")
+            >= fees["user_cycle_basefee"].as_u64().expect("basefee")
+    );
+    let nonce = json(home, &["nonce", &me]);
+    assert_eq!(nonce["latest"].as_u64(), Some(balance(home).1));
+    let raw = json(home, &["rpc", "getBalance", &me]);
+    assert_eq!(
+        raw.as_str().map(str::to_string),
+        Some(balance(home).0.to_string())
+    );
+    let unchanged = balance(home);
+    let estimate = json(
+        home,
+        &["estimate", &counter, "increment", "1", "--from", &me],
+    );
+    assert_eq!(
+        estimate["simulation"]["receipt"]["status"], "success",
+        "{estimate}"
+    );
+    let used = estimate["simulation"]["receipt"]["cycles_used"]
+        .as_u64()
+        .expect("used");
+    assert_eq!(
+        estimate["cycles_limit"].as_u64(),
+        Some(cowboy_types::limits::simulated(used, 0).0)
+    );
+    assert_eq!(balance(home), unchanged, "an estimate sends nothing");
+
     // A handler the counter does not have: refused before sending.
     let before = balance(home);
     cowboy(home)

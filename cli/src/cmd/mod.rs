@@ -8,13 +8,17 @@ mod completions;
 mod config;
 mod deploy;
 mod devnet;
+mod estimate;
 mod events;
 mod faucet;
+mod fees;
 mod job;
 mod keys;
 mod new;
 pub mod node;
+mod nonce;
 mod query;
+mod rpc;
 mod run;
 mod runner;
 mod runner_sim;
@@ -60,6 +64,14 @@ pub enum Command {
     Events(events::EventsArgs),
     /// An account's balance, nonce and actor.
     Balance(balance::BalanceArgs),
+    /// An account's nonce (executed, and counting its pending transactions).
+    Nonce(nonce::NonceArgs),
+    /// The basefees the next block charges and the fee caps the CLI offers.
+    Fees(fees::FeesArgs),
+    /// What a call would use and cost, from a simulation; nothing is sent.
+    Estimate(estimate::EstimateArgs),
+    /// One raw JSON-RPC call; prints the result as JSON.
+    Rpc(rpc::RpcCallArgs),
     /// A block by height, hash or `latest`.
     Block(block::BlockArgs),
     /// A node's health: ready, halted (and why), stalled, catching up, paused for disk space.
@@ -110,6 +122,10 @@ impl Command {
             Self::Timer(cmd) => cmd.run(global),
             Self::Events(cmd) => cmd.run(global),
             Self::Balance(cmd) => cmd.run(global),
+            Self::Nonce(cmd) => cmd.run(global),
+            Self::Fees(cmd) => cmd.run(global),
+            Self::Estimate(cmd) => cmd.run(global),
+            Self::Rpc(cmd) => cmd.run(global),
             Self::Block(cmd) => cmd.run(global),
             Self::Status(cmd) => cmd.run(global),
             Self::Node(cmd) => cmd.run(global),

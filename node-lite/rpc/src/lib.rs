@@ -21,8 +21,9 @@ pub use jsonrpsee;
 pub mod prepare;
 pub mod pubsub;
 pub use prepare::{
-    PrepareError, Prepared, TxOptions, default_limits, failure_reason, receipt_within, send,
-    send_and_wait, signed_transaction, simulate_and_sign, simulate_and_sign_at,
+    Estimate, PrepareError, Prepared, TxOptions, default_limits, estimate, failure_reason,
+    receipt_within, send, send_and_wait, signed_transaction, simulate_and_sign,
+    simulate_and_sign_at, unsigned_transaction,
 };
 pub use pubsub::{CowboyPubSubClient, CowboyPubSubServer, EventsSubscription, ws_client};
 

@@ -111,12 +111,64 @@ pub async fn simulate_and_sign_at<C: CowboyApiClient + Sync>(
     options: &TxOptions,
     force: bool,
 ) -> Result<Prepared, PrepareError> {
+    let (mut tx, simulation) = sized(client, key.address(), instruction, options).await?;
+    if !force {
+        if simulation.receipt.status != ReceiptStatus::Success {
+            return Err(PrepareError::WouldFail {
+                reason: failure_reason(&simulation.receipt),
+                simulation: Box::new(simulation),
+            });
+        }
+        if !simulation.affordable {
+            return Err(PrepareError::Unaffordable {
+                balance: simulation.balance.0,
+                required: simulation.required.0,
+            });
+        }
+    }
+    cowboy_crypto::sign_transaction(&mut tx, key)?;
+    Ok(Prepared { tx, simulation })
+}
+
+/// What a transaction would use and cost ([`estimate`]).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Estimate {
+    /// The limits [`simulate_and_sign`] would give it.
+    pub cycles_limit: u64,
+    pub cells_limit: u64,
+    /// Its simulation with those limits.
+    pub simulation: SimulationView,
+}
+
+/// The limits a transaction from `from` carrying `instruction` would get, and its simulation
+/// with them; nothing is signed or sent.
+pub async fn estimate<C: CowboyApiClient + Sync>(
+    client: &C,
+    from: cowboy_types::Address,
+    instruction: Instruction,
+) -> Result<Estimate, PrepareError> {
+    let (tx, simulation) =
+        sized(client, from, |_| instruction.clone(), &TxOptions::default()).await?;
+    Ok(Estimate {
+        cycles_limit: tx.cycles_limit,
+        cells_limit: tx.cells_limit,
+        simulation,
+    })
+}
+
+/// The unsigned transaction [`simulate_and_sign_at`] signs, and its last simulation.
+async fn sized<C: CowboyApiClient + Sync>(
+    client: &C,
+    from: cowboy_types::Address,
+    instruction: impl Fn(u64) -> Instruction,
+    options: &TxOptions,
+) -> Result<(Transaction, SimulationView), PrepareError> {
     let fees = client.fees().await?;
     let instruction_at = &instruction;
     let instruction = instruction_at(fees.height);
     let auto = options.cycles_limit.is_none() && options.cells_limit.is_none();
     let sized = cowboy_types::limits::sized_by_simulation(&instruction);
-    let mut tx = signed_transaction(client, key, instruction, options).await?;
+    let mut tx = unsigned_transaction(client, from, instruction, options).await?;
     if auto && sized {
         tx.cycles_limit = fees.max_cycles_per_tx;
         tx.cells_limit = fees.max_cells_per_tx;
@@ -139,22 +191,7 @@ pub async fn simulate_and_sign_at<C: CowboyApiClient + Sync>(
         tx.instruction = current;
         simulation = simulate(client, &tx).await?;
     }
-    if !force {
-        if simulation.receipt.status != ReceiptStatus::Success {
-            return Err(PrepareError::WouldFail {
-                reason: failure_reason(&simulation.receipt),
-                simulation: Box::new(simulation),
-            });
-        }
-        if !simulation.affordable {
-            return Err(PrepareError::Unaffordable {
-                balance: simulation.balance.0,
-                required: simulation.required.0,
-            });
-        }
-    }
-    cowboy_crypto::sign_transaction(&mut tx, key)?;
-    Ok(Prepared { tx, simulation })
+    Ok((tx, simulation))
 }
 
 /// Builds and signs a transaction carrying `instruction` from `key`'s address.
@@ -164,7 +201,18 @@ pub async fn signed_transaction<C: CowboyApiClient + Sync>(
     instruction: Instruction,
     options: &TxOptions,
 ) -> Result<Transaction, PrepareError> {
-    let from = key.address();
+    let mut tx = unsigned_transaction(client, key.address(), instruction, options).await?;
+    cowboy_crypto::sign_transaction(&mut tx, key)?;
+    Ok(tx)
+}
+
+/// [`signed_transaction`] before signing: from `from`, with an empty signature.
+pub async fn unsigned_transaction<C: CowboyApiClient + Sync>(
+    client: &C,
+    from: cowboy_types::Address,
+    instruction: Instruction,
+    options: &TxOptions,
+) -> Result<Transaction, PrepareError> {
     let chain_id = client.chain_id().await?;
     let nonce = match options.nonce {
         Some(n) => n,
@@ -213,7 +261,6 @@ pub async fn signed_transaction<C: CowboyApiClient + Sync>(
     tx.cells_limit = tx
         .cells_limit
         .max(cowboy_types::intrinsic::minimum_cells(&tx));
-    cowboy_crypto::sign_transaction(&mut tx, key)?;
     Ok(tx)
 }
 
