@@ -348,12 +348,26 @@ pub fn print_receipt(r: &ReceiptView) {
     }
     for e in &r.events {
         let topics: Vec<String> = e.topics.iter().map(|t| t.to_string()).collect();
+        // Data is shown as the value it encodes, when it is a canonical value.
+        let data = cowboy_pvm::Value::decode(&e.data.0)
+            .ok()
+            .map(|v| v.to_json())
+            .map_or_else(
+                || format!("0x{}", hex::encode(&e.data.0)),
+                |v| v.to_string(),
+            );
         outln!(
-            "event:    {} topics [{}] data 0x{}",
+            "event:    {} topics [{}] data {data}",
             e.emitter,
-            topics.join(", "),
-            hex::encode(&e.data.0)
+            topics.join(", ")
         );
+    }
+    // The messages the transaction's own message sent, each with how it ended.
+    for d in r.deliveries.iter().skip(1) {
+        match &d.error {
+            Some(e) => outln!("message:  {} {} FAILED: {e}", d.id, d.to),
+            None => outln!("message:  {} {} {}", d.id, d.to, d.outcome.name()),
+        }
     }
 }
 

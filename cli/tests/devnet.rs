@@ -1467,6 +1467,27 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
     );
     assert_eq!(call(&[&heartbeat, "pause"])["return_value"], true);
 
+    // A ping to an address without an actor: the call succeeds, its message fails, and the
+    // text output says so, with the event's data decoded.
+    let out = cowboy(home)
+        .args([
+            "call",
+            &pinger,
+            "ping",
+            "0x000000000000000000000000000000000000dead",
+            "\"x\"",
+        ])
+        .args(signer)
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("message:  ")
+            && l.contains("0x000000000000000000000000000000000000dead FAILED: NoActor")),
+        "{text}"
+    );
+
     // What cast users reach for: fees, nonce, a raw RPC call, an estimate.
     let fees = json(home, &["fees"]);
     assert!(
