@@ -6,7 +6,7 @@ use crate::{
     opts::GlobalArgs,
     output,
 };
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use cowboy_rpc::CowboyApiClient;
 use cowboy_types::{Transaction, TransactionJson};
@@ -62,9 +62,16 @@ impl TxCommand {
                     output::json(&json);
                 } else {
                     output::json_pretty(&json);
-                    match cowboy_crypto::verify_transaction(&tx) {
-                        Ok(sender) => eprintln!("signature: valid, signed by {sender}"),
-                        Err(e) => eprintln!("signature: INVALID: {e}"),
+                }
+                // A transaction no node would admit is not a success, even decoded.
+                match cowboy_crypto::verify_transaction(&tx) {
+                    Ok(sender) if !global.json => {
+                        eprintln!("signature: valid, signed by {sender}")
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        eprintln!("signature: INVALID: {e}");
+                        bail!(output::Reported);
                     }
                 }
             }
