@@ -87,6 +87,17 @@ pub struct Node {
 impl Node {
     pub fn connect(args: &RpcArgs, global: &GlobalArgs) -> Result<Self> {
         let (url, expected_chain) = args.resolve(global)?;
+        if global.verbose > 0 {
+            let from = match (&args.rpc_url, &expected_chain) {
+                (Some(_), _) => "--rpc-url or COWBOY_RPC_URL".to_string(),
+                (None, Some((profile, chain))) => format!("profile {profile:?}, chain {chain}"),
+                (None, None) => match global.profile()? {
+                    Some((profile, p)) if p.rpc_url.is_some() => format!("profile {profile:?}"),
+                    _ => "the default URL: no --rpc-url, COWBOY_RPC_URL or profile URL".to_string(),
+                },
+            };
+            eprintln!("node: {url} ({from})");
+        }
         Self::connect_url(&url, expected_chain)
     }
 

@@ -24,6 +24,11 @@ pub struct GlobalArgs {
     )]
     pub home: Option<PathBuf>,
 
+    /// Say more on stderr: `-v` names the node each command talks to (and where its URL came
+    /// from).
+    #[arg(short = 'v', long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+
     /// Use this profile from `$COWBOY_HOME/config.toml` (default: its `default_profile`).
     #[arg(
         long,

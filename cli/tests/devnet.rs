@@ -1488,7 +1488,14 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         "{text}"
     );
 
-    // What cast users reach for: fees, nonce, a raw RPC call, an estimate.
+    // What cast users reach for: fees, nonce, a raw RPC call, an estimate. `-v` names the node.
+    let out = cowboy(home).args(["-v", "fees"]).output().expect("run");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.starts_with("node: http://127.0.0.1:")
+            && said.contains("(profile \"local\", chain 31337)"),
+        "{said}"
+    );
     let fees = json(home, &["fees"]);
     assert!(
         fees["suggested_max_fee_per_cycle"].as_u64().expect("cap")
