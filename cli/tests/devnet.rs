@@ -72,6 +72,23 @@ stopped node-3
     let status = json(home, &["devnet", "status"]);
     assert_eq!(status["nodes"][3]["running"], false);
     assert_eq!(status["roots_agree"], true, "{status}");
+    // In words: the stopped validator is counted, not silently left out of the agreement.
+    let text = cowboy(home)
+        .args(["devnet", "status"])
+        .output()
+        .expect("status");
+    let first = String::from_utf8_lossy(&text.stdout)
+        .lines()
+        .next()
+        .map(str::to_string);
+    assert!(
+        first.as_deref().is_some_and(|l| l.starts_with(
+            "devnet local (chain 31337): 1 of 4 validators unreachable; state roots agree at height "
+        ) && l.ends_with(" among the 3 that answer")),
+        "{first:?}"
+    );
+    let listed = json(home, &["devnet", "ls"]);
+    assert_eq!(listed[0]["running"], 3, "{listed}");
 
     // Start it again: it returns once caught up, and every root agrees.
     cowboy(home)

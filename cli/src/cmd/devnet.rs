@@ -36,6 +36,7 @@ pub enum DevnetCommand {
     /// Stop everything and delete the devnet (chain data, keys, logs).
     Reset(NameArgs),
     /// The devnets under $COWBOY_HOME/devnets.
+    #[command(alias = "ls")]
     List,
     /// Save a devnet's state as a snapshot that new devnets start from; list snapshots.
     #[command(subcommand)]
@@ -777,9 +778,10 @@ fn status(global: &GlobalArgs, devnet: &Devnet) -> Result<()> {
             ),
             // Nodes that do not answer are not part of the agreement.
             (Some(h), Some(true)) => outln!(
-                "devnet {} (chain {}): state roots agree at height {h} among the {answering} of {} nodes that answer",
+                "devnet {} (chain {}): {} of {} validators unreachable; state roots agree at height {h} among the {answering} that answer",
                 s.name,
                 s.chain_id,
+                s.nodes.len() - answering,
                 s.nodes.len()
             ),
             (Some(h), _) => outln!(
