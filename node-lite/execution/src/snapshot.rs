@@ -306,6 +306,13 @@ impl CarriedState {
         let mut timer_ids = BTreeSet::new();
         let mut counters = BTreeMap::new();
         let (mut max_timer_seq, mut max_mailbox_seq) = (None::<u64>, None::<u64>);
+        // Bookkeeping the records keep about each other, recounted from the entries.
+        let mut declared_used: BTreeMap<&[u8], (usize, u64)> = BTreeMap::new();
+        let mut stored: BTreeMap<&[u8], (usize, u64)> = BTreeMap::new();
+        let mut declared_pending: BTreeMap<Hash, (usize, u64)> = BTreeMap::new();
+        let mut queued: BTreeMap<Hash, (usize, u64)> = BTreeMap::new();
+        let mut declared_size: BTreeMap<&[u8], (usize, u64)> = BTreeMap::new();
+        let mut queued_bytes: BTreeMap<Address, (usize, u64)> = BTreeMap::new();
         for (i, e) in self.entries.iter().enumerate() {
             let (k, v) = (&e.key.0, &e.value.0);
             if i > 0 && self.entries[i - 1].key.0 >= *k {
@@ -371,6 +378,7 @@ impl CarriedState {
                             );
                         }
                         actor_codes.push((i, actor.code_hash));
+                        declared_used.insert(&k[1..21], (i, actor.storage.used));
                     }
                 }
                 key::CODE => {
@@ -412,6 +420,11 @@ impl CarriedState {
                         "a storage key is 0x03, a 20-byte address and the actor's key".into(),
                     );
                 }
+                key::STORAGE if !is_system(&k[1..21]) => {
+                    // An actor's quota counts its keys and values (without the prefix).
+                    let entry = stored.entry(&k[1..21]).or_insert((i, 0));
+                    entry.1 += (k.len() - 21 + v.len()) as u64;
+                }
                 key::TIMER_DUE => match decode_due(v) {
                     Ok((id, t)) => {
                         if key::timer_due(t.next_height, t.seq) != *k || t.next_height == 0 {
@@ -432,26 +445,116 @@ impl CarriedState {
                             "a mailbox key is 0x08 and an 8-byte sequence number".into(),
                         );
                     };
-                    if let Err(e) = decode_strict::<MailboxMessage>(v) {
-                        return bad("a mailbox message", e.to_string());
-                    }
+                    let m = match decode_strict::<MailboxMessage>(v) {
+                        Ok(m) => m,
+                        Err(e) => return bad("a mailbox message", e.to_string()),
+                    };
+                    queued.entry(m.origin).or_insert((i, 0)).1 += 1;
+                    queued_bytes.entry(m.to).or_insert((i, 0)).1 +=
+                        cowboy_pvm::host::mailbox_bytes(&m.method, &m.args);
                     max_mailbox_seq = max_mailbox_seq.max(Some(seq));
                 }
-                key::MAILBOX_SIZE if k.len() != 21 || varint(v).is_none() => {
-                    return bad(
-                        "a mailbox size",
-                        "expected an address key and one varint".into(),
-                    );
-                }
+                key::MAILBOX_SIZE => match varint(v).filter(|_| k.len() == 21) {
+                    Some(size) => {
+                        declared_size.insert(&k[1..], (i, size));
+                    }
+                    None => {
+                        return bad(
+                            "a mailbox size",
+                            "expected an address key and one varint".into(),
+                        );
+                    }
+                },
                 key::ORIGIN if k.len() != 33 => {
                     return invalid(i, "key", "an origin key is 0x0a and a 32-byte hash".into());
                 }
-                key::ORIGIN => {
-                    if let Err(e) = decode_strict::<DeferredOrigin>(v) {
-                        return bad("a deferred budget", e.to_string());
+                key::ORIGIN => match decode_strict::<DeferredOrigin>(v) {
+                    Ok(o) => {
+                        let origin = Hash::from_slice(&k[1..]).unwrap_or(Hash::ZERO);
+                        declared_pending.insert(origin, (i, o.pending));
                     }
-                }
+                    Err(e) => return bad("a deferred budget", e.to_string()),
+                },
                 _ => {}
+            }
+        }
+        let mismatch = |i: usize, message: String| {
+            Err(GenesisError::Invalid {
+                field: format!("carried.entries[{i}]"),
+                message,
+            })
+        };
+        for (address, (i, _)) in &stored {
+            if !declared_used.contains_key(address) {
+                return mismatch(
+                    *i,
+                    format!(
+                        "storage of 0x{}, which is not a carried actor",
+                        hex::encode(address)
+                    ),
+                );
+            }
+        }
+        for (address, (i, used)) in &declared_used {
+            let held = stored.get(address).map_or(0, |s| s.1);
+            if held != *used {
+                return mismatch(
+                    *i,
+                    format!(
+                        "the actor's storage.used is {used} bytes, but its carried storage holds {held}"
+                    ),
+                );
+            }
+        }
+        for (origin, (i, count)) in &queued {
+            match declared_pending.get(origin) {
+                Some((_, pending)) if pending == count => {}
+                Some((j, pending)) => {
+                    return mismatch(
+                        *j,
+                        format!(
+                            "deferred budget {origin} has {pending} messages pending, but {count} are carried"
+                        ),
+                    );
+                }
+                None => {
+                    return mismatch(
+                        *i,
+                        format!("a mailbox message's deferred budget {origin} is not carried"),
+                    );
+                }
+            }
+        }
+        for (origin, (j, pending)) in &declared_pending {
+            if *pending > 0 && !queued.contains_key(origin) {
+                return mismatch(
+                    *j,
+                    format!(
+                        "deferred budget {origin} has {pending} messages pending, but none is carried"
+                    ),
+                );
+            }
+        }
+        for (recipient, (i, bytes)) in &queued_bytes {
+            match declared_size.get(recipient.0.as_slice()) {
+                Some((_, size)) if size == bytes => {}
+                _ => {
+                    return mismatch(
+                        *i,
+                        format!(
+                            "the mailbox of {recipient} holds {bytes} bytes of carried messages, but its size entry says otherwise"
+                        ),
+                    );
+                }
+            }
+        }
+        for (recipient, (j, size)) in &declared_size {
+            let queued = Address::from_slice(recipient).and_then(|a| queued_bytes.get(&a));
+            if queued.is_none() && *size > 0 {
+                return mismatch(
+                    *j,
+                    format!("a mailbox size of {size} bytes with no carried message"),
+                );
             }
         }
         for (i, hash) in actor_codes {

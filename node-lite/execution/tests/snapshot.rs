@@ -261,6 +261,20 @@ fn a_tampered_snapshot_is_refused_with_the_entry_named() {
             "{message}"
         );
 
+        // Storage that disagrees with the actor's own count of it.
+        let mut grown = entries();
+        let i = grown
+            .iter()
+            .position(|e| e.key.0[0] == key::STORAGE && e.key.0[1..21] == ticker.0)
+            .unwrap();
+        grown[i].value.0.push(0);
+        let message = refused(grown);
+        assert!(
+            message.contains("storage.used is")
+                && message.contains("but its carried storage holds"),
+            "{message}"
+        );
+
         let mut no_code = entries();
         no_code.remove(position(key::CODE));
         assert!(refused(no_code).contains("is not carried"));
@@ -281,5 +295,69 @@ fn a_tampered_snapshot_is_refused_with_the_entry_named() {
         });
         dropped.sort_by(|x, y| x.key.0.cmp(&y.key.0));
         assert!(refused(dropped).contains("is not state a snapshot carries"));
+    })
+}
+
+const BUSY: &str = r#"
+import cowboy_sdk as sdk
+
+class Actor:
+    def __init__(self):
+        self.storage["done"] = 0
+
+    def work(self, n):
+        x = 0
+        for i in range(n):
+            x += i
+        self.storage["done"] += 1
+        return x
+
+    def fan(self, k, n):
+        for i in range(k):
+            sdk.send(sdk.self_address(), "work", n)
+"#;
+
+/// Messages deferred to later blocks are carried with their escrowed budget: the snapshot
+/// validates (mailbox sizes and pending counts agree with the messages), and the new chain
+/// delivers them all.
+#[test]
+fn deferred_messages_are_carried_and_delivered_on_the_new_chain() {
+    with_engine(|engine| {
+        let mut p = Parameters::spec();
+        p.execution.per_actor_per_block_cycles = 100_000;
+        let a = key(1);
+        let g = genesis_with(p, &[(a.address(), 1_000_000 * CBY)]);
+        let source = Node::new(&g);
+        let busy = actor_at(a.address(), BUSY, 1);
+        source.block(engine, vec![tx(&a, 0, deploy(BUSY, 1, vec![]))]);
+        let fan = tx_with(
+            &a,
+            1,
+            call(busy, "fan", vec![int(6), int(10_000)], 0),
+            3_000_000,
+            100_000,
+        );
+        source.block(engine, vec![fan]);
+        let snap = source.chain.store().snapshot().unwrap();
+        assert!(audit::supply(&snap).unwrap().in_mailboxes == 0);
+        assert!(audit::supply(&snap).unwrap().escrowed > 0, "messages wait");
+        drop(snap);
+        let saved = save(&source);
+        let text = serde_json::to_string(&saved.genesis).unwrap();
+        let parsed = Genesis::parse(&text).expect("a snapshot with pending messages is valid");
+        let copy = Node::new(&parsed);
+        assert!(
+            audit::supply(&copy.chain.store().snapshot().unwrap())
+                .unwrap()
+                .balanced()
+        );
+        for _ in 0..5 {
+            copy.block(engine, vec![]);
+        }
+        assert_eq!(copy.storage(&busy, "done"), Some(int(6)));
+        let snap = copy.chain.store().snapshot().unwrap();
+        let audit = audit::supply(&snap).unwrap();
+        assert_eq!((audit.escrowed, audit.in_mailboxes), (0, 0));
+        assert!(audit.balanced());
     })
 }
