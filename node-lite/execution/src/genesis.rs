@@ -133,7 +133,7 @@ impl Genesis {
         }
         self.parameters.validate()?;
         if let Some(c) = &self.carried {
-            c.validate()?;
+            c.validate(&self.parameters)?;
         }
         if let Some(k) = &self.tee_simulated_key
             && !crate::runners::tee::valid_key(k)

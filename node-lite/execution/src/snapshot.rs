@@ -102,11 +102,14 @@ pub fn rule(k: &[u8]) -> Option<Rule> {
         },
         key::CODE => Rule::Carry,
         key::STORAGE => match address {
+            // The Entitlement Registry's grants are dropped until a loader checks every record
+            // and index of it: a malformed one halts the chain when touched, and grants whose
+            // windows are source-chain heights would come back to life.
             Some(a) if a == actors::ENTITLEMENT_REGISTRY.0.as_slice() => {
                 if &k[21..] == runner_storage::SYSTEM_ACTOR {
                     Rule::Regenerated
                 } else {
-                    Rule::Carry
+                    Rule::Dropped
                 }
             }
             Some(a) if a == GOVERNANCE.0.as_slice() || a == BASEFEE_ACTOR.0.as_slice() => {
@@ -132,6 +135,9 @@ fn varint(bytes: &[u8]) -> Option<u64> {
     let v = read_varint(&mut buf, "value").ok()?;
     (bytes::Buf::remaining(&buf) == 0).then_some(v)
 }
+
+/// The largest chain counter a snapshot may carry: far from wrapping.
+const MAX_COUNTER: u64 = 1 << 62;
 
 /// A height of the source chain as the new chain counts it: `snapshot + k` becomes `k`, and a
 /// height already reached becomes 1 (the first block).
@@ -217,6 +223,12 @@ pub fn save(
                 }
                 Some(Rule::Timer) => {
                     let (id, mut t) = decode_due(&v)?;
+                    // Expired at the snapshot (and only waiting for its budgeted cleanup): it
+                    // must not come back to life at height 1.
+                    if t.expires_at.is_some_and(|e| e <= height) {
+                        saved.dropped += 1;
+                        continue;
+                    }
                     t.next_height = rebase(t.next_height, height);
                     t.expires_at = t.expires_at.map(|e| rebase(e, height));
                     entries.insert(key::timer_due(t.next_height, t.seq), encode_due(&id, &t));
@@ -294,7 +306,7 @@ impl CarriedState {
     /// record its key names; that every actor's code is carried; and that carried sequence
     /// counters are above every carried timer's and message's sequence number (so the new
     /// chain never reuses one).
-    pub fn validate(&self) -> Result<(), GenesisError> {
+    pub fn validate(&self, params: &Parameters) -> Result<(), GenesisError> {
         let invalid = |i: usize, part: &str, message: String| {
             Err(GenesisError::Invalid {
                 field: format!("carried.entries[{i}].{part}"),
@@ -313,6 +325,7 @@ impl CarriedState {
         let mut queued: BTreeMap<Hash, (usize, u64)> = BTreeMap::new();
         let mut declared_size: BTreeMap<&[u8], (usize, u64)> = BTreeMap::new();
         let mut queued_bytes: BTreeMap<Address, (usize, u64)> = BTreeMap::new();
+        let mut per_creator: BTreeMap<Address, u64> = BTreeMap::new();
         for (i, e) in self.entries.iter().enumerate() {
             let (k, v) = (&e.key.0, &e.value.0);
             if i > 0 && self.entries[i - 1].key.0 >= *k {
@@ -348,6 +361,12 @@ impl CarriedState {
                 key::CHAIN => {
                     let name = String::from_utf8_lossy(&k[1..]).into_owned();
                     match varint(v) {
+                        Some(n) if n > MAX_COUNTER => {
+                            return bad(
+                                "a counter far from wrapping",
+                                format!("{n} is above 2^62"),
+                            );
+                        }
                         Some(n) => {
                             counters.insert(name, n);
                         }
@@ -434,6 +453,38 @@ impl CarriedState {
                             return invalid(i, "value", format!("timer {id} is carried twice"));
                         }
                         max_timer_seq = max_timer_seq.max(Some(t.seq));
+                        // What the new chain's parameters let a timer be: one that can never
+                        // fit its lane would stop every timer behind it.
+                        let tp = &params.timer;
+                        let fits = t.cycles_per_fire <= tp.max_cycles_per_fire
+                            && t.cycles_per_fire <= params.lanes.timer_cycles
+                            && t.cells_per_fire <= tp.max_cells_per_fire
+                            && t.expires_at.is_none_or(|e| e >= t.next_height);
+                        if !fits {
+                            return bad(
+                                "a timer this chain can fire",
+                                format!(
+                                    "{} cycles and {} cells per fire, expiring at {:?}, against max_cycles_per_fire {}, the timer lane's {} cycles and max_cells_per_fire {} (a smaller --cycle-budget shrinks them)",
+                                    t.cycles_per_fire,
+                                    t.cells_per_fire,
+                                    t.expires_at,
+                                    tp.max_cycles_per_fire,
+                                    params.lanes.timer_cycles,
+                                    tp.max_cells_per_fire
+                                ),
+                            );
+                        }
+                        let n = per_creator.entry(t.creator).or_insert(0u64);
+                        *n += 1;
+                        if *n > tp.max_timers_per_actor {
+                            return bad(
+                                "a timer within its creator's cap",
+                                format!(
+                                    "{} has more than max_timers_per_actor ({})",
+                                    t.creator, tp.max_timers_per_actor
+                                ),
+                            );
+                        }
                     }
                     Err(e) => return bad("a timer", e.to_string()),
                 },
@@ -470,6 +521,16 @@ impl CarriedState {
                 }
                 key::ORIGIN => match decode_strict::<DeferredOrigin>(v) {
                     Ok(o) => {
+                        let room = params.lanes.system_cycles.min(params.lanes.user_cycles);
+                        if o.remaining_cycles > room {
+                            return bad(
+                                "a deferred budget this chain can deliver",
+                                format!(
+                                    "{} cycles remain, above the {room} a lane holds",
+                                    o.remaining_cycles
+                                ),
+                            );
+                        }
                         let origin = Hash::from_slice(&k[1..]).unwrap_or(Hash::ZERO);
                         declared_pending.insert(origin, (i, o.pending));
                     }
@@ -571,12 +632,14 @@ impl CarriedState {
             ("mailbox_seq", max_mailbox_seq),
         ] {
             if let Some(max) = max
-                && counters.get(counter).is_none_or(|n| *n <= max)
+                && counters
+                    .get(counter)
+                    .is_none_or(|n| *n <= max || *n > MAX_COUNTER)
             {
                 return Err(GenesisError::Invalid {
                     field: "carried.entries".into(),
                     message: format!(
-                        "the chain counter {counter:?} must be carried and above {max}, the highest sequence number in use"
+                        "the chain counter {counter:?} must be carried, above {max} (the highest sequence number in use) and at most 2^62"
                     ),
                 });
             }

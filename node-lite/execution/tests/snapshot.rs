@@ -279,6 +279,26 @@ fn a_tampered_snapshot_is_refused_with_the_entry_named() {
         no_code.remove(position(key::CODE));
         assert!(refused(no_code).contains("is not carried"));
 
+        // A counter about to wrap would reuse carried sequence numbers.
+        let mut wrapping = entries();
+        let i = wrapping
+            .iter()
+            .position(|e| e.key.0 == key::chain("timer_seq"))
+            .unwrap();
+        wrapping[i].value.0 = vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+        assert!(refused(wrapping).contains("above 2^62"));
+
+        // A timer the new chain's lane cannot fire would stop every timer behind it.
+        let mut small = good.clone();
+        small.parameters = small.parameters.rescaled(10_000);
+        let message = Genesis::parse(&serde_json::to_string(&small).unwrap())
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            message.contains("not a timer this chain can fire"),
+            "{message}"
+        );
+
         let mut no_counter = entries();
         no_counter.retain(|e| e.key.0 != key::chain("timer_seq"));
         assert!(refused(no_counter).contains("\"timer_seq\" must be carried"));
