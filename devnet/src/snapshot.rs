@@ -4,7 +4,10 @@
 //! writes, lists and reads the files, and reads node-0's store.
 
 use crate::{Devnet, DevnetError, Event, Result, io};
-use cowboy_execution::{Genesis, snapshot::Source};
+use cowboy_execution::{
+    Genesis,
+    snapshot::{Counts, Source},
+};
 use serde::Serialize;
 use std::{
     path::{Path, PathBuf},
@@ -23,14 +26,8 @@ pub struct Saved {
     pub name: String,
     pub path: PathBuf,
     pub source: Source,
-    /// State entries carried (timers included).
-    pub carried: usize,
-    /// Timers carried, their heights rebased to the new chain's.
-    pub timers: usize,
-    /// Entries a new genesis writes itself (validators, parameters, system actors, supply).
-    pub regenerated: usize,
-    /// Entries tied to the source chain's runners or recent history, not carried.
-    pub dropped: usize,
+    #[serde(flatten)]
+    pub counts: Counts,
     /// Whether node-0 was running, and so was stopped for the read and started again.
     pub restarted_node: bool,
 }
@@ -157,10 +154,7 @@ impl Devnet {
             source: carried
                 .map(|c| c.source.clone())
                 .ok_or_else(|| DevnetError::Snapshot("nothing was carried".into()))?,
-            carried: saved.carried,
-            timers: saved.timers,
-            regenerated: saved.regenerated,
-            dropped: saved.dropped,
+            counts: saved.counts,
             restarted_node,
         })
     }

@@ -100,9 +100,9 @@ fn a_snapshot_starts_a_chain_where_the_state_reads_the_same_and_timers_keep_thei
 
         let saved = save(&source);
         let at = source.height();
-        assert_eq!(saved.timers, 2);
+        assert_eq!(saved.counts.timers, 2);
         assert!(
-            saved.dropped > 0,
+            saved.counts.dropped > 0,
             "the fairness window or system balances are dropped"
         );
         let carried = saved.genesis.carried.as_ref().expect("carried");
