@@ -2,8 +2,8 @@
 //!
 //! There is no filesystem and no `importlib`. Every Python module the PVM can load is embedded
 //! in the binary (standard-library sources from `rustpython-pylib`, Cowboy's own modules from
-//! `python/`), compiled once per interpreter with the metering instrumenter, and cached in
-//! `sys.modules`. A single `__import__` serves two kinds of importer:
+//! `python/`), compiled with the metering instrumenter once per process (each interpreter gets
+//! its own code objects made from that bytecode), and cached in `sys.modules`. A single `__import__` serves two kinds of importer:
 //!
 //! - **library modules** (the embedded sources) import each other freely, including
 //!   internal modules such as `_collections_abc`, and get Cowboy's stand-ins for `os` and `math`;
@@ -19,9 +19,16 @@ use crate::{
 use rustpython_vm::{
     AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
     builtins::{PyDict, PyDictRef, PyList, PyModule, PySet, PyStr, PyTuple},
-    compiler::{self, core::SourceFileBuilder},
+    compiler::{
+        self,
+        core::{SourceFileBuilder, bytecode::CodeObject},
+    },
     function::FuncArgs,
     scope::Scope,
+};
+use std::{
+    collections::HashMap,
+    sync::{LazyLock, Mutex, PoisonError},
 };
 
 /// One embedded Python source module.
@@ -123,17 +130,59 @@ pub fn compile_instrumented(
     actor: bool,
     vm: &VirtualMachine,
 ) -> PyResult<PyRef<rustpython_vm::builtins::PyCode>> {
-    let parsed = compiler::parser::parse_module(source)
-        .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {}", e.error)))?;
+    let code =
+        instrumented_bytecode(source, path, actor).map_err(|e| vm.new_syntax_error_msg(e))?;
+    Ok(code_object(code, vm))
+}
+
+/// The bytecode of instrumented module source: what compiling depends on is the source, the
+/// path and the rules, never an interpreter.
+fn instrumented_bytecode(source: &str, path: &str, actor: bool) -> Result<CodeObject, String> {
+    let parsed =
+        compiler::parser::parse_module(source).map_err(|e| format!("{path}: {}", e.error))?;
     let mut module = parsed.into_syntax();
     instrument::instrument_module(&mut module.body, actor);
     let file = SourceFileBuilder::new(path, source).finish();
-    let code = compiler::codegen::compile::compile_program(&module, file, Default::default())
-        .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
+    compiler::codegen::compile::compile_program(&module, file, Default::default())
+        .map_err(|e| format!("{path}: {e}"))
+}
+
+/// An interpreter's code object for compiled bytecode.
+fn code_object(code: CodeObject, vm: &VirtualMachine) -> PyRef<rustpython_vm::builtins::PyCode> {
     crate::string_pool::intern_code_names(&code, vm);
     let code = vm.ctx.new_code(code);
     crate::engine::freeze_code(&code);
-    Ok(code)
+    code
+}
+
+/// The library's modules as compiled by the first interpreter of the process that loaded them.
+/// Compiling is a third of starting an interpreter, and an engine starts a new one every
+/// [`crate::engine`]`::CALLS_PER_INTERPRETER` calls. Only the embedded sources are kept (a
+/// fixed set): code an actor builds at run time is never cached here.
+static LIBRARY_BYTECODE: LazyLock<Mutex<HashMap<&'static str, CodeObject>>> =
+    LazyLock::new(Default::default);
+
+/// [`compile_instrumented`] for an embedded library module, compiled once per process.
+fn compile_library(
+    src: &'static LibrarySource,
+    vm: &VirtualMachine,
+) -> PyResult<PyRef<rustpython_vm::builtins::PyCode>> {
+    let cache = || {
+        LIBRARY_BYTECODE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    };
+    let cached = cache().get(src.name).cloned();
+    let code = match cached {
+        Some(code) => code,
+        None => {
+            let code = instrumented_bytecode(src.source, &format!("<{}>", src.name), false)
+                .map_err(|e| vm.new_syntax_error_msg(e))?;
+            cache().insert(src.name, code.clone());
+            code
+        }
+    };
+    Ok(code_object(code, vm))
 }
 
 /// [`compile_instrumented`] for one expression (`eval` mode).
@@ -201,7 +250,7 @@ pub fn load_module(name: &str, vm: &VirtualMachine) -> PyResult {
                 return Ok(m);
             }
         }
-        let code = compile_instrumented(src.source, &format!("<{}>", src.name), false, vm)?;
+        let code = compile_library(src, vm)?;
         let dict = vm.ctx.new_dict();
         let module = vm.new_module(name, dict.clone(), None);
         let package = if src.package {

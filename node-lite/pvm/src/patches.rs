@@ -630,8 +630,11 @@ pub fn expose_patched_slots(vm: &VirtualMachine) -> PyResult<()> {
         }
         rustpython_vm::class::add_operators(ty, &vm.ctx);
         // `add_operators` also adds wrappers for inherited slots: only remade ones stay.
-        let mut attributes = ty.attributes.write();
-        attributes.retain(|name, _| own.contains(name));
+        ty.attributes.write().retain(|name, _| own.contains(name));
+        // The method cache holds borrowed pointers to namespace values, and the wrappers just
+        // replaced are freed: their entries go (nothing else clears the whole cache now that
+        // the runtime no longer runs the collector after every call).
+        ty.modified();
     }
     if first_on_this_thread("patches::guard_repeat_methods") {
         guard_repeat_methods(vm)?;
