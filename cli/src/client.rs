@@ -7,8 +7,8 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
 use cowboy_crypto::PrivateKey;
 use cowboy_rpc::{CowboyApiClient, ReceiptView, jsonrpsee::http_client::HttpClient};
-use cowboy_types::{Address, Hash, Instruction};
-use std::time::Duration;
+use cowboy_types::{Address, Hash, Instruction, trace::TraceCall};
+use std::{collections::HashMap, time::Duration};
 
 /// The RPC URL when neither a flag, the environment nor a profile gives one.
 pub const DEFAULT_RPC_URL: &str = "http://127.0.0.1:8545";
@@ -336,6 +336,12 @@ pub fn hash(text: &str, what: &str) -> Result<Hash> {
 
 /// Prints a receipt for humans.
 pub fn print_receipt(r: &ReceiptView) {
+    print_receipt_head(r);
+    print_receipt_effects(r);
+}
+
+/// A receipt's summary: transaction, block, status, created actor, meters and return value.
+fn print_receipt_head(r: &ReceiptView) {
     outln!("tx:       {}", r.tx_hash);
     outln!("block:    {} ({})", r.block_height, r.block_hash);
     match &r.failure {
@@ -357,16 +363,13 @@ pub fn print_receipt(r: &ReceiptView) {
     if let Some(v) = &r.return_value {
         outln!("returned: {v}");
     }
+}
+
+/// A receipt's events and the nested messages with how each ended.
+fn print_receipt_effects(r: &ReceiptView) {
     for e in &r.events {
         let topics: Vec<String> = e.topics.iter().map(|t| t.to_string()).collect();
-        // Data is shown as the value it encodes, when it is a canonical value.
-        let data = cowboy_pvm::Value::decode(&e.data.0)
-            .ok()
-            .map(|v| v.to_json())
-            .map_or_else(
-                || format!("0x{}", hex::encode(&e.data.0)),
-                |v| v.to_string(),
-            );
+        let data = shown_value(&e.data.0);
         outln!(
             "event:    {} topics [{}] data {data}",
             e.emitter,
@@ -398,6 +401,149 @@ pub fn report(json: bool, hash: Hash, receipt: Option<ReceiptView>) -> Result<()
         }
     }
     Ok(())
+}
+
+/// Canonically encoded bytes shown as the value they encode (JSON), else as hex.
+fn shown_value(bytes: &[u8]) -> String {
+    cowboy_pvm::Value::decode(bytes)
+        .ok()
+        .map(|v| v.to_json())
+        .map_or_else(|| format!("0x{}", hex::encode(bytes)), |v| v.to_string())
+}
+
+/// An encoded argument list shown as `(a, b, …)`.
+fn shown_args(bytes: &[u8]) -> String {
+    match cowboy_pvm::Value::decode(bytes).map(|v| v.to_json()) {
+        Ok(serde_json::Value::Array(items)) => {
+            let items: Vec<String> = items.iter().map(|v| v.to_string()).collect();
+            format!("({})", items.join(", "))
+        }
+        _ => format!("(0x{})", hex::encode(bytes)),
+    }
+}
+
+/// Prints a receipt with the delivery tree its trace (`cowboy_getTrace`) gives: every call
+/// with its handler, value, cycles, cells, status and events, nested under the call that sent
+/// it, and the messages that never ran with how they ended. `verbose` 1 adds `print` output
+/// and return values, 2 the tracebacks of failed calls (`forge -vv…` style).
+pub fn print_traced_receipt(r: &ReceiptView, calls: &[TraceCall], verbose: u8) {
+    print_receipt_head(r);
+    outln!("trace:");
+    let by_message: HashMap<Hash, &TraceCall> = calls
+        .iter()
+        .filter_map(|c| c.message.map(|m| (m, c)))
+        .collect();
+    let deliveries: HashMap<Hash, &cowboy_rpc::DeliveryView> =
+        r.deliveries.iter().map(|d| (d.id, d)).collect();
+    let tree = TraceTree {
+        by_message,
+        deliveries,
+        verbose,
+    };
+    for root in calls.iter().filter(|c| c.depth == 0) {
+        tree.call(root, None, 1);
+    }
+}
+
+/// What [`print_traced_receipt`] walks.
+struct TraceTree<'a> {
+    by_message: HashMap<Hash, &'a TraceCall>,
+    deliveries: HashMap<Hash, &'a cowboy_rpc::DeliveryView>,
+    verbose: u8,
+}
+
+impl TraceTree<'_> {
+    /// One call and, indented below it, what it emitted and the messages it sent.
+    fn call(&self, c: &TraceCall, args: Option<&[u8]>, level: usize) {
+        let pad = "  ".repeat(level);
+        let handler = c.method.as_deref().unwrap_or("__init__");
+        let args = args.map(shown_args).unwrap_or_default();
+        let value = if c.value.0 > 0 {
+            format!(" value {}", crate::output::cby(c.value.0))
+        } else {
+            String::new()
+        };
+        let status = match &c.failure {
+            Some(f) => format!("FAILED ({}): {}", f.kind, f.message),
+            None => "ok".into(),
+        };
+        outln!(
+            "{pad}{}.{handler}{args}{value}  [{} cycles, {} cells]  {status}",
+            c.actor,
+            crate::output::thousands(c.cycles_used),
+            crate::output::thousands(c.cells_used)
+        );
+        let inner = "  ".repeat(level + 1);
+        if self.verbose >= 1 {
+            for line in &c.logs {
+                outln!("{inner}print: {line}");
+            }
+            if let Some(r) = &c.returned {
+                outln!("{inner}returned: {}", shown_value(&r.0));
+            }
+        }
+        if self.verbose >= 2
+            && let Some(tb) = c.failure.as_ref().and_then(|f| f.traceback.as_deref())
+        {
+            for line in tb.lines() {
+                outln!("{inner}| {line}");
+            }
+        }
+        for e in &c.events {
+            let topics: Vec<String> = e.topics.iter().map(|t| t.to_string()).collect();
+            outln!(
+                "{inner}event [{}] {}",
+                topics.join(", "),
+                shown_value(&e.data.0)
+            );
+        }
+        for m in &c.sent {
+            match self.by_message.get(&m.id) {
+                Some(child) => self.call(child, Some(&m.args.0), level + 1),
+                None => {
+                    let value = if m.value.0 > 0 {
+                        format!(" value {}", crate::output::cby(m.value.0))
+                    } else {
+                        String::new()
+                    };
+                    let ended = match self.deliveries.get(&m.id) {
+                        Some(d) => match &d.error {
+                            Some(e) => format!("FAILED: {e}"),
+                            None => d.outcome.name().into(),
+                        },
+                        None => "not delivered in this transaction".into(),
+                    };
+                    outln!(
+                        "{inner}{}.{}{}{value}  {ended}",
+                        m.to,
+                        m.method,
+                        shown_args(&m.args.0)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Prints what sending a transaction produced, as [`report`] does, with the delivery tree
+/// when the node recorded a trace of it and the transaction ran nested messages (or `-v`).
+pub fn report_traced(
+    node: &Node,
+    global: &GlobalArgs,
+    hash: Hash,
+    receipt: Option<ReceiptView>,
+) -> Result<()> {
+    let Some(r) = receipt
+        .as_ref()
+        .filter(|r| !global.json && (r.deliveries.len() > 1 || global.verbose > 0))
+    else {
+        return report(global.json, hash, receipt);
+    };
+    match node.call(async |c| c.trace(r.tx_hash).await) {
+        Ok(Some(calls)) if !calls.is_empty() => print_traced_receipt(r, &calls, global.verbose),
+        _ => print_receipt(r),
+    }
+    check_success(r)
 }
 
 /// Fails (after printing) when a receipt says the transaction failed.

@@ -1499,11 +1499,50 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         .expect("run");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
+    // The call sent a message, so its output ends with the delivery tree: the ping, and under
+    // it the message that could not be delivered, marked.
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "trace:")
+        .unwrap_or_else(|| panic!("no trace in {text}"));
     assert!(
-        text.lines().any(|l| l.starts_with("message:  ")
-            && l.contains("0x000000000000000000000000000000000000dead FAILED: NoActor")),
+        lines[at + 1].starts_with(&format!("  {pinger}.ping  [")) && lines[at + 1].ends_with("ok"),
         "{text}"
     );
+    assert!(
+        lines[at + 1..].iter().any(|l| l.starts_with(
+            "    0x000000000000000000000000000000000000dead.ping(2, \"x\")  FAILED: NoActor: no actor at"
+        )),
+        "{text}"
+    );
+
+    // `tx show --trace` of a finalized nested call: a ping the counter has no handler for runs
+    // and fails under the call that sent it.
+    let pinged = call(&[&pinger, "ping", &counter, "\"y\""]);
+    assert_eq!(pinged["status"], "success", "{pinged}");
+    let hash = pinged["tx_hash"].as_str().expect("hash").to_string();
+    let out = cowboy(home)
+        .args(["tx", "show", &hash, "--trace"])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let failing = format!("    {counter}.ping(3, \"y\")  [");
+    assert!(
+        text.lines().any(|l| l.starts_with(&failing)
+            && l.contains("FAILED (HandlerNotFound): `ping` is not a handler of Counter")),
+        "{text}"
+    );
+    let shown = json(home, &["tx", "show", &hash, "--trace"]);
+    let trace = shown["trace"].as_array().expect("a trace");
+    assert_eq!(trace.len(), 2, "{shown}");
+    assert_eq!(trace[0]["method"], "ping");
+    assert_eq!(trace[0]["sent"][0]["to"].as_str(), Some(counter.as_str()));
+    assert_eq!(trace[1]["message"], trace[0]["sent"][0]["id"]);
+    assert_eq!(trace[1]["depth"], 1);
+    assert_eq!(trace[1]["failure"]["kind"], "HandlerNotFound", "{shown}");
+    assert_eq!(shown["receipt"]["deliveries"][1]["outcome"], "failed");
 
     // What cast users reach for: fees, nonce, a raw RPC call, an estimate. `-v` names the node.
     let out = cowboy(home).args(["-v", "fees"]).output().expect("run");

@@ -533,7 +533,9 @@ impl Core {
         let checked = self.check_transactions(&block.transactions)?;
         let chain = self.chain.clone();
         let job = move |engine: &mut cowboy_pvm::Engine| -> Result<Executed, BlockError> {
-            let executed = chain.execute(engine, &block, Some(checked))?;
+            // Traced: the node keeps what each call did for `cowboy_trace` (developer data,
+            // beside the receipts; the execution is the same).
+            let executed = chain.execute_traced(engine, &block, Some(checked))?;
             chain.commit(&executed)?;
             Ok(executed)
         };

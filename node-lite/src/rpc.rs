@@ -229,6 +229,10 @@ impl CowboyApiServer for Rpc {
         self.receipt_view(&hash)
     }
 
+    async fn trace(&self, hash: Hash) -> RpcResult<Option<Vec<cowboy_types::trace::TraceCall>>> {
+        self.core.chain().trace(&hash).map_err(internal)
+    }
+
     async fn balance(&self, address: Address) -> RpcResult<Amount> {
         Ok(Amount(self.core.account(&address).map_err(state)?.balance))
     }

@@ -22,6 +22,25 @@ pub enum TxCommand {
     Send(SendArgs),
     /// A transaction's status: pending, or its receipt.
     Status(StatusArgs),
+    /// A finalized transaction's receipt and, with `--trace`, its delivery tree: every call
+    /// with handler, value, cycles, cells, status and events, nested under the call that sent
+    /// it, and the messages that never ran with why. `-v` adds print output and return
+    /// values, `-vv` tracebacks.
+    #[command(
+        after_help = "Examples:\n  cowboy tx show 0xHASH --trace\n  cowboy tx show 0xHASH --trace -vv\n  cowboy tx show 0xHASH --trace --json"
+    )]
+    Show(ShowArgs),
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// The transaction hash (or a timer firing's receipt hash).
+    hash: String,
+    /// Print the delivery tree from the node's trace (`cowboy_getTrace`).
+    #[arg(long)]
+    trace: bool,
+    #[command(flatten)]
+    rpc: RpcArgs,
 }
 
 #[derive(Args)]
@@ -102,6 +121,46 @@ impl TxCommand {
                     anyhow::bail!(
                         "the node knows no transaction {hash} (never sent, or dropped from its pool)"
                     );
+                }
+            }
+            Self::Show(args) => {
+                let hash = client::hash(&args.hash, "the transaction hash")?;
+                let node = Node::connect(&args.rpc, global)?;
+                let Some(r) = node.call(async |c| c.receipt(hash).await)? else {
+                    if node.call(async |c| c.transaction(hash).await)?.is_some() {
+                        bail!(
+                            "transaction {hash} is pending: in the node's pool, not in a finalized block yet (`cowboy tx status {hash}` waits for nothing; try again after the next block)"
+                        );
+                    }
+                    bail!(
+                        "the node knows no transaction {hash} (never sent, dropped from its pool, or on another chain: check --rpc-url)"
+                    );
+                };
+                let trace = if args.trace {
+                    node.call(async |c| c.trace(hash).await)?
+                } else {
+                    None
+                };
+                if global.json {
+                    let mut doc = serde_json::json!({ "status": "finalized", "receipt": r });
+                    if args.trace {
+                        doc["trace"] = serde_json::to_value(&trace)?;
+                    }
+                    output::json(&doc);
+                } else {
+                    match &trace {
+                        Some(calls) if !calls.is_empty() => {
+                            client::print_traced_receipt(&r, calls, global.verbose)
+                        }
+                        _ => {
+                            client::print_receipt(&r);
+                            if args.trace {
+                                outln!(
+                                    "trace:    none recorded by this node (no actor code ran, or the node executed the block before it kept traces)"
+                                );
+                            }
+                        }
+                    }
                 }
             }
             Self::Hash(args) => {

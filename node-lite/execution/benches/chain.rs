@@ -807,6 +807,7 @@ fn commit_written(chain: &Chain, write: impl FnOnce(&mut World<'_>, &Header)) {
                 hash: block.header.digest(),
                 receipts: &[],
                 outcome: &outcome,
+                traces: &[],
             },
         )
         .expect("commit the written state");

@@ -146,6 +146,27 @@ pub struct Executed {
     pub traces: Vec<Vec<crate::exec::CallTrace>>,
 }
 
+impl Executed {
+    /// The stored form of the traces: for each receipt whose session ran code, its calls as
+    /// JSON, by the receipt's transaction hash.
+    pub fn trace_records(&self) -> Result<Vec<(Hash, Vec<u8>)>, ExecError> {
+        self.receipts
+            .iter()
+            .zip(&self.traces)
+            .filter(|(_, calls)| !calls.is_empty())
+            .map(|((receipt, _), calls)| {
+                let records: Vec<_> = calls.iter().map(crate::exec::CallTrace::record).collect();
+                serde_json::to_vec(&records)
+                    .map(|json| (receipt.tx_hash, json))
+                    .map_err(|e| ExecError::Corrupt {
+                        what: format!("the trace of {}", receipt.tx_hash),
+                        reason: e.to_string(),
+                    })
+            })
+            .collect()
+    }
+}
+
 pub(crate) fn supply_err(what: &str) -> ExecError {
     ExecError::Supply(format!("{what} does not fit in 64 bits"))
 }

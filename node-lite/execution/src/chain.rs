@@ -72,6 +72,7 @@ impl Chain {
                         hash: expected,
                         receipts: &[],
                         outcome: &outcome.to_bytes(),
+                        traces: &[],
                     },
                 )
                 .map_err(ExecError::from)?;
@@ -230,8 +231,10 @@ impl Chain {
             .transpose()
     }
 
-    /// Makes an executed block durable (one write transaction).
+    /// Makes an executed block durable (one write transaction), with the traces of its calls
+    /// when it was executed traced ([`Chain::execute_traced`]).
     pub fn commit(&self, executed: &Executed) -> Result<(), ExecError> {
+        let traces = executed.trace_records()?;
         self.store.commit(
             &executed.prepared,
             &cowboy_state::BlockRecord {
@@ -239,8 +242,26 @@ impl Chain {
                 hash: executed.hash,
                 receipts: &executed.receipts,
                 outcome: &executed.outcome.to_bytes(),
+                traces: &traces,
             },
         )?;
         Ok(())
+    }
+
+    /// The trace this node recorded for `tx_hash` (a transaction, timer firing or mailbox
+    /// delivery it executed traced), if any.
+    pub fn trace(
+        &self,
+        tx_hash: &Hash,
+    ) -> Result<Option<Vec<cowboy_types::trace::TraceCall>>, ExecError> {
+        let Some(bytes) = self.store.trace(tx_hash)? else {
+            return Ok(None);
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| ExecError::Corrupt {
+                what: format!("the trace of {tx_hash}"),
+                reason: e.to_string(),
+            })
     }
 }

@@ -144,6 +144,8 @@ fn truncate(mut s: String) -> String {
 /// asked ([`crate::Chain::execute_traced`]), and nothing on chain depends on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallTrace {
+    /// The message this call handled (`None` for a deploy's `__init__`).
+    pub message: Option<Hash>,
     pub actor: Address,
     pub caller: Address,
     /// The handler, or `None` for a deploy's `__init__`.
@@ -163,6 +165,52 @@ pub struct CallTrace {
     pub timers: Vec<cowboy_pvm::host::TimerRequest>,
     /// The canonical return value, or why the call failed.
     pub result: Result<Vec<u8>, CallFailure>,
+}
+
+impl CallTrace {
+    /// The form a node records and serves ([`cowboy_types::trace`]).
+    pub fn record(&self) -> cowboy_types::trace::TraceCall {
+        use cowboy_types::{
+            json::{Amount, HexBytes},
+            trace::{TraceCall, TraceEvent, TraceFailure, TraceMessage},
+        };
+        TraceCall {
+            message: self.message,
+            actor: self.actor,
+            caller: self.caller,
+            method: self.method.clone(),
+            depth: self.depth,
+            value: Amount(self.value),
+            cycles_used: self.cycles_used,
+            cells_used: self.cells_used,
+            logs: self.logs.clone(),
+            events: self
+                .events
+                .iter()
+                .map(|e| TraceEvent {
+                    topics: e.topics.iter().map(|t| Hash(*t)).collect(),
+                    data: HexBytes(e.data.clone()),
+                })
+                .collect(),
+            sent: self
+                .messages
+                .iter()
+                .map(|m| TraceMessage {
+                    id: Hash(m.id),
+                    to: Address(m.to),
+                    method: m.method.clone(),
+                    args: HexBytes(m.args.clone()),
+                    value: Amount(m.value),
+                })
+                .collect(),
+            returned: self.result.as_ref().ok().map(|r| HexBytes(r.clone())),
+            failure: self
+                .result
+                .as_ref()
+                .err()
+                .map(|f| TraceFailure::new(f.kind, f.message.clone(), f.traceback.clone())),
+        }
+    }
 }
 
 /// Why a traced call failed.
@@ -443,6 +491,7 @@ impl<'e, 'a> Executor<'e, 'a> {
         s.spend(outcome.cycles_used, outcome.cells_used);
         *self.actor_cycles.entry(actor).or_insert(0) += outcome.cycles_used;
         let mut trace = self.traces.is_some().then(|| CallTrace {
+            message: None,
             actor,
             caller,
             method: method.map(str::to_owned),
@@ -673,6 +722,7 @@ impl<'e, 'a> Executor<'e, 'a> {
         let code = self.code_of(&record)?;
         self.world.overlay.checkpoint();
         self.world.credit(&m.to, m.value)?;
+        let traced = s.traces.len();
         let r = self.run_call(
             s,
             &code,
@@ -683,6 +733,10 @@ impl<'e, 'a> Executor<'e, 'a> {
             Some(&m.method),
             &m.args,
         )?;
+        // The call just traced (if tracing) handled this message.
+        if let Some(t) = s.traces.get_mut(traced) {
+            t.message = Some(m.id);
+        }
         if matches!(r.handled, Handled::Delivered(_)) {
             self.world.overlay.commit_checkpoint();
             // Only a delivered message enters the dedup set: a failed one changed nothing.

@@ -723,6 +723,14 @@ pub trait CowboyApi {
     #[method(name = "getReceipt")]
     async fn receipt(&self, hash: Hash) -> RpcResult<Option<ReceiptView>>;
 
+    /// What each call of a transaction's (or timer firing's) execution did, as this node
+    /// recorded it when it executed the block: handler, caller, value, cycles and cells,
+    /// events, logs, messages sent, and the failure with its traceback. `null` when the node
+    /// has no trace of it (unknown, a transfer that ran no code, or executed before the node
+    /// recorded traces). Developer data, not consensus data.
+    #[method(name = "getTrace")]
+    async fn trace(&self, hash: Hash) -> RpcResult<Option<Vec<cowboy_types::trace::TraceCall>>>;
+
     /// Events of executed blocks, by range, emitter and topics, a page at a time (see
     /// [`EventsRequest`]). A range wider than [`MAX_EVENT_RANGE`] blocks (or
     /// [`MAX_FILTERED_EVENT_RANGE`] with an emitter or first topic) is refused (`-32602`).

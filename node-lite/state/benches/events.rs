@@ -85,6 +85,7 @@ fn apply(with_events: bool, dir: &std::path::Path) -> (Duration, Store) {
                     hash: Hash([h as u8; 32]),
                     receipts: &rs,
                     outcome: &[],
+                    traces: &[],
                 },
             )
             .unwrap();

@@ -28,6 +28,9 @@ const RECEIPTS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("receipts")
 const OUTCOMES: TableDefinition<u64, &[u8]> = TableDefinition::new("outcomes");
 /// Transaction (or deferred delivery, or timer firing) hash → its [`TxLocation`].
 const TX_INDEX: TableDefinition<&[u8], &[u8]> = TableDefinition::new("tx_index");
+/// Transaction hash → the developer's trace of its calls (`cowboy_types::trace`, as JSON).
+/// Not consensus data: only what this node recorded when it executed the block.
+const TRACES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("traces");
 
 /// Where a transaction's receipt (and, for a block transaction, the transaction) is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +107,8 @@ pub struct BlockRecord<'a> {
     /// The executor's encoded outcome of the block (its post-state commitments), kept by
     /// height so a later header can be checked against it.
     pub outcome: &'a [u8],
+    /// Traces to keep, by transaction hash (see `TRACES`): empty when not recorded.
+    pub traces: &'a [(Hash, Vec<u8>)],
 }
 
 /// The durable store.
@@ -379,6 +384,12 @@ impl Store {
                 };
                 index.insert(receipt.tx_hash.0.as_slice(), loc.encode().as_slice())?;
             }
+            if !record.traces.is_empty() {
+                let mut traces = txn.open_table(TRACES)?;
+                for (tx_hash, trace) in record.traces {
+                    traces.insert(tx_hash.0.as_slice(), trace.as_slice())?;
+                }
+            }
             if self.event_index {
                 crate::events::index_block(&txn, height, record.receipts.iter().map(|(r, _)| r))?;
             }
@@ -418,6 +429,17 @@ impl Store {
         let txn = self.db.begin_read()?;
         let hashes = txn.open_table(BLOCK_HASHES)?;
         Ok(hashes.get(hash.0.as_slice())?.map(|v| v.value()))
+    }
+
+    /// The trace recorded for `tx_hash` when this node executed it (see `TRACES`), if any.
+    pub fn trace(&self, tx_hash: &Hash) -> Result<Option<Vec<u8>>, StoreError> {
+        let txn = self.db.begin_read()?;
+        let table = match txn.open_table(TRACES) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(table.get(tx_hash.0.as_slice())?.map(|v| v.value().to_vec()))
     }
 
     /// Where the receipt of `tx_hash` is.

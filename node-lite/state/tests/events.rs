@@ -61,6 +61,7 @@ fn commit(store: &Store) -> u64 {
                 hash: Hash([0xb0 ^ h as u8; 32]),
                 receipts: &receipts,
                 outcome: &[],
+                traces: &[],
             },
         )
         .unwrap();

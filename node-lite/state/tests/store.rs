@@ -35,6 +35,7 @@ fn commit(store: &Store, changes: ChangeSet) -> Hash {
                 hash: Hash([0xb0 ^ prepared.height as u8; 32]),
                 receipts: &[(receipt, None)],
                 outcome: &[],
+                traces: &[],
             },
         )
         .unwrap();
@@ -122,6 +123,7 @@ fn blocks_must_be_committed_in_order() {
                 hash: Hash::ZERO,
                 receipts: &[],
                 outcome: &[],
+                traces: &[],
             },
         )
         .unwrap_err();

@@ -24,6 +24,7 @@ pub mod runner;
 pub mod state;
 pub mod tee;
 pub mod timer;
+pub mod trace;
 pub mod transaction;
 pub mod units;
 
