@@ -345,9 +345,47 @@ fn examples_deployed_and_exercised() {
     let status = returned(&["query", &heartbeat, "status"]);
     assert!(status["beats"].as_u64().expect("beats") >= 2, "{status}");
     assert_eq!(status["running"], true);
+    // Its timer: pending, paid by the actor, with the firings so far and their receipts.
+    let timers = json(home, &["timer", "list", &heartbeat]);
+    let id = timers[0]["id"]
+        .as_str()
+        .expect("a pending timer")
+        .to_string();
+    assert_eq!(timers[0]["fee_payer"].as_str(), Some(heartbeat.as_str()));
+    let shown = json(home, &["timer", "show", &id]);
+    assert_eq!(
+        shown["pending"]["id"].as_str(),
+        Some(id.as_str()),
+        "{shown}"
+    );
+    let firings = shown["firings"].as_array().expect("firings");
+    assert!(firings.len() >= 2, "{shown}");
+    assert!(
+        firings
+            .windows(2)
+            .all(|w| w[0]["height"].as_u64() > w[1]["height"].as_u64()),
+        "newest first: {shown}"
+    );
+    assert!(
+        firings.iter().all(|f| f["receipt"]["status"] == "success"
+            && f["receipt"]["cycles_used"].as_u64() > Some(0)),
+        "{shown}"
+    );
     assert_eq!(returned(&["call", &heartbeat, "pause"]), true);
     let timers = json(home, &["timer", "list", &heartbeat]);
     assert_eq!(timers.as_array().map(Vec::len), Some(0), "{timers}");
+    // Cancelled, it is no longer pending, and its firings are still listed.
+    let out = cowboy(home)
+        .args(["timer", "show", &id])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.starts_with(&format!("timer {id}: not pending"))
+            && text.contains("firings, newest first:\n  height "),
+        "{text}"
+    );
 
     // Ping-pong: an answered request, then a silent ponger and an expired one.
     let path = project("ping-pong");

@@ -29,7 +29,7 @@ use cowboy_rpc::{
 };
 use cowboy_rpc::{
     CodeView, MAX_STORAGE_PAGE, STORAGE_PAGE, SimulationView, StorageEntry, StoragePage,
-    StorageRequest, TIMER_QUEUE_PAGE, ValidatorView,
+    StorageRequest, TIMER_FIRINGS_PAGE, TIMER_QUEUE_PAGE, TimerFiringView, ValidatorView,
 };
 use cowboy_state::{Overlay, StateRead};
 use cowboy_types::{
@@ -665,6 +665,34 @@ impl CowboyApiServer for Rpc {
         Ok(out)
     }
 
+    async fn timer(&self, id: Hash) -> RpcResult<Option<TimerView>> {
+        let snap = self.core.chain().store().snapshot().map_err(internal)?;
+        let world = World::new(Overlay::new(&snap));
+        Ok(world.timer(&id).map_err(state)?.map(|t| timer_view(id, t)))
+    }
+
+    async fn timer_firings(
+        &self,
+        id: Hash,
+        limit: Option<usize>,
+    ) -> RpcResult<Vec<TimerFiringView>> {
+        let limit = limit.unwrap_or(TIMER_FIRINGS_PAGE);
+        if limit == 0 || limit > TIMER_FIRINGS_PAGE {
+            return Err(err(
+                -32602,
+                format!("limit {limit}: ask for 1 to {TIMER_FIRINGS_PAGE} firings"),
+            ));
+        }
+        let store = self.core.chain().store();
+        let mut out = Vec::new();
+        for (height, receipt) in store.timer_firings(&id, limit).map_err(internal)? {
+            if let Some(receipt) = self.receipt_view(&receipt)? {
+                out.push(TimerFiringView { height, receipt });
+            }
+        }
+        Ok(out)
+    }
+
     async fn timer_queue(&self, limit: Option<usize>) -> RpcResult<Vec<TimerView>> {
         let limit = limit.unwrap_or(TIMER_QUEUE_PAGE);
         if limit == 0 || limit > TIMER_QUEUE_PAGE {
@@ -818,6 +846,7 @@ fn timer_view(id: Hash, t: TimerRecord) -> TimerView {
         id,
         actor: t.actor,
         creator: t.creator,
+        fee_payer: t.fee_payer,
         height: t.next_height,
         handler: t.handler,
         every_blocks: (t.every > 0).then_some(t.every),

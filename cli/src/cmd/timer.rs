@@ -12,8 +12,15 @@ use cowboy_types::{Instruction, SystemInstruction, TimerSpec};
 
 #[derive(Subcommand)]
 pub enum TimerCommand {
-    /// Pending timers an address created or that fire on it.
+    /// Pending timers an address created or that fire on it: next firing height, interval,
+    /// fee payer.
     List(ListArgs),
+    /// One timer: whether it is pending (next firing, fee payer, budgets) and its past firings
+    /// with their receipts, newest first.
+    #[command(
+        after_help = "Examples:\n  cowboy timer show 0xTIMER_ID\n  cowboy timer show 0xTIMER_ID --limit 5 --json"
+    )]
+    Show(ShowArgs),
     /// Schedule a handler to run at a height (or every N blocks); the sender pays each firing.
     Set(SetArgs),
     /// Cancel a pending timer you created.
@@ -23,6 +30,17 @@ pub enum TimerCommand {
 #[derive(Args)]
 pub struct ListArgs {
     address: String,
+    #[command(flatten)]
+    rpc: RpcArgs,
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// The timer id (from `cowboy timer list`, or the value `timer set` returned).
+    id: String,
+    /// How many past firings to list (at most 100).
+    #[arg(long, default_value_t = 10)]
+    limit: usize,
     #[command(flatten)]
     rpc: RpcArgs,
 }
@@ -95,12 +113,73 @@ impl TimerCommand {
                             .map(|e| format!(", every {e} blocks"))
                             .unwrap_or_default();
                         outln!(
-                            "{}  {}.{} at height {}{every} (creator {})",
+                            "{}  {}.{} next at height {}{every} (fee payer {}, creator {})",
                             t.id,
                             t.actor,
                             t.handler,
                             t.height,
+                            t.fee_payer,
                             t.creator
+                        );
+                    }
+                }
+                Ok(())
+            }
+            Self::Show(a) => {
+                let id = client::hash(&a.id, "the timer id")?;
+                let node = Node::connect(&a.rpc, global)?;
+                let pending = node.call(async |c| c.timer(id).await)?;
+                let limit = a.limit;
+                let firings = node.call(async |c| c.timer_firings(id, Some(limit)).await)?;
+                if pending.is_none() && firings.is_empty() {
+                    bail!(
+                        "the node knows no timer {id}: not pending, and it never saw it fire (check the id with `cowboy timer list ADDRESS`)"
+                    );
+                }
+                if global.json {
+                    output::json(&serde_json::json!({ "pending": pending, "firings": firings }));
+                    return Ok(());
+                }
+                match &pending {
+                    Some(t) => {
+                        let every = t
+                            .every_blocks
+                            .map(|e| format!(", every {e} blocks"))
+                            .unwrap_or_default();
+                        outln!("timer {id}: pending, next at height {}{every}", t.height);
+                        outln!(
+                            "  fires {}.{}; fee payer {}, creator {}; {} cycles and {} cells per firing",
+                            t.actor,
+                            t.handler,
+                            t.fee_payer,
+                            t.creator,
+                            output::thousands(t.cycles_per_fire),
+                            output::thousands(t.cells_per_fire)
+                        );
+                    }
+                    None => outln!(
+                        "timer {id}: not pending (it fired for the last time, expired or was cancelled)"
+                    ),
+                }
+                if firings.is_empty() {
+                    outln!("no firings yet");
+                } else {
+                    outln!("firings, newest first:");
+                    for f in &firings {
+                        let r = &f.receipt;
+                        let status = match &r.failure {
+                            None => "success".to_string(),
+                            Some(kind) => {
+                                format!("FAILED ({kind}): {}", r.error.as_deref().unwrap_or(""))
+                            }
+                        };
+                        outln!(
+                            "  height {}  {status}  {} cycles, {} cells, fee {}  receipt {}",
+                            f.height,
+                            output::thousands(r.cycles_used),
+                            output::thousands(r.cells_used),
+                            output::cby(r.fee.0),
+                            r.tx_hash
                         );
                     }
                 }

@@ -808,6 +808,7 @@ fn commit_written(chain: &Chain, write: impl FnOnce(&mut World<'_>, &Header)) {
                 receipts: &[],
                 outcome: &outcome,
                 traces: &[],
+                timer_firings: &[],
             },
         )
         .expect("commit the written state");

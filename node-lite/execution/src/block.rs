@@ -144,6 +144,9 @@ pub struct Executed {
     /// When traced ([`crate::Chain::execute_traced`]): for each receipt, in order, the calls
     /// its session ran. Empty otherwise.
     pub traces: Vec<Vec<crate::exec::CallTrace>>,
+    /// `(timer id, firing receipt hash)` of every timer that fired, in order: what the node
+    /// indexes for `cowboy_getTimerFirings`.
+    pub firings: Vec<(Hash, Hash)>,
 }
 
 impl Executed {
@@ -224,6 +227,7 @@ pub(crate) fn run(
         x, receipts, stats, ..
     } = run;
     let traces = x.traces.unwrap_or_default();
+    let firings = x.firings;
     let changes = x.world.overlay.into_changes()?;
     let plain: Vec<Receipt> = receipts.iter().map(|(r, _)| r.clone()).collect();
     let prepared = store.prepare(snapshot, changes)?;
@@ -243,6 +247,7 @@ pub(crate) fn run(
         stats,
         outcome,
         traces,
+        firings,
     })
 }
 

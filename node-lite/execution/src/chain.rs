@@ -73,6 +73,7 @@ impl Chain {
                         receipts: &[],
                         outcome: &outcome.to_bytes(),
                         traces: &[],
+                        timer_firings: &[],
                     },
                 )
                 .map_err(ExecError::from)?;
@@ -243,6 +244,7 @@ impl Chain {
                 receipts: &executed.receipts,
                 outcome: &executed.outcome.to_bytes(),
                 traces: &traces,
+                timer_firings: &executed.firings,
             },
         )?;
         Ok(())

@@ -364,6 +364,8 @@ pub(crate) struct Executor<'e, 'a> {
     pub cells_used: u64,
     /// Per receipt, in order, the calls its session ran — when tracing (else `None`).
     pub traces: Option<Vec<Vec<CallTrace>>>,
+    /// `(timer id, firing receipt hash)` of every timer that fired in this block, in order.
+    pub firings: Vec<(Hash, Hash)>,
 }
 
 /// The result of running an actor's `__init__` or handler under a checkpoint.
@@ -383,6 +385,7 @@ impl<'e, 'a> Executor<'e, 'a> {
             cycles_used: 0,
             cells_used: 0,
             traces: trace.then(Vec::new),
+            firings: Vec::new(),
         }
     }
 

@@ -353,6 +353,7 @@ pub(crate) fn run_timers(
             tips.push(priority);
         }
         receipts.push((session_receipt(x, fire_id, &handled, s, fee, None)?, None));
+        x.firings.push((id, fire_id));
     }
     if let TimerMode::Auction { .. } = mode {
         let cfg = x.env.params.timer.clone();

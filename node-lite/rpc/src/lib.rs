@@ -630,12 +630,25 @@ pub struct TimerView {
     pub id: Hash,
     pub actor: Address,
     pub creator: Address,
+    /// Who pays each firing (the creator, for timers set by transaction or by an actor).
+    pub fee_payer: Address,
+    /// The next firing height.
     pub height: u64,
     pub handler: String,
     pub every_blocks: Option<u64>,
     pub cycles_per_fire: u64,
     pub cells_per_fire: u64,
 }
+
+/// One past firing of a timer: its height and receipt.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TimerFiringView {
+    pub height: u64,
+    pub receipt: ReceiptView,
+}
+
+/// Most firings one `cowboy_getTimerFirings` call returns.
+pub const TIMER_FIRINGS_PAGE: usize = 100;
 
 /// An actor's code: the canonical Python source its code hash names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -768,6 +781,20 @@ pub trait CowboyApi {
 
     #[method(name = "getTimers")]
     async fn timers(&self, address: Address) -> RpcResult<Vec<TimerView>>;
+
+    /// The pending timer `id` (`null` once it fired for the last time, expired or was
+    /// cancelled, or if it never existed).
+    #[method(name = "getTimer")]
+    async fn timer(&self, id: Hash) -> RpcResult<Option<TimerView>>;
+
+    /// Timer `id`'s last `limit` (default and at most [`TIMER_FIRINGS_PAGE`]) firings this
+    /// node executed, newest first, each with its receipt.
+    #[method(name = "getTimerFirings")]
+    async fn timer_firings(
+        &self,
+        id: Hash,
+        limit: Option<usize>,
+    ) -> RpcResult<Vec<TimerFiringView>>;
 
     /// The first `limit` (default and at most [`TIMER_QUEUE_PAGE`]) pending timers of every
     /// actor, in firing order.

@@ -86,6 +86,7 @@ fn apply(with_events: bool, dir: &std::path::Path) -> (Duration, Store) {
                     receipts: &rs,
                     outcome: &[],
                     traces: &[],
+                    timer_firings: &[],
                 },
             )
             .unwrap();

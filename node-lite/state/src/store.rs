@@ -31,6 +31,9 @@ const TX_INDEX: TableDefinition<&[u8], &[u8]> = TableDefinition::new("tx_index")
 /// Transaction hash → the developer's trace of its calls (`cowboy_types::trace`, as JSON).
 /// Not consensus data: only what this node recorded when it executed the block.
 const TRACES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("traces");
+/// Timer id ‖ firing height (big-endian) → the firing's receipt hash: a timer's past firings,
+/// in height order. Developer data, like `TRACES`.
+const TIMER_FIRINGS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("timer_firings");
 
 /// Where a transaction's receipt (and, for a block transaction, the transaction) is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +84,14 @@ fn receipt_key(height: u64, index: u32) -> [u8; 12] {
     k
 }
 
+/// The `TIMER_FIRINGS` key of timer `id`'s firing at `height`.
+fn firing_key(id: &Hash, height: u64) -> [u8; 40] {
+    let mut k = [0u8; 40];
+    k[..32].copy_from_slice(&id.0);
+    k[32..].copy_from_slice(&height.to_be_bytes());
+    k
+}
+
 /// A block's state changes with their new root, ready to commit.
 #[derive(Debug, Clone)]
 pub struct Prepared {
@@ -109,6 +120,8 @@ pub struct BlockRecord<'a> {
     pub outcome: &'a [u8],
     /// Traces to keep, by transaction hash (see `TRACES`): empty when not recorded.
     pub traces: &'a [(Hash, Vec<u8>)],
+    /// `(timer id, firing receipt hash)` of the timers that fired in the block.
+    pub timer_firings: &'a [(Hash, Hash)],
 }
 
 /// The durable store.
@@ -384,6 +397,12 @@ impl Store {
                 };
                 index.insert(receipt.tx_hash.0.as_slice(), loc.encode().as_slice())?;
             }
+            if !record.timer_firings.is_empty() {
+                let mut firings = txn.open_table(TIMER_FIRINGS)?;
+                for (timer, receipt) in record.timer_firings {
+                    firings.insert(firing_key(timer, height).as_slice(), receipt.0.as_slice())?;
+                }
+            }
             if !record.traces.is_empty() {
                 let mut traces = txn.open_table(TRACES)?;
                 for (tx_hash, trace) in record.traces {
@@ -440,6 +459,37 @@ impl Store {
             Err(e) => return Err(e.into()),
         };
         Ok(table.get(tx_hash.0.as_slice())?.map(|v| v.value().to_vec()))
+    }
+
+    /// The last `limit` firings of timer `id` this node executed, newest first: each firing's
+    /// height and receipt hash.
+    pub fn timer_firings(&self, id: &Hash, limit: usize) -> Result<Vec<(u64, Hash)>, StoreError> {
+        let txn = self.db.begin_read()?;
+        let table = match txn.open_table(TIMER_FIRINGS) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+            Err(e) => return Err(e.into()),
+        };
+        let from = firing_key(id, 0);
+        let to = firing_key(id, u64::MAX);
+        let mut out = Vec::new();
+        for entry in table
+            .range(from.as_slice()..=to.as_slice())?
+            .rev()
+            .take(limit)
+        {
+            let (k, v) = entry?;
+            let height = k
+                .value()
+                .get(32..40)
+                .and_then(|b| b.try_into().ok())
+                .map(u64::from_be_bytes)
+                .ok_or_else(|| corrupt("timer_firings", "bad key"))?;
+            let receipt =
+                Hash::from_slice(v.value()).ok_or_else(|| corrupt("timer_firings", "bad value"))?;
+            out.push((height, receipt));
+        }
+        Ok(out)
     }
 
     /// Where the receipt of `tx_hash` is.

@@ -62,6 +62,7 @@ fn commit(store: &Store) -> u64 {
                 receipts: &receipts,
                 outcome: &[],
                 traces: &[],
+                timer_firings: &[],
             },
         )
         .unwrap();

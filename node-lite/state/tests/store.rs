@@ -36,6 +36,7 @@ fn commit(store: &Store, changes: ChangeSet) -> Hash {
                 receipts: &[(receipt, None)],
                 outcome: &[],
                 traces: &[],
+                timer_firings: &[],
             },
         )
         .unwrap();
@@ -124,6 +125,7 @@ fn blocks_must_be_committed_in_order() {
                 receipts: &[],
                 outcome: &[],
                 traces: &[],
+                timer_firings: &[],
             },
         )
         .unwrap_err();
