@@ -389,11 +389,11 @@ fn print_receipt_effects(r: &ReceiptView) {
 /// (JSON with `--json`); fails (after printing) when the transaction failed.
 pub fn report(json: bool, hash: Hash, receipt: Option<ReceiptView>) -> Result<()> {
     match receipt {
-        None if json => crate::output::json(&serde_json::json!({ "tx_hash": hash })),
+        None if json => crate::output::json(&crate::schema::Sent::Hash { tx_hash: hash }),
         None => outln!("{hash}"),
         Some(r) => {
             if json {
-                crate::output::json(&r);
+                crate::output::json(&crate::schema::Sent::Receipt(Box::new(r.clone())));
             } else {
                 print_receipt(&r);
             }

@@ -13,6 +13,7 @@ mod config;
 mod logs;
 mod opts;
 mod password;
+mod schema;
 mod shutdown;
 mod watching;
 

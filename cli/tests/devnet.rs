@@ -1460,7 +1460,33 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         .expect("key")
         .address()
         .to_string();
+    // `balance --watch --changes 1` waits, without a sleep, for the faucet's drip.
+    let mut watcher = std::process::Command::new(bin())
+        .env("COWBOY_HOME", home)
+        .env_remove("COWBOY_RPC_URL")
+        .args(["balance", &me, "--watch", "--changes", "1", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("watch");
+    // It has read the balance once it prints the first line.
+    let mut watched = std::io::BufReader::new(watcher.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut watched, &mut first).expect("first line");
     json(home, &["faucet", &me]);
+    let mut second = String::new();
+    std::io::BufRead::read_line(&mut watched, &mut second).expect("second line");
+    let first: serde_json::Value = serde_json::from_str(&first).expect("json");
+    let second: serde_json::Value = serde_json::from_str(&second).expect("json");
+    assert_eq!(first["balance"], "0", "{first}");
+    assert_eq!(second["balance"], "100000000000", "{second}");
+    assert_eq!(second["change"], "100000000000");
+    for line in [&first, &second] {
+        support::check_published_schema(&["balance", &me, "--watch"], line);
+    }
+    assert!(
+        watcher.wait().expect("exit").success(),
+        "it stops after one change"
+    );
     let balance = |home: &Path| -> (u64, u64) {
         let a = json(home, &["balance", &me]);
         (
@@ -1629,6 +1655,19 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         .failure()
         .stderr_eq(str![[r#"
 error: the transaction would fail: [..]nope[..]; it was not sent and nothing was charged (pass --force to send it anyway)
+
+"#]]);
+    assert_eq!(balance(home), before, "nothing sent, nothing charged");
+
+    // A timer for a handler the actor does not have: refused when it would be set (the
+    // simulation fails), not at every firing.
+    cowboy(home)
+        .args(["timer", "set", &counter, "nope", "--in", "5"])
+        .args(signer)
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: the transaction would fail: [..]`nope` is not a handler of Counter at [..]; it was not sent and nothing was charged (pass --force to send it anyway)
 
 "#]]);
     assert_eq!(balance(home), before, "nothing sent, nothing charged");

@@ -22,6 +22,7 @@ mod rpc;
 mod run;
 mod runner;
 mod runner_sim;
+mod schema;
 mod sign;
 mod status;
 mod test;
@@ -57,7 +58,7 @@ pub enum Command {
     Call(call::CallArgs),
     /// Run an actor's handler read-only against the latest state.
     Query(query::QueryArgs),
-    /// List, set and cancel timers.
+    /// List, show, set and cancel timers.
     #[command(subcommand)]
     Timer(timer::TimerCommand),
     /// Events of executed blocks, by actor and topic; --follow for new ones.
@@ -97,6 +98,8 @@ pub enum Command {
     Config(config::ConfigCommand),
     /// Print a shell completion script.
     Completions(completions::CompletionsArgs),
+    /// The JSON Schema of a command's --json output
+    Schema(schema::SchemaArgs),
 }
 
 impl Command {
@@ -112,6 +115,7 @@ impl Command {
             Self::RunnerSim(cmd) => cmd.run(global),
             Self::Config(cmd) => cmd.run(global),
             Self::Completions(cmd) => cmd.run(),
+            Self::Schema(cmd) => cmd.run(global),
             Self::Keys(cmd) => cmd.run(global),
             Self::Sign(cmd) => cmd.run(global),
             Self::Run(cmd) => cmd.run(global),

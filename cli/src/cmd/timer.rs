@@ -137,7 +137,7 @@ impl TimerCommand {
                     );
                 }
                 if global.json {
-                    output::json(&serde_json::json!({ "pending": pending, "firings": firings }));
+                    output::json(&crate::schema::TimerShow { pending, firings });
                     return Ok(());
                 }
                 match &pending {

@@ -107,13 +107,15 @@ impl TxCommand {
                 let node = Node::connect(&args.rpc, global)?;
                 if let Some(r) = node.call(async |c| c.receipt(hash).await)? {
                     if global.json {
-                        output::json(&serde_json::json!({ "status": "finalized", "receipt": r }));
+                        output::json(&crate::schema::TxStatus::Finalized {
+                            receipt: Box::new(r),
+                        });
                     } else {
                         client::print_receipt(&r);
                     }
                 } else if node.call(async |c| c.transaction(hash).await)?.is_some() {
                     if global.json {
-                        output::json(&serde_json::json!({ "status": "pending" }));
+                        output::json(&crate::schema::TxStatus::Pending);
                     } else {
                         outln!("pending: in the node's pool, not in a finalized block yet");
                     }
@@ -142,11 +144,11 @@ impl TxCommand {
                     None
                 };
                 if global.json {
-                    let mut doc = serde_json::json!({ "status": "finalized", "receipt": r });
-                    if args.trace {
-                        doc["trace"] = serde_json::to_value(&trace)?;
-                    }
-                    output::json(&doc);
+                    output::json(&crate::schema::TxShow {
+                        status: crate::schema::Finalized::Finalized,
+                        receipt: r,
+                        trace: args.trace.then_some(trace),
+                    });
                 } else {
                     match &trace {
                         Some(calls) if !calls.is_empty() => {
@@ -166,7 +168,7 @@ impl TxCommand {
             Self::Hash(args) => {
                 let tx = decode(&args.raw)?;
                 if global.json {
-                    output::json(&serde_json::json!({ "hash": tx.digest() }));
+                    output::json(&crate::schema::TxHash { hash: tx.digest() });
                 } else {
                     outln!("{}", tx.digest());
                 }

@@ -68,7 +68,83 @@ pub fn json_output(args: &[&str], out: &std::process::Output) -> serde_json::Val
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
     );
-    serde_json::from_slice(&out.stdout).expect("json output")
+    let value = serde_json::from_slice(&out.stdout).expect("json output");
+    check_published_schema(args, &value);
+    value
+}
+
+/// Checks `value`, what `cowboy ARGS --json` printed, against the JSON Schema the CLI publishes
+/// for that command (`cowboy schema COMMAND`), when it publishes one: every such output a test
+/// sees is checked against the contract.
+pub fn check_published_schema(args: &[&str], value: &serde_json::Value) {
+    let Some((command, schema)) = published_schema(args) else {
+        return;
+    };
+    let validator = jsonschema::validator_for(&schema)
+        .unwrap_or_else(|e| panic!("the schema of `cowboy {command}` is not a JSON Schema: {e}"));
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| format!("{e} (at {})", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "`cowboy {command} --json` printed JSON its published schema refuses:\n{}\n{value:#}",
+        errors.join("\n")
+    );
+}
+
+/// The command `args` run (as `cowboy schema` names it) and its schema, if one is published.
+fn published_schema(args: &[&str]) -> Option<(String, serde_json::Value)> {
+    use std::{
+        collections::HashMap,
+        sync::{Mutex, OnceLock},
+    };
+    static LISTED: OnceLock<Vec<String>> = OnceLock::new();
+    static SCHEMAS: OnceLock<Mutex<HashMap<String, serde_json::Value>>> = OnceLock::new();
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cowboy"))
+            .args(args)
+            .output()
+            .expect("cowboy schema");
+        assert!(out.status.success(), "cowboy {args:?} failed");
+        serde_json::from_slice(&out.stdout).expect("a JSON schema")
+    };
+    let listed = LISTED.get_or_init(|| {
+        run(&["--json", "schema"])
+            .as_array()
+            .expect("a list")
+            .iter()
+            .filter_map(|o| o["command"].as_str().map(str::to_owned))
+            .collect()
+    });
+    let words: Vec<&str> = args
+        .iter()
+        .take_while(|a| !a.starts_with('-'))
+        .copied()
+        .collect();
+    let first = words.first()?;
+    let mut candidates = Vec::new();
+    if args.contains(&"--watch") {
+        candidates.push(format!("{first} --watch"));
+    }
+    if let Some(second) = words.get(1) {
+        candidates.push(format!("{first} {second}"));
+    }
+    candidates.push(first.to_string());
+    let command = candidates.into_iter().find(|c| listed.contains(c))?;
+    let mut schemas = SCHEMAS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let schema = schemas
+        .entry(command.clone())
+        .or_insert_with(|| {
+            let mut args = vec!["schema"];
+            args.extend(command.split(' '));
+            run(&args)
+        })
+        .clone();
+    Some((command, schema))
 }
 
 /// Copies the directory `from` to `to` (recursively, leaving out `build/` output), so tests

@@ -696,10 +696,26 @@ fn schedule(
         Ok(_) => return invalid("timer args must encode a list of positional arguments".into()),
         Err(e) => return invalid(format!("timer args are not a canonical value: {e}")),
     }
-    if x.world.account(&spec.actor)?.actor.is_none() {
+    let Some(record) = x.world.account(&spec.actor)?.actor else {
         return Ok(Handled::failed(
             failure::NO_ACTOR,
             format!("no actor at {}: timers call actor handlers", spec.actor),
+        ));
+    };
+    // A timer for a method the actor does not have would fail at every firing, each paid
+    // for: refused when it is set (a Cowboy decision; the spec is silent).
+    let code = x.code_of(&record)?;
+    let shape = &code.shape;
+    if !shape.handlers.iter().any(|h| *h == spec.handler) {
+        return Ok(Handled::failed(
+            cowboy_pvm::ErrorKind::HandlerNotFound.code(),
+            format!(
+                "`{}` is not a handler of {} at {} (handlers: {})",
+                spec.handler,
+                shape.class_name,
+                spec.actor,
+                shape.handlers.join(", ")
+            ),
         ));
     }
     if let Err(e) = cowboy_types::timer::check_count(

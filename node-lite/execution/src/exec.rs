@@ -418,7 +418,10 @@ impl<'e, 'a> Executor<'e, 'a> {
     }
 
     /// Loads the compiled code of an actor.
-    fn code_of(&mut self, actor: &ActorRecord) -> Result<Rc<cowboy_pvm::ActorCode>, ExecError> {
+    pub(crate) fn code_of(
+        &mut self,
+        actor: &ActorRecord,
+    ) -> Result<Rc<cowboy_pvm::ActorCode>, ExecError> {
         // Versions only add names (`cowboy_pvm::stdlib`): code validated under an earlier
         // version runs under this one. Code from a later version means this node is outdated.
         if cowboy_pvm::stdlib::PvmVersion::new(actor.pvm_version).is_none() {

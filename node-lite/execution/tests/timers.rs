@@ -150,6 +150,45 @@ fn a_timer_cannot_fire_in_the_block_that_creates_it() {
 }
 
 #[test]
+fn a_timer_for_a_handler_the_actor_lacks_is_refused_when_set() {
+    with_engine(|engine| {
+        let (node, ticker) = setup(engine, Parameters::spec(), 10 * CBY);
+        let a = key(1);
+        let t = tx(
+            &a,
+            next_nonce(&node),
+            Instruction::System(SystemInstruction::SetInterval {
+                timer: TimerSpec {
+                    actor: ticker,
+                    handler: "tock".into(),
+                    args: encode_args(vec![]),
+                    cycles_per_fire: 100_000,
+                    cells_per_fire: 5_000,
+                    expires_at: None,
+                    bid: None,
+                },
+                start_height: node.height() + 2,
+                every_blocks: 3,
+            }),
+        );
+        let executed = node.block(engine, vec![t.clone()]);
+        let (code, msg) = failure(receipt_of(&executed, &t.digest()));
+        assert_eq!(
+            code,
+            cowboy_types::FailureKind::HandlerNotFound.code(),
+            "{msg}"
+        );
+        assert!(
+            msg.starts_with("`tock` is not a handler of Actor at "),
+            "{msg}"
+        );
+        for _ in 0..4 {
+            assert_eq!(node.block(engine, vec![]).stats.timers_fired, 0);
+        }
+    })
+}
+
+#[test]
 fn an_interval_repeats_until_its_ttl() {
     with_engine(|engine| {
         let (node, ticker) = setup(engine, Parameters::spec(), 10 * CBY);

@@ -19,6 +19,9 @@ pub struct CallState {
     pub next_id: u64,
     /// Bytes of `print` output so far (capped).
     pub log_bytes: usize,
+    /// The running actor's class and public handlers: a timer it sets must name one.
+    pub class_name: String,
+    pub handlers: Vec<String>,
 }
 
 thread_local! {
@@ -31,7 +34,11 @@ pub struct CallGuard;
 impl CallGuard {
     /// Installs the state for a call. `host` must stay borrowed until the guard is dropped,
     /// which the lifetime parameter enforces.
-    pub fn install<'h>(host: &'h mut (dyn Host + 'h), ctx: CallContext) -> GuardWithHost<'h> {
+    pub fn install<'h>(
+        host: &'h mut (dyn Host + 'h),
+        ctx: CallContext,
+        shape: &crate::validate::ActorShape,
+    ) -> GuardWithHost<'h> {
         // SAFETY: the lifetime is erased only for storage in the thread-local. The pointer is
         // dereferenced only through `with_host`, while a call is running, and the returned
         // guard (which borrows `host` for 'h) removes it before the borrow ends.
@@ -45,6 +52,8 @@ impl CallGuard {
                 imported: BTreeSet::new(),
                 next_id: 0,
                 log_bytes: 0,
+                class_name: shape.class_name.clone(),
+                handlers: shape.handlers.clone(),
             })
         });
         GuardWithHost {

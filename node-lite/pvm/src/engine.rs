@@ -581,7 +581,7 @@ impl Engine {
         // `repr`'s guard against recursion keeps the room it grew: every call starts with none.
         self.interpreter
             .enter(|vm| drop(std::mem::take(&mut *vm.repr_guards.borrow_mut())));
-        let guard = CallGuard::install(host, ctx);
+        let guard = CallGuard::install(host, ctx, &actor.shape);
         // Whatever the runtime compiled between calls is not this call's.
         pyregex::clear_patterns();
         meter::start(limits.cycles, limits.cells, limits::MEMORY_BYTES);

@@ -201,10 +201,20 @@ class Actor:
 
     def past_timer(self):
         sdk.set_timer(sdk.block_height(), "tick")
+
+    def misspelled_timer(self):
+        try:
+            sdk.set_interval(10, "tik")
+        except ValueError as e:
+            return str(e)
 "#;
     let outs = session(
         SRC,
-        vec![("go", args(vec![])), ("past_timer", args(vec![]))],
+        vec![
+            ("go", args(vec![])),
+            ("past_timer", args(vec![])),
+            ("misspelled_timer", args(vec![])),
+        ],
     );
     let out = &outs[0];
     let Ok(Value::List(r)) = &out.result else {
@@ -251,6 +261,17 @@ class Actor:
     );
     assert_eq!(out.logs, vec!["hello 42".to_string()]);
     assert!(matches!(&outs[1].result, Err(e) if e.message.contains("not after the current block")));
+    // A timer fires one of the actor's own handlers: any other name is refused when it is set.
+    assert_eq!(
+        outs[2].result.as_ref().ok(),
+        Some(&s(
+            "`tik` is not a handler of Actor (handlers: go, tick, past_timer, misspelled_timer): \
+             a timer fires one of the actor's own public methods"
+        )),
+        "{:?}",
+        outs[2].result
+    );
+    assert!(outs[2].effects.timers_set.is_empty());
 }
 
 #[test]

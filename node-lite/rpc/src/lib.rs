@@ -183,7 +183,7 @@ pub struct TxView {
 }
 
 /// An event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EventView {
     pub emitter: Address,
     pub topics: Vec<Hash>,
@@ -191,7 +191,7 @@ pub struct EventView {
 }
 
 /// How a transaction or read-only call ended (`success` or `failed` in JSON).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ReceiptStatus {
     /// Every effect committed.
@@ -217,7 +217,7 @@ impl std::fmt::Display for ReceiptStatus {
 }
 
 /// What became of one message (`delivered`, `failed` or `deferred` in JSON).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DeliveryOutcome {
     /// The handler ran and its effects committed.
@@ -246,7 +246,7 @@ impl std::fmt::Display for DeliveryOutcome {
 }
 
 /// What became of one message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DeliveryView {
     pub id: Hash,
     pub to: Address,
@@ -256,7 +256,7 @@ pub struct DeliveryView {
 }
 
 /// A receipt.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ReceiptView {
     pub tx_hash: Hash,
     pub block_height: u64,
@@ -351,7 +351,7 @@ impl ReceiptView {
 }
 
 /// Nonces of an address.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NonceView {
     /// Its nonce in the latest executed state.
     pub latest: u64,
@@ -360,7 +360,7 @@ pub struct NonceView {
 }
 
 /// An account.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AccountView {
     pub address: Address,
     pub height: u64,
@@ -455,7 +455,7 @@ pub struct EventsRequest {
 }
 
 /// One event, where it is, and its data decoded when it is a canonical value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EventRecord {
     pub block_height: u64,
     /// Its receipt's place in the block's execution order, and its place among the
@@ -503,7 +503,7 @@ pub struct Assignments {
 }
 
 /// An actor's record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ActorView {
     pub code_hash: Hash,
     /// The PVM version whose rules validated the code at deploy.
@@ -514,6 +514,7 @@ pub struct ActorView {
     pub pending_timers: u64,
     /// What the actor declared at deployment (whitepaper §15), e.g. `["http.fetch"]`.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub entitlements: cowboy_types::entitlement::ActorEntitlements,
 }
 
@@ -574,7 +575,7 @@ pub struct QueryRequest {
 }
 
 /// What a read-only call returned.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct QueryView {
     pub height: u64,
     pub status: ReceiptStatus,
@@ -588,7 +589,7 @@ pub struct QueryView {
 }
 
 /// What a transaction would do if the next block executed it (`cowboy_simulate`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SimulationView {
     /// The height of the state it ran on; its receipt's `block_height` is the next one.
     pub height: u64,
@@ -603,7 +604,7 @@ pub struct SimulationView {
 }
 
 /// Current fees and a suggestion.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FeesView {
     pub height: u64,
     /// Global basefees (per cycle, per cell).
@@ -625,7 +626,7 @@ pub struct FeesView {
 }
 
 /// A pending timer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TimerView {
     pub id: Hash,
     pub actor: Address,
@@ -641,7 +642,7 @@ pub struct TimerView {
 }
 
 /// One past firing of a timer: its height and receipt.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TimerFiringView {
     pub height: u64,
     pub receipt: ReceiptView,

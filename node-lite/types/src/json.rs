@@ -33,6 +33,20 @@ pub struct JsonError {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Amount(pub u64);
 
+impl schemars::JsonSchema for Amount {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Amount".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^(0|[1-9][0-9]*)$",
+            "description": "an amount in base units (1 CBY = 10^9), as a decimal string",
+        })
+    }
+}
+
 impl Serialize for Amount {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.0.to_string())
@@ -101,6 +115,20 @@ impl<'de> Deserialize<'de> for Uint {
 /// Bytes written as a `0x`-prefixed hex string.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HexBytes(pub Vec<u8>);
+
+impl schemars::JsonSchema for HexBytes {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "HexBytes".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^0x([0-9a-fA-F]{2})*$",
+            "description": "bytes, 0x-prefixed hex",
+        })
+    }
+}
 
 impl Serialize for HexBytes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -159,6 +159,20 @@ macro_rules! fixed_bytes {
                 s.parse().map_err(serde::de::Error::custom)
             }
         }
+
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({
+                    "type": "string",
+                    "pattern": format!("^0x[0-9a-fA-F]{{{}}}$", 2 * $len),
+                    "description": concat!(stringify!($len), " bytes, 0x-prefixed hex"),
+                })
+            }
+        }
     };
 }
 

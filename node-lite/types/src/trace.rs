@@ -13,7 +13,7 @@ use crate::{
 use serde::{Deserialize, Serialize};
 
 /// One run of an actor's code: a handler, or a deploy's `__init__`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraceCall {
     /// The message this call handled (its id in the receipt's deliveries); `None` for a
     /// deploy's `__init__`.
@@ -49,7 +49,7 @@ pub struct TraceCall {
 }
 
 /// An event a call emitted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraceEvent {
     pub topics: Vec<Hash>,
     pub data: HexBytes,
@@ -57,7 +57,7 @@ pub struct TraceEvent {
 
 /// A message a call sent: its delivery's outcome is in the receipt under `id`, and the call
 /// that handled it (if it ran) names `id` as its `message`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraceMessage {
     pub id: Hash,
     pub to: Address,
@@ -68,7 +68,7 @@ pub struct TraceMessage {
 }
 
 /// Why a traced call failed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraceFailure {
     /// The receipt code and its name ([`crate::FailureKind`]).
     pub code: u8,

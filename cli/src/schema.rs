@@ -1,0 +1,190 @@
+//! The JSON contract: for each command whose `--json` output is described, the serde type it
+//! prints and that type's JSON Schema (generated with `schemars`, published in the book under
+//! `reference/schemas/`, and checked against real output by the devnet tests).
+//!
+//! A command prints its `--json` output through the type listed here, so the schema cannot
+//! drift from what is printed. The entities are the RPC's views (`cowboy_rpc`) and the trace
+//! (`cowboy_types::trace`), shared by the node and the CLI.
+
+use cowboy_rpc::{
+    AccountView, EventRecord, FeesView, NonceView, QueryView, ReceiptView, TimerFiringView,
+    TimerView,
+};
+use cowboy_types::{Hash, json::Amount, trace::TraceCall};
+use schemars::{JsonSchema, Schema};
+use serde::Serialize;
+
+/// What `call`, `deploy`, `tx send`, `timer set` and `timer cancel` print: the receipt, or with
+/// `--no-wait` only the transaction hash.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Sent {
+    Receipt(Box<ReceiptView>),
+    Hash { tx_hash: Hash },
+}
+
+/// What `tx status` prints: the receipt once the transaction is in a finalized block.
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum TxStatus {
+    Finalized { receipt: Box<ReceiptView> },
+    Pending,
+}
+
+/// The only status `tx show` prints (a pending transaction is an error).
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Finalized {
+    Finalized,
+}
+
+/// What `tx show` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct TxShow {
+    pub status: Finalized,
+    pub receipt: ReceiptView,
+    /// With `--trace`: what each call did (`cowboy_getTrace`); `null` when the node recorded
+    /// no trace of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Option<Vec<TraceCall>>>,
+}
+
+/// What `tx hash` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct TxHash {
+    pub hash: Hash,
+}
+
+/// What `timer show` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct TimerShow {
+    /// The timer while it is pending; `null` once it fired for the last time, expired or was
+    /// cancelled.
+    pub pending: Option<TimerView>,
+    /// Its last firings, newest first.
+    pub firings: Vec<TimerFiringView>,
+}
+
+/// One line of `balance --watch --json`: the account after a block changed it.
+#[derive(Serialize, JsonSchema)]
+pub struct BalanceChange {
+    pub height: u64,
+    pub balance: Amount,
+    pub nonce: u64,
+    /// The balance's change in base units, signed (`"-21000000"`); `null` on the first line.
+    pub change: Option<String>,
+}
+
+/// A command with a described `--json` output.
+pub struct Output {
+    /// The command, as typed (`timer show`, `balance --watch`).
+    pub command: &'static str,
+    /// What the output is.
+    pub what: &'static str,
+    /// Whether the output is one JSON document per line (a stream) rather than one document.
+    pub lines: bool,
+    schema: fn() -> Schema,
+}
+
+impl Output {
+    /// The JSON Schema of the output (of each line, for a stream).
+    pub fn schema(&self) -> Schema {
+        (self.schema)()
+    }
+
+    /// The book's file name of the schema: the command with dashes (`timer-show.json`).
+    pub fn file_name(&self) -> String {
+        let words: Vec<&str> = self
+            .command
+            .split(' ')
+            .map(|w| w.trim_start_matches('-'))
+            .collect();
+        format!("{}.json", words.join("-"))
+    }
+}
+
+macro_rules! output {
+    ($command:literal, $what:literal, $lines:literal, $ty:ty) => {
+        Output {
+            command: $command,
+            what: $what,
+            lines: $lines,
+            schema: || schemars::schema_for!($ty),
+        }
+    };
+}
+
+/// Every command whose `--json` output has a published schema.
+pub const OUTPUTS: &[Output] = &[
+    output!(
+        "call",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "deploy",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "tx send",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "timer set",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "timer cancel",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "tx status",
+        "finalized with the receipt, or pending",
+        false,
+        TxStatus
+    ),
+    output!(
+        "tx show",
+        "the receipt, and the trace with --trace",
+        false,
+        TxShow
+    ),
+    output!("tx hash", "the transaction hash", false, TxHash),
+    output!(
+        "balance",
+        "the account: balance, nonce, actor record",
+        false,
+        AccountView
+    ),
+    output!(
+        "balance --watch",
+        "the account after each change",
+        true,
+        BalanceChange
+    ),
+    output!("nonce", "the executed and pending nonces", false, NonceView),
+    output!("fees", "basefees and suggested fee caps", false, FeesView),
+    output!("query", "a read-only call's result", false, QueryView),
+    output!("timer list", "pending timers", false, Vec<TimerView>),
+    output!(
+        "timer show",
+        "a timer and its past firings",
+        false,
+        TimerShow
+    ),
+    output!("events", "one event per line", true, EventRecord),
+];
+
+/// The described output of `command` (words as typed, e.g. `["timer", "show"]`).
+pub fn output(command: &str) -> Option<&'static Output> {
+    OUTPUTS.iter().find(|o| o.command == command)
+}
