@@ -706,7 +706,7 @@ fn schedule(
     // for: refused when it is set (a Cowboy decision; the spec is silent).
     let code = x.code_of(&record)?;
     let shape = &code.shape;
-    if !shape.handlers.iter().any(|h| *h == spec.handler) {
+    if !shape.handlers.contains(&spec.handler) {
         return Ok(Handled::failed(
             cowboy_pvm::ErrorKind::HandlerNotFound.code(),
             format!(
