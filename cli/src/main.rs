@@ -9,6 +9,7 @@
 mod output;
 mod client;
 mod cmd;
+mod completion;
 mod config;
 mod logs;
 mod opts;
@@ -38,6 +39,9 @@ pub struct Cli {
 }
 
 fn main() -> ExitCode {
+    // `COMPLETE=SHELL cowboy …`: the shell asking for completions (see `cowboy completions`);
+    // answers and exits. Without COMPLETE this returns at once.
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
     let cli = Cli::parse();
     let json = cli.global.json;
     match cli.command.run(&cli.global) {

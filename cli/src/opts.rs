@@ -76,7 +76,13 @@ pub struct PasswordArgs {
 pub struct SignerArgs {
     /// Sign with this key from the keystore (see `cowboy keys list`), or `dev:N` for dev
     /// account N of the published dev mnemonic (devnets only: those keys are public).
-    #[arg(long, short = 'a', env = "COWBOY_ACCOUNT", value_name = "NAME")]
+    #[arg(
+        long,
+        short = 'a',
+        env = "COWBOY_ACCOUNT",
+        value_name = "NAME",
+        add = clap_complete::ArgValueCandidates::new(crate::completion::accounts)
+    )]
     pub account: Option<String>,
 
     /// Sign with this raw private key (hex). Prefer --account: a key on the command line is

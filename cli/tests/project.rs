@@ -401,9 +401,52 @@ error: unknown profile key "colour"; use rpc_url, account, chain_id or faucet_ur
         .assert()
         .success()
         .stdout_eq(str![[r#"
-_cowboy() {
+
+_clap_complete_cowboy() {
 ...
 "#]]);
+
+    // What the shell gets at a Tab (the fish protocol: one candidate a line, then its help):
+    // key names from the keystore and the dev accounts for --account, the project's actors for
+    // --actor, stored keys for `keys show`.
+    let key = dir.path().join("key.hex");
+    std::fs::write(
+        &key,
+        "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+    )
+    .expect("key");
+    cowboy(dir.path(), &home)
+        .args(["keys", "import", "alice", "--private-key-file"])
+        .arg(&key)
+        .env("COWBOY_PASSWORD", "pw")
+        .assert()
+        .success();
+    let complete = |cwd: &Path, words: &[&str]| -> String {
+        let out = cowboy(cwd, &home)
+            .env("COMPLETE", "fish")
+            .args(["--", "cowboy"])
+            .args(words)
+            .output()
+            .expect("complete");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let accounts = complete(dir.path(), &["call", "0xA", "get", "--account", ""]);
+    assert!(
+        accounts.starts_with("alice\tkeystore key\ndev:0\tdevnet dev account\n"),
+        "{accounts}"
+    );
+    assert_eq!(complete(dir.path(), &["keys", "show", "al"]), "alice\n");
+    cowboy(dir.path(), &home)
+        .args(["new", "chat", "--template", "pair", "--yes"])
+        .assert()
+        .success();
+    let actors = complete(&dir.path().join("chat"), &["deploy", "--actor", ""]);
+    let names: Vec<&str> = actors
+        .lines()
+        .map(|l| l.split('\t').next().unwrap_or(""))
+        .collect();
+    assert_eq!(names, ["requester", "responder"], "{actors}");
 }
 
 /// `cowboy test` on Python tests: passing, a failed assertion (with what the test printed), an

@@ -26,7 +26,7 @@ pub struct DeployArgs {
     /// A Python source file or a build artifact (`build/NAME.json`).
     source: Option<PathBuf>,
     /// The project actor to deploy (when SOURCE is not given).
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::completion::project_actors))]
     actor: Option<String>,
     /// The project directory (when SOURCE is not given; default: around the current
     /// directory).

@@ -37,6 +37,7 @@ pub struct NewArgs {
 #[derive(Args)]
 pub struct NameArgs {
     /// The key's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::key_names))]
     name: String,
 }
 
@@ -62,6 +63,7 @@ pub struct ImportArgs {
 #[derive(Args)]
 pub struct ExportArgs {
     /// The key's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::key_names))]
     name: String,
     /// Print the raw private key in hex instead of the encrypted keystore. Anyone who sees it
     /// controls the account.
@@ -74,6 +76,7 @@ pub struct ExportArgs {
 #[derive(Args)]
 pub struct DeleteArgs {
     /// The key's name.
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::key_names))]
     name: String,
     /// Do not ask for confirmation.
     #[arg(long, short = 'y')]

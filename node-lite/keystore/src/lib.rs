@@ -118,6 +118,16 @@ impl Keystore {
         Ok(Self { dir })
     }
 
+    /// The names of the keys stored under `home`, sorted, without creating anything (empty when
+    /// there is no keystore): what shell completion offers.
+    pub fn names_at(home: &Path) -> Vec<String> {
+        Self {
+            dir: home.join("keystore"),
+        }
+        .names()
+        .unwrap_or_default()
+    }
+
     /// The keystore directory.
     pub fn dir(&self) -> &Path {
         &self.dir
