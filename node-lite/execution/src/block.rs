@@ -158,7 +158,9 @@ impl Executed {
             .zip(&self.traces)
             .filter(|(_, calls)| !calls.is_empty())
             .map(|((receipt, _), calls)| {
-                let records: Vec<_> = calls.iter().map(crate::exec::CallTrace::record).collect();
+                let mut records: Vec<_> =
+                    calls.iter().map(crate::exec::CallTrace::record).collect();
+                cowboy_types::trace::bound_for_storage(&mut records);
                 serde_json::to_vec(&records)
                     .map(|json| (receipt.tx_hash, json))
                     .map_err(|e| ExecError::Corrupt {

@@ -12,6 +12,50 @@ use crate::{
 };
 use serde::{Deserialize, Serialize};
 
+/// Most `print` output a stored trace keeps per receipt, over all its calls. `print` is paid
+/// only in cycles (one a character), and a call may keep 64 KiB of it: without a bound, one
+/// block could make every node write tens of megabytes of it beside the receipts.
+pub const MAX_STORED_LOG_BYTES: usize = 16 * 1024;
+
+/// Most bytes of one call's traceback a stored trace keeps.
+pub const MAX_STORED_TRACEBACK_BYTES: usize = 8 * 1024;
+
+/// Bounds what a node stores of a receipt's calls: `print` output up to
+/// [`MAX_STORED_LOG_BYTES`] in all (then a line saying how much was left out), tracebacks up to
+/// [`MAX_STORED_TRACEBACK_BYTES`] each. Everything else a trace holds was paid for in cells.
+pub fn bound_for_storage(calls: &mut [TraceCall]) {
+    let mut left = MAX_STORED_LOG_BYTES;
+    let mut dropped = 0usize;
+    for call in calls.iter_mut() {
+        let logs = std::mem::take(&mut call.logs);
+        for line in logs {
+            if dropped == 0 && line.len() <= left {
+                left -= line.len();
+                call.logs.push(line);
+            } else {
+                dropped += line.len();
+            }
+        }
+        if let Some(tb) = call.failure.as_mut().and_then(|f| f.traceback.as_mut())
+            && tb.len() > MAX_STORED_TRACEBACK_BYTES
+        {
+            let mut cut = MAX_STORED_TRACEBACK_BYTES;
+            while !tb.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            tb.truncate(cut);
+            tb.push_str("\n… (the rest of the traceback was not kept by the node)");
+        }
+    }
+    if dropped > 0
+        && let Some(last) = calls.last_mut()
+    {
+        last.logs.push(format!(
+            "… {dropped} more bytes of print output were not kept by the node (at most {MAX_STORED_LOG_BYTES} per transaction)"
+        ));
+    }
+}
+
 /// One run of an actor's code: a handler, or a deploy's `__init__`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TraceCall {
@@ -88,5 +132,67 @@ impl TraceFailure {
             message,
             traceback,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(logs: Vec<String>, traceback: Option<String>) -> TraceCall {
+        TraceCall {
+            message: None,
+            actor: Address::ZERO,
+            caller: Address::ZERO,
+            method: Some("go".into()),
+            depth: 0,
+            value: Amount(0),
+            cycles_used: 0,
+            cells_used: 0,
+            logs,
+            events: Vec::new(),
+            sent: Vec::new(),
+            returned: None,
+            failure: traceback.map(|t| TraceFailure::new(6, "boom".into(), Some(t))),
+        }
+    }
+
+    #[test]
+    fn stored_traces_keep_a_bounded_amount_of_print_output_and_traceback() {
+        let line = "x".repeat(1000);
+        let mut calls = vec![
+            call(vec![line.clone(); 10], None),
+            call(
+                vec![line.clone(); 10],
+                Some("é".repeat(MAX_STORED_TRACEBACK_BYTES)),
+            ),
+        ];
+        bound_for_storage(&mut calls);
+        let kept: usize = calls
+            .iter()
+            .flat_map(|c| &c.logs)
+            .filter(|l| *l == &line)
+            .map(String::len)
+            .sum();
+        assert_eq!(kept, 16_000, "whole lines up to 16 KiB");
+        assert_eq!(
+            calls[1].logs.last().map(String::as_str),
+            Some(
+                "… 4000 more bytes of print output were not kept by the node (at most 16384 per transaction)"
+            )
+        );
+        let tb = calls[1]
+            .failure
+            .as_ref()
+            .and_then(|f| f.traceback.as_deref())
+            .unwrap_or_default();
+        assert!(tb.len() < MAX_STORED_TRACEBACK_BYTES + 100, "{}", tb.len());
+        assert!(tb.ends_with("(the rest of the traceback was not kept by the node)"));
+
+        // Small traces are stored whole.
+        let mut small = vec![call(vec!["hello".into()], Some("Traceback".into()))];
+        let before = small.clone();
+        bound_for_storage(&mut small);
+        assert_eq!(small, before);
     }
 }
