@@ -75,6 +75,22 @@ pub struct BalanceChange {
     pub change: Option<String>,
 }
 
+/// What `sign` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct Signed {
+    /// The canonical encoding, lowercase hex without `0x` (what `tx send` takes).
+    pub raw: String,
+    pub hash: Hash,
+    pub from: cowboy_types::Address,
+}
+
+/// What `status` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct Status {
+    pub status: cowboy_rpc::NodeStatus,
+    pub health: cowboy_rpc::Health,
+}
+
 /// A command with a described `--json` output.
 pub struct Output {
     /// The command, as typed (`timer show`, `balance --watch`).
@@ -182,6 +198,56 @@ pub const OUTPUTS: &[Output] = &[
         TimerShow
     ),
     output!("events", "one event per line", true, EventRecord),
+    output!(
+        "estimate",
+        "limits from a simulation, and the simulation",
+        false,
+        cowboy_rpc::prepare::Estimate
+    ),
+    output!("status", "the node's status and health", false, Status),
+    output!(
+        "faucet",
+        "the drip: amount and transaction",
+        false,
+        cowboy_faucet::Drip
+    ),
+    output!(
+        "faucet info",
+        "the faucet's account, balance and limits",
+        false,
+        cowboy_faucet::FaucetInfo
+    ),
+    output!("sign", "the signed transaction", false, Signed),
+    output!(
+        "keys new",
+        "the key's name and address",
+        false,
+        cowboy_keystore::KeyEntry
+    ),
+    output!(
+        "keys import",
+        "the key's name and address",
+        false,
+        cowboy_keystore::KeyEntry
+    ),
+    output!(
+        "keys show",
+        "the key's name and address",
+        false,
+        cowboy_keystore::KeyEntry
+    ),
+    output!(
+        "keys list",
+        "every key's name and address",
+        false,
+        Vec<cowboy_keystore::KeyEntry>
+    ),
+    output!(
+        "keys delete",
+        "the deleted key's name and address",
+        false,
+        cowboy_keystore::KeyEntry
+    ),
 ];
 
 /// The described output of `command` (words as typed, e.g. `["timer", "show"]`).

@@ -20,7 +20,7 @@ pub use limits::Limit;
 pub use server::{Config, Server, ServerError};
 
 /// What a faucet tells about itself.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FaucetInfo {
     /// The faucet's own account.
     pub address: Address,
@@ -46,7 +46,7 @@ pub struct DripRequest {
 }
 
 /// A finalized transfer from the faucet.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Drip {
     pub address: Address,
     pub amount: u64,

@@ -9,7 +9,7 @@ use std::{
 };
 
 /// At most `count` requests per `window_s` seconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Limit {
     pub count: u32,
     pub window_s: u64,

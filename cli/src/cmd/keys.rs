@@ -119,7 +119,10 @@ impl KeysCommand {
             Self::Show(args) => {
                 let address = keystore.address(&args.name)?;
                 if global.json {
-                    output::json(&serde_json::json!({ "name": args.name, "address": address }));
+                    output::json(&cowboy_keystore::KeyEntry {
+                        name: args.name,
+                        address,
+                    });
                 } else {
                     outln!("{address}");
                 }

@@ -69,11 +69,11 @@ fn check_encodable(tx: &Transaction) -> Result<()> {
 fn print(tx: &Transaction, global: &GlobalArgs) -> Result<()> {
     let raw = hex::encode(tx.to_bytes());
     if global.json {
-        output::json(&serde_json::json!({
-            "raw": raw,
-            "hash": tx.digest(),
-            "from": tx.from,
-        }));
+        output::json(&crate::schema::Signed {
+            raw,
+            hash: tx.digest(),
+            from: tx.from,
+        });
     } else {
         outln!("{raw}");
     }

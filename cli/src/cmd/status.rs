@@ -26,8 +26,9 @@ impl StatusArgs {
         let node = Node::connect(&self.rpc, global)?;
         let status = node.call(async |c| c.status().await)?;
         let health = node.call(async |c| c.health().await)?;
+        let ready = health.ready;
         if global.json {
-            output::json(&serde_json::json!({ "status": status, "health": health }));
+            output::json(&crate::schema::Status { status, health });
         } else {
             outln!(
                 "{}",
@@ -61,7 +62,7 @@ impl StatusArgs {
                 outln!("see the book, \"Running a validator safely\", for what to do");
             }
         }
-        if !health.ready {
+        if !ready {
             std::process::exit(1);
         }
         Ok(())

@@ -62,7 +62,7 @@ pub enum KeystoreError {
 type Result<T> = std::result::Result<T, KeystoreError>;
 
 /// A named key and its address.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct KeyEntry {
     pub name: String,
     pub address: Address,

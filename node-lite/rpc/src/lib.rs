@@ -62,7 +62,7 @@ pub enum BlockTag {
 }
 
 /// What a node is doing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct NodeStatus {
     pub chain_id: u64,
     pub genesis_hash: Hash,
@@ -102,14 +102,14 @@ pub struct NodeStatus {
 
 /// Why a node halted: `divergence` (its execution disagreed with a finalized header),
 /// `panic` (its execution engine panicked), `storage` (its storage failed).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HaltView {
     pub kind: String,
     pub message: String,
 }
 
 /// The data directory's free space against the node's floor.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DiskView {
     pub free_bytes: u64,
     pub min_free_bytes: u64,
@@ -120,7 +120,7 @@ pub struct DiskView {
 
 /// Readiness: a node is ready once it has executed a block finalized after it started, is not
 /// halted, not paused for disk space, not stalled and not catching up.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Health {
     pub ready: bool,
     pub height: u64,

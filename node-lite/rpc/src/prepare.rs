@@ -131,7 +131,7 @@ pub async fn simulate_and_sign_at<C: CowboyApiClient + Sync>(
 }
 
 /// What a transaction would use and cost ([`estimate`]).
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Estimate {
     /// The limits [`simulate_and_sign`] would give it.
     pub cycles_limit: u64,
