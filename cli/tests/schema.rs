@@ -50,3 +50,32 @@ fn the_book_publishes_the_schema_of_every_described_output() {
         );
     }
 }
+
+/// The schemas constrain what matters: an amount is a decimal string, an address 20 bytes of
+/// hex, and a receipt's status one of its names.
+#[test]
+fn a_schema_refuses_what_its_type_would_never_print() {
+    let schema = |command: &[&str]| -> serde_json::Value {
+        let mut args = vec!["schema"];
+        args.extend_from_slice(command);
+        serde_json::from_str(&cowboy(&args)).expect("schema")
+    };
+    let account = jsonschema::validator_for(&schema(&["balance"])).expect("valid");
+    let good = serde_json::json!({
+        "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        "height": 7,
+        "balance": "100000000000",
+        "nonce": 0,
+        "actor": null
+    });
+    assert!(account.is_valid(&good));
+    let mut number = good.clone();
+    number["balance"] = serde_json::json!(100000000000u64);
+    assert!(!account.is_valid(&number), "an amount is a string");
+    let mut short = good.clone();
+    short["address"] = serde_json::json!("0x7099");
+    assert!(!account.is_valid(&short), "an address is 20 bytes");
+    let status = jsonschema::validator_for(&schema(&["tx", "status"])).expect("valid");
+    assert!(status.is_valid(&serde_json::json!({ "status": "pending" })));
+    assert!(!status.is_valid(&serde_json::json!({ "status": "maybe" })));
+}
