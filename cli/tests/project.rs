@@ -152,8 +152,9 @@ tests/test_job.py
   ok    test_firings_are_paid_from_the_actors_balance ([..] ms)
   ok    test_only_the_owner_stops_it ([..] ms)
   ok    test_every_must_be_at_least_one_block ([..] ms)
+  ok    test_a_job_without_funds_is_refused_instead_of_never_firing ([..] ms)
 
-6 passed, 0 failed
+7 passed, 0 failed
 
 "#]],
         ),

@@ -2,7 +2,7 @@
 needed. Each firing is paid from the actor's own balance, so deploy it with some value
 (`cowboy deploy --value 100000000000`)."""
 
-from cowboy_sdk import (actor, emit, block_height, caller, self_address, set_interval,
+from cowboy_sdk import (actor, emit, balance, block_height, caller, self_address, set_interval,
                         cancel_timer)
 
 
@@ -11,6 +11,10 @@ class Job:
     def __init__(self, every=5):
         if every < 1:
             raise ValueError("every must be at least 1 block")
+        if balance() == 0:
+            # Without funds every firing would self-destruct, silently: refuse instead.
+            raise ValueError("deploy the job with value: each firing is paid from its own "
+                             "balance (cowboy deploy --value 1cby)")
         self.storage["owner"] = caller()
         self.storage["ticks"] = 0
         self.storage["last"] = None

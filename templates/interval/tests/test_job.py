@@ -51,3 +51,8 @@ def test_only_the_owner_stops_it():
 def test_every_must_be_at_least_one_block():
     with ct.expect_failure(match="at least 1 block"):
         deploy(0)
+
+
+def test_a_job_without_funds_is_refused_instead_of_never_firing():
+    with ct.expect_failure(match="deploy the job with value"):
+        ct.deploy("job", 3)
