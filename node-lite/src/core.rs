@@ -535,7 +535,7 @@ impl Core {
         let job = move |engine: &mut cowboy_pvm::Engine| -> Result<Executed, BlockError> {
             // Traced: the node keeps what each call did for `cowboy_trace` (developer data,
             // beside the receipts; the execution is the same).
-            let executed = chain.execute_traced(engine, &block, Some(checked))?;
+            let executed = chain.execute_recorded(engine, &block, Some(checked))?;
             chain.commit(&executed)?;
             Ok(executed)
         };

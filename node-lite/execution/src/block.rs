@@ -189,7 +189,7 @@ pub(crate) fn run(
     parent: &Header,
     block: &Block,
     checked: Vec<Result<VerifiedTx, crate::TxError>>,
-    trace: bool,
+    tracing: crate::exec::Tracing,
 ) -> Result<Executed, BlockError> {
     let proposal = Proposal::of(&block.header);
     let world = World::new(Overlay::new(snapshot));
@@ -212,7 +212,7 @@ pub(crate) fn run(
         basefees,
     };
     let mut run = BlockRun {
-        x: Executor::new(env, world, engine, trace),
+        x: Executor::new(env, world, engine, tracing),
         block,
         checked,
         receipts: Vec::new(),

@@ -5,6 +5,7 @@
 use crate::{
     BlockError, ExecError,
     block::{Executed, Outcome, run},
+    exec::Tracing,
     tx::{self, VerifiedTx},
     world::World,
 };
@@ -168,7 +169,7 @@ impl Chain {
         block: &Block,
         checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
     ) -> Result<Executed, BlockError> {
-        self.execute_inner(engine, block, checked, false)
+        self.execute_inner(engine, block, checked, Tracing::Off)
     }
 
     /// [`Chain::execute`], recording what each call of the block did
@@ -179,7 +180,18 @@ impl Chain {
         block: &Block,
         checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
     ) -> Result<Executed, BlockError> {
-        self.execute_inner(engine, block, checked, true)
+        self.execute_inner(engine, block, checked, Tracing::Full)
+    }
+
+    /// [`Chain::execute_traced`] as a node runs it: the traces it keeps beside its receipts,
+    /// with print output and tracebacks bounded per call and per block ([`Tracing::Kept`]).
+    pub fn execute_recorded(
+        &self,
+        engine: &mut Engine,
+        block: &Block,
+        checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
+    ) -> Result<Executed, BlockError> {
+        self.execute_inner(engine, block, checked, Tracing::Kept)
     }
 
     fn execute_inner(
@@ -187,7 +199,7 @@ impl Chain {
         engine: &mut Engine,
         block: &Block,
         checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
-        trace: bool,
+        tracing: Tracing,
     ) -> Result<Executed, BlockError> {
         let snapshot = self.store.snapshot()?;
         let parent = self.head()?;
@@ -210,7 +222,7 @@ impl Chain {
             &parent,
             block,
             checked,
-            trace,
+            tracing,
         )
     }
 

@@ -213,6 +213,18 @@ impl CallTrace {
     }
 }
 
+/// What an execution records of each call it runs ([`CallTrace`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tracing {
+    /// Nothing: all consensus needs.
+    Off,
+    /// Everything, whole print output and tracebacks: `cowboy run` and `cowboy test`.
+    Full,
+    /// What a node keeps beside its receipts: print output and tracebacks bounded per call
+    /// and per block (`cowboy_types::trace`), since neither is paid for in cells.
+    Kept,
+}
+
 /// Why a traced call failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallFailure {
@@ -366,6 +378,10 @@ pub(crate) struct Executor<'e, 'a> {
     pub traces: Option<Vec<Vec<CallTrace>>>,
     /// `(timer id, firing receipt hash)` of every timer that fired in this block, in order.
     pub firings: Vec<(Hash, Hash)>,
+    /// What is recorded of each call, and (when bounded) the trace text the block may still
+    /// keep.
+    tracing: Tracing,
+    trace_text_left: usize,
 }
 
 /// The result of running an actor's `__init__` or handler under a checkpoint.
@@ -374,7 +390,7 @@ struct CallResult {
 }
 
 impl<'e, 'a> Executor<'e, 'a> {
-    pub fn new(env: Env, world: World<'a>, engine: &'e mut Engine, trace: bool) -> Self {
+    pub fn new(env: Env, world: World<'a>, engine: &'e mut Engine, tracing: Tracing) -> Self {
         Self {
             env,
             world,
@@ -384,8 +400,10 @@ impl<'e, 'a> Executor<'e, 'a> {
             tips: 0,
             cycles_used: 0,
             cells_used: 0,
-            traces: trace.then(Vec::new),
+            traces: (tracing != Tracing::Off).then(Vec::new),
             firings: Vec::new(),
+            tracing,
+            trace_text_left: cowboy_types::trace::MAX_BLOCK_TRACE_TEXT,
         }
     }
 
@@ -505,7 +523,14 @@ impl<'e, 'a> Executor<'e, 'a> {
             value,
             cycles_used: outcome.cycles_used,
             cells_used: outcome.cells_used,
-            logs: outcome.logs.clone(),
+            logs: match self.tracing {
+                Tracing::Kept => cowboy_types::trace::keep_lines(
+                    &outcome.logs,
+                    cowboy_types::trace::MAX_STORED_LOG_BYTES,
+                    &mut self.trace_text_left,
+                ),
+                _ => outcome.logs.clone(),
+            },
             events: outcome.effects.events.clone(),
             messages: outcome.effects.messages.clone(),
             timers: outcome.effects.timers_set.clone(),
@@ -538,7 +563,16 @@ impl<'e, 'a> Executor<'e, 'a> {
                     Err(CallFailure {
                         kind: *kind,
                         message: message.clone(),
-                        traceback,
+                        traceback: match self.tracing {
+                            Tracing::Kept => traceback.map(|tb| {
+                                cowboy_types::trace::keep_text(
+                                    tb,
+                                    cowboy_types::trace::MAX_STORED_TRACEBACK_BYTES,
+                                    &mut self.trace_text_left,
+                                )
+                            }),
+                            _ => traceback,
+                        },
                     })
                 }
                 Handled::Deferred => Ok(Vec::new()),

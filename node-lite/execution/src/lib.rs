@@ -39,7 +39,7 @@ pub mod world;
 pub use block::{BlockStats, Executed, Outcome, Proposal};
 pub use chain::Chain;
 pub use error::{BlockError, ExecError, GenesisError, TxError};
-pub use exec::{CallFailure, CallTrace};
+pub use exec::{CallFailure, CallTrace, Tracing};
 pub use genesis::{Allocation, Genesis, GenesisValidator};
 pub use params::Parameters;
 pub use query::{Query, QueryResult, Simulation};

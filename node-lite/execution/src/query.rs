@@ -106,7 +106,7 @@ impl Chain {
             Err(e) => return Ok(Err(e)),
         };
         let env = next_env(&head, world.basefees()?, params, chain_id);
-        let mut x = Executor::new(env, world, engine, false);
+        let mut x = Executor::new(env, world, engine, crate::exec::Tracing::Off);
         let lane = crate::lanes::lane_of(&vtx.tx.instruction);
         let prices = x.env.lane(crate::lanes::multiplier(
             lane,
@@ -143,7 +143,7 @@ impl Chain {
         let chain_id = crate::block::chain_id(&world)?;
         let env = next_env(&head, world.basefees()?, params, chain_id);
         let fanout = env.params.execution.fanout_per_tx;
-        let mut x = Executor::new(env, world, engine, false);
+        let mut x = Executor::new(env, world, engine, crate::exec::Tracing::Off);
         if x.world.account(&q.to)?.actor.is_none() {
             return Ok(QueryResult {
                 height: head.height,

@@ -776,11 +776,29 @@ fn collect_garbage(leftovers: Vec<PyObjectRef>, vm: &VirtualMachine) {
         }
     }
     drop(leftovers);
+    let survivors = call_objects();
+    for o in &survivors {
+        // A class that outlived its call (something the reset does not clear still holds it)
+        // gets its own MRO entry back: RustPython relies on it (subclass checks skip the first
+        // entry), and whether a class survives must not change what later calls see.
+        if let Ok(class) = o.clone().downcast::<rustpython_vm::builtins::PyType>() {
+            let own = class
+                .mro
+                .read()
+                .first()
+                .is_some_and(|first| first.is(&class));
+            if !own {
+                class.mro.write().insert(0, class.clone());
+                class.modified();
+            }
+        }
+    }
     // RustPython's collection first empties its global method cache (4,096 entries, two locked
     // writes each: a third of a small call's time, and every lookup after it misses), and only
     // then looks for candidates. With no tracked object left unfrozen it has none, frees
     // nothing and changes nothing a call can observe: it is not run.
-    if !call_objects().is_empty() {
+    if !survivors.is_empty() {
+        drop(survivors);
         rustpython_vm::gc_state::gc_state().collect_force(2);
     }
     let _ = meter::finish();

@@ -533,11 +533,23 @@ fn guarded_type_setattro(
         .get()
         .ok_or_else(|| vm.new_runtime_error("patch missing"))?;
     let removes = matches!(value, PySetterValue::Delete);
-    f(zelf, name, value, vm)?;
-    if removes && let Some(ty) = zelf.downcast_ref::<PyType>() {
-        crate::library_objects::compact_namespace(ty);
+    // The method cache holds borrowed pointers to namespace values. RustPython invalidates it
+    // for plain attributes, but `type`'s own descriptors (`__doc__`, `__module__`,
+    // `__annotations__`) write the namespace without doing so: a value an instance lookup had
+    // cached would be freed under the cache (a use after free an actor could steer). So the
+    // class's entries go before any write, and again after.
+    let ty = zelf.downcast_ref::<PyType>();
+    if let Some(ty) = ty {
+        ty.modified();
     }
-    Ok(())
+    let result = f(zelf, name, value, vm);
+    if let Some(ty) = ty {
+        ty.modified();
+        if removes && result.is_ok() {
+            crate::library_objects::compact_namespace(ty);
+        }
+    }
+    result
 }
 
 /// Makes `type.__setattr__` and `type.__delattr__` (what a metaclass's

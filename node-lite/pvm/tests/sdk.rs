@@ -479,3 +479,31 @@ class Actor:
         );
     }
 }
+
+/// `type`'s own `__doc__` setter writes the class namespace without invalidating the method
+/// cache; an instance lookup that cached the old value must not read it after it is freed (the
+/// runtime invalidates the class's entries around every class attribute write).
+#[test]
+fn a_class_docstring_replaced_many_times_reads_back_each_value() {
+    const SRC: &str = r#"
+class Doc:
+    pass
+
+class Actor:
+    def go(self):
+        d = Doc()
+        seen = []
+        for i in range(300):
+            Doc.__doc__ = "doc " * (i % 7 + 1) + str(i)
+            seen.append(d.__doc__)
+            seen.append(d.__doc__)
+        return seen == [("doc " * (i % 7 + 1) + str(i)) for i in range(300) for _ in range(2)]
+"#;
+    let outs = session(SRC, vec![("go", args(vec![]))]);
+    assert_eq!(
+        outs[0].result.as_ref().ok(),
+        Some(&Value::Bool(true)),
+        "{:?}",
+        outs[0].result
+    );
+}

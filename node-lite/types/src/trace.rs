@@ -20,6 +20,51 @@ pub const MAX_STORED_LOG_BYTES: usize = 16 * 1024;
 /// Most bytes of one call's traceback a stored trace keeps.
 pub const MAX_STORED_TRACEBACK_BYTES: usize = 8 * 1024;
 
+/// Most print output and traceback text a node keeps of one block's calls, in all: past it,
+/// calls are recorded without either. Neither is paid for in cells, and a block holds
+/// thousands of calls: without this bound one block could hold gigabytes in memory until it
+/// is committed.
+pub const MAX_BLOCK_TRACE_TEXT: usize = 4 * 1024 * 1024;
+
+/// The note that stands for text a node did not keep.
+pub const NOT_KEPT: &str = "… (not kept by the node: trace text is bounded)";
+
+/// Keeps of `text` what fits in `limit` bytes and in what is `left` of the block's budget
+/// (which it draws down), cut at a character boundary and followed by [`NOT_KEPT`] when cut.
+pub fn keep_text(mut text: String, limit: usize, left: &mut usize) -> String {
+    let room = limit.min(*left);
+    if text.len() <= room {
+        *left -= text.len();
+        return text;
+    }
+    let mut cut = room;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text.truncate(cut);
+    *left -= cut;
+    text.push_str(if cut == 0 { "" } else { "\n" });
+    text.push_str(NOT_KEPT);
+    text
+}
+
+/// Keeps of print output `lines` whole lines up to `limit` bytes and what is `left` of the
+/// block's budget, then a [`NOT_KEPT`] line if any were dropped.
+pub fn keep_lines(lines: &[String], limit: usize, left: &mut usize) -> Vec<String> {
+    let mut room = limit.min(*left);
+    let mut kept = Vec::new();
+    for line in lines {
+        if line.len() > room {
+            kept.push(NOT_KEPT.to_owned());
+            break;
+        }
+        room -= line.len();
+        *left -= line.len();
+        kept.push(line.clone());
+    }
+    kept
+}
+
 /// Bounds what a node stores of a receipt's calls: `print` output up to
 /// [`MAX_STORED_LOG_BYTES`] in all (then a line saying how much was left out), tracebacks up to
 /// [`MAX_STORED_TRACEBACK_BYTES`] each. Everything else a trace holds was paid for in cells.
@@ -188,6 +233,23 @@ mod tests {
             .unwrap_or_default();
         assert!(tb.len() < MAX_STORED_TRACEBACK_BYTES + 100, "{}", tb.len());
         assert!(tb.ends_with("(the rest of the traceback was not kept by the node)"));
+
+        // As a call is recorded: what fits the call's and the block's budgets, then a note.
+        let mut left = 10;
+        assert_eq!(keep_text("short".into(), 8, &mut left), "short");
+        assert_eq!(left, 5);
+        assert_eq!(
+            keep_text("ééé".into(), 8, &mut left),
+            format!("éé\n{NOT_KEPT}")
+        );
+        assert_eq!(left, 1);
+        let lines = vec!["a".to_string(), "bb".to_string()];
+        assert_eq!(
+            keep_lines(&lines, 8, &mut left),
+            ["a".to_string(), NOT_KEPT.to_string()]
+        );
+        assert_eq!(left, 0);
+        assert_eq!(keep_text("x".into(), 8, &mut left), NOT_KEPT);
 
         // Small traces are stored whole.
         let mut small = vec![call(vec!["hello".into()], Some("Traceback".into()))];
