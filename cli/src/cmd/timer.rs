@@ -38,7 +38,7 @@ pub struct ListArgs {
 pub struct ShowArgs {
     /// The timer id (from `cowboy timer list`, or the value `timer set` returned).
     id: String,
-    /// How many past firings to list (at most 100).
+    /// How many past firings to list (at most 25).
     #[arg(long, default_value_t = 10)]
     limit: usize,
     #[command(flatten)]
