@@ -89,6 +89,8 @@ pub struct CoreOptions {
     pub min_free_bytes: u64,
     /// Index events for `cowboy_getEvents` and event subscriptions.
     pub event_index: bool,
+    /// Keep each executed block's call traces (`cowboy_getTrace`).
+    pub traces: bool,
 }
 
 impl Default for CoreOptions {
@@ -100,6 +102,7 @@ impl Default for CoreOptions {
             block_time: std::time::Duration::from_millis(1_000),
             min_free_bytes: DEFAULT_MIN_FREE_BYTES,
             event_index: true,
+            traces: true,
         }
     }
 }
@@ -125,6 +128,8 @@ pub struct Core {
     started_at: u64,
     /// Execute on the calling thread's schedule (deterministic simulations).
     blocking: bool,
+    /// Whether blocks are executed recording their traces ([`CoreOptions::traces`]).
+    traces: bool,
     gossip: Mutex<Option<futures::channel::mpsc::UnboundedSender<Vec<u8>>>>,
     /// Every admitted transaction, on disk (`pool_journal`).
     journal: Mutex<crate::pool_journal::PoolJournal>,
@@ -170,6 +175,7 @@ impl Core {
             disk,
             started_at: height,
             blocking: options.blocking,
+            traces: options.traces,
             gossip: Mutex::new(None),
             journal: Mutex::new(journal),
         });
@@ -532,10 +538,15 @@ impl Core {
             .map_err(|claim| ApplyError::Diverged { height, claim })?;
         let checked = self.check_transactions(&block.transactions)?;
         let chain = self.chain.clone();
+        let traces = self.traces;
         let job = move |engine: &mut cowboy_pvm::Engine| -> Result<Executed, BlockError> {
-            // Traced: the node keeps what each call did for `cowboy_trace` (developer data,
-            // beside the receipts; the execution is the same).
-            let executed = chain.execute_recorded(engine, &block, Some(checked))?;
+            // Traced: the node keeps what each call did for `cowboy_getTrace` (developer
+            // data, beside the receipts; the execution is the same).
+            let executed = if traces {
+                chain.execute_recorded(engine, &block, Some(checked))?
+            } else {
+                chain.execute(engine, &block, Some(checked))?
+            };
             chain.commit(&executed)?;
             Ok(executed)
         };

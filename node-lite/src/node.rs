@@ -65,6 +65,11 @@ pub struct Config {
     /// rebuilds it from the receipts at the next start.
     #[serde(default = "default_event_index")]
     pub event_index: bool,
+    /// Keep what each call of each executed block did (`cowboy_getTrace`, `cowboy tx show
+    /// --trace`): developer data beside the receipts, bounded per block. `false` saves its
+    /// disk and time; blocks executed meanwhile have no trace.
+    #[serde(default = "default_traces")]
+    pub traces: bool,
     /// The transaction pool.
     #[serde(default)]
     pub pool: PoolSettings,
@@ -75,6 +80,10 @@ fn default_min_free_bytes() -> u64 {
 }
 
 fn default_event_index() -> bool {
+    true
+}
+
+fn default_traces() -> bool {
     true
 }
 
@@ -349,6 +358,7 @@ pub fn init_committee(
             rpc: Default::default(),
             min_free_bytes: default_min_free_bytes(),
             event_index: default_event_index(),
+            traces: default_traces(),
             pool: Default::default(),
         };
         identities.push(m.home.init(&cfg)?);
@@ -508,6 +518,7 @@ pub fn run(home: &Home, overrides: Overrides) -> Result<(), HomeError> {
             block_time: Duration::from_millis(loaded.config.block_time_ms),
             min_free_bytes: loaded.config.min_free_bytes,
             event_index: loaded.config.event_index,
+            traces: loaded.config.traces,
             pool: cowboy_mempool::PoolConfig {
                 queued_lifetime: Duration::from_secs(loaded.config.pool.queued_lifetime_s),
                 ..Default::default()

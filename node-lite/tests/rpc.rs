@@ -1316,3 +1316,68 @@ async fn a_simulation_gives_the_next_blocks_receipt_and_changes_nothing() {
         "{body}"
     );
 }
+
+/// A node keeps what each call did (`cowboy_getTrace`) unless its config says `traces = false`;
+/// either way the receipt is the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_keeps_call_traces_unless_told_not_to() {
+    let deploy = |k: &PrivateKey| {
+        let mut t = transfer(k, 0, CHAIN_ID);
+        t.instruction = Instruction::Actor(cowboy_types::ActorInstruction::Deploy {
+            code: "class Actor:\n    def __init__(self):\n        print('hello')\n        self.n = 1\n"
+                .into(),
+            salt: Default::default(),
+            init_args: vec![0x80],
+            value: 0,
+            entitlements: Default::default(),
+        });
+        t.cycles_limit = 1_000_000;
+        t.cells_limit = 100_000;
+        cowboy_crypto::sign_transaction(&mut t, k).expect("sign");
+        t
+    };
+    let mut receipts = Vec::new();
+    for traces in [true, false] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let options = CoreOptions {
+            traces,
+            ..Default::default()
+        };
+        let core = Core::open(dir.path(), &genesis(), options).expect("core");
+        let (addr, handle) = cowboy_node::rpc::serve(
+            core.clone(),
+            "127.0.0.1:0".parse().expect("addr"),
+            RpcLimits::default(),
+        )
+        .await
+        .expect("serve");
+        let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
+        let t = deploy(&key(1));
+        let hash = client
+            .send_raw_transaction(HexBytes(t.to_bytes()))
+            .await
+            .expect("admitted");
+        core.apply_finalized(next_block(&core))
+            .await
+            .expect("applied");
+        let receipt = client.receipt(hash).await.expect("call").expect("receipt");
+        assert_eq!(
+            receipt.status,
+            cowboy_rpc::ReceiptStatus::Success,
+            "{receipt:?}"
+        );
+        let trace = client.trace(hash).await.expect("call");
+        if traces {
+            let calls = trace.expect("a trace");
+            assert_eq!(calls.len(), 1);
+            assert_eq!(calls[0].method, None, "a deploy's __init__");
+            assert_eq!(calls[0].logs, ["hello"]);
+            assert!(calls[0].cycles_used > 0 && calls[0].cycles_used < receipt.cycles_used);
+        } else {
+            assert_eq!(trace, None);
+        }
+        receipts.push((receipt.cycles_used, receipt.cells_used, receipt.fee));
+        handle.stop().expect("stop");
+    }
+    assert_eq!(receipts[0], receipts[1], "tracing changes nothing on chain");
+}
