@@ -4,8 +4,8 @@
 
 use crate::worker::{Worker, WorkerGone, WorkerPool};
 use cowboy_execution::{
-    BlockError, Chain, ExecError, Executed, Genesis, Outcome, TxError, VerifiedTx, fees::Basefees,
-    pipeline, world::World,
+    BlockError, Chain, ExecError, Executed, Genesis, Outcome, Tracing, TxError, VerifiedTx,
+    fees::Basefees, pipeline, world::World,
 };
 use cowboy_mempool::{Admitted, Pool, PoolConfig, PoolError};
 use cowboy_state::Overlay;
@@ -542,11 +542,8 @@ impl Core {
         let job = move |engine: &mut cowboy_pvm::Engine| -> Result<Executed, BlockError> {
             // Traced: the node keeps what each call did for `cowboy_getTrace` (developer
             // data, beside the receipts; the execution is the same).
-            let executed = if traces {
-                chain.execute_recorded(engine, &block, Some(checked))?
-            } else {
-                chain.execute(engine, &block, Some(checked))?
-            };
+            let tracing = if traces { Tracing::Kept } else { Tracing::Off };
+            let executed = chain.execute_with(engine, &block, Some(checked), tracing)?;
             chain.commit(&executed)?;
             Ok(executed)
         };

@@ -169,7 +169,7 @@ impl Chain {
         block: &Block,
         checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
     ) -> Result<Executed, BlockError> {
-        self.execute_inner(engine, block, checked, Tracing::Off)
+        self.execute_with(engine, block, checked, Tracing::Off)
     }
 
     /// [`Chain::execute`], recording what each call of the block did
@@ -180,21 +180,13 @@ impl Chain {
         block: &Block,
         checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
     ) -> Result<Executed, BlockError> {
-        self.execute_inner(engine, block, checked, Tracing::Full)
+        self.execute_with(engine, block, checked, Tracing::Full)
     }
 
-    /// [`Chain::execute_traced`] as a node runs it: the traces it keeps beside its receipts,
-    /// with print output and tracebacks bounded per call and per block ([`Tracing::Kept`]).
-    pub fn execute_recorded(
-        &self,
-        engine: &mut Engine,
-        block: &Block,
-        checked: Option<Vec<Result<VerifiedTx, crate::TxError>>>,
-    ) -> Result<Executed, BlockError> {
-        self.execute_inner(engine, block, checked, Tracing::Kept)
-    }
-
-    fn execute_inner(
+    /// [`Chain::execute`], recording of each call what `tracing` says: a node passes
+    /// [`Tracing::Kept`] (the traces it keeps beside its receipts, bounded) or
+    /// [`Tracing::Off`].
+    pub fn execute_with(
         &self,
         engine: &mut Engine,
         block: &Block,

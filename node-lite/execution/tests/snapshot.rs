@@ -13,26 +13,6 @@ use cowboy_pvm::Value;
 use cowboy_state::StateRead;
 use cowboy_types::{Address, Hash, TimerRecord, json::HexBytes, state::key};
 
-const TICKER: &str = r#"
-import cowboy_sdk as sdk
-
-class Actor:
-    def __init__(self):
-        self.storage["ticks"] = []
-
-    def tick(self, label):
-        ticks = self.storage["ticks"]
-        ticks.append([label, sdk.block_height()])
-        self.storage["ticks"] = ticks
-        return label
-
-    def at(self, height, label):
-        return sdk.set_timer(height, "tick", label, cycles=100000, cells=5000)
-
-    def every(self, n, label, expires):
-        return sdk.set_interval(n, "tick", label, cycles=100000, cells=5000, expires_at=expires)
-"#;
-
 fn timers(state: &dyn StateRead) -> Vec<(Hash, TimerRecord)> {
     state
         .range(&[key::TIMER_DUE], Some(&[key::TIMER_DUE + 1]), usize::MAX)
@@ -317,25 +297,6 @@ fn a_tampered_snapshot_is_refused_with_the_entry_named() {
         assert!(refused(dropped).contains("is not state a snapshot carries"));
     })
 }
-
-const BUSY: &str = r#"
-import cowboy_sdk as sdk
-
-class Actor:
-    def __init__(self):
-        self.storage["done"] = 0
-
-    def work(self, n):
-        x = 0
-        for i in range(n):
-            x += i
-        self.storage["done"] += 1
-        return x
-
-    def fan(self, k, n):
-        for i in range(k):
-            sdk.send(sdk.self_address(), "work", n)
-"#;
 
 /// Messages deferred to later blocks are carried with their escrowed budget: the snapshot
 /// validates (mailbox sizes and pending counts agree with the messages), and the new chain

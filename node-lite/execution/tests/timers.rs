@@ -12,29 +12,6 @@ use cowboy_execution::{fees, params::Parameters};
 use cowboy_pvm::Value;
 use cowboy_types::{Instruction, Outcome, SystemInstruction, TimerSpec, receipt::failure as kind};
 
-const TICKER: &str = r#"
-import cowboy_sdk as sdk
-
-class Actor:
-    def __init__(self):
-        self.storage["ticks"] = []
-
-    def tick(self, label):
-        ticks = self.storage["ticks"]
-        ticks.append([label, sdk.block_height()])
-        self.storage["ticks"] = ticks
-        return label
-
-    def at(self, height, label):
-        return sdk.set_timer(height, "tick", label, cycles=100000, cells=5000)
-
-    def every(self, n, label, expires):
-        return sdk.set_interval(n, "tick", label, cycles=100000, cells=5000, expires_at=expires)
-
-    def stop(self, timer_id):
-        return sdk.cancel_timer(timer_id)
-"#;
-
 fn ticks(node: &Node, actor: &cowboy_types::Address) -> Vec<(String, i64)> {
     let Some(Value::List(items)) = node.storage(actor, "ticks") else {
         panic!("no ticks list")
@@ -348,25 +325,6 @@ fn only_the_creator_cancels_a_timer() {
         assert_eq!(cowboy_execution::audit::timers(&snap).unwrap(), 0);
     })
 }
-
-const BUSY: &str = r#"
-import cowboy_sdk as sdk
-
-class Actor:
-    def __init__(self):
-        self.storage["done"] = 0
-
-    def work(self, n):
-        x = 0
-        for i in range(n):
-            x += i
-        self.storage["done"] += 1
-        return x
-
-    def fan(self, k, n):
-        for i in range(k):
-            sdk.send(sdk.self_address(), "work", n)
-"#;
 
 #[test]
 fn messages_over_the_per_actor_budget_wait_for_the_next_block() {

@@ -20,8 +20,7 @@ pub struct CallState {
     /// Bytes of `print` output so far (capped).
     pub log_bytes: usize,
     /// The running actor's class and public handlers: a timer it sets must name one.
-    pub class_name: String,
-    pub handlers: Vec<String>,
+    pub shape: std::rc::Rc<crate::validate::ActorShape>,
 }
 
 thread_local! {
@@ -37,7 +36,7 @@ impl CallGuard {
     pub fn install<'h>(
         host: &'h mut (dyn Host + 'h),
         ctx: CallContext,
-        shape: &crate::validate::ActorShape,
+        shape: std::rc::Rc<crate::validate::ActorShape>,
     ) -> GuardWithHost<'h> {
         // SAFETY: the lifetime is erased only for storage in the thread-local. The pointer is
         // dereferenced only through `with_host`, while a call is running, and the returned
@@ -52,8 +51,7 @@ impl CallGuard {
                 imported: BTreeSet::new(),
                 next_id: 0,
                 log_bytes: 0,
-                class_name: shape.class_name.clone(),
-                handlers: shape.handlers.clone(),
+                shape,
             })
         });
         GuardWithHost {

@@ -94,7 +94,7 @@ impl CallOutcome {
 pub struct ActorCode {
     /// Canonical source.
     pub source: String,
-    pub shape: ActorShape,
+    pub shape: Rc<ActorShape>,
     code: PyRef<PyCode>,
     /// The interpreter the code object belongs to (see [`Engine::generation`]).
     generation: u64,
@@ -457,7 +457,7 @@ impl Engine {
         })?;
         let actor = Rc::new(ActorCode {
             source: canonical,
-            shape,
+            shape: Rc::new(shape),
             code,
             generation: self.generation,
         });
@@ -581,7 +581,7 @@ impl Engine {
         // `repr`'s guard against recursion keeps the room it grew: every call starts with none.
         self.interpreter
             .enter(|vm| drop(std::mem::take(&mut *vm.repr_guards.borrow_mut())));
-        let guard = CallGuard::install(host, ctx, &actor.shape);
+        let guard = CallGuard::install(host, ctx, actor.shape.clone());
         // Whatever the runtime compiled between calls is not this call's.
         pyregex::clear_patterns();
         meter::start(limits.cycles, limits.cells, limits::MEMORY_BYTES);

@@ -200,10 +200,7 @@ pub fn compile_instrumented_expression(
     let code =
         compiler::codegen::compile::compile_expression(&expression, file, Default::default())
             .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
-    crate::string_pool::intern_code_names(&code, vm);
-    let code = vm.ctx.new_code(code);
-    crate::engine::freeze_code(&code);
-    Ok(code)
+    Ok(code_object(code, vm))
 }
 
 trait SyntaxErrorMsg {

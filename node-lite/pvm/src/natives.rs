@@ -463,12 +463,12 @@ fn h_set_timer(
             .map_err(|e| vm.new_value_error(e.to_string()))?;
         // A timer fires on this actor: a name that is not one of its handlers could only
         // fail at every firing, paid each time. Refused here, where the mistake is made.
-        if !s.handlers.iter().any(|h| h == handler.as_str()) {
+        if !s.shape.handlers.iter().any(|h| h == handler.as_str()) {
             return Err(vm.new_value_error(format!(
                 "`{}` is not a handler of {} (handlers: {}): a timer fires one of the actor's own public methods",
                 handler.as_str(),
-                s.class_name,
-                s.handlers.join(", ")
+                s.shape.class_name,
+                s.shape.handlers.join(", ")
             )));
         }
         crate::value::Value::decode(args.as_bytes())

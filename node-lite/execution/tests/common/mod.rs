@@ -333,3 +333,48 @@ pub fn assert_only_fees_changed(executed: &Executed, sender: &Address) {
         );
     }
 }
+
+/// An actor whose timers record `[label, height]` in `ticks` (the timer and snapshot tests).
+pub const TICKER: &str = r#"
+import cowboy_sdk as sdk
+
+class Actor:
+    def __init__(self):
+        self.storage["ticks"] = []
+
+    def tick(self, label):
+        ticks = self.storage["ticks"]
+        ticks.append([label, sdk.block_height()])
+        self.storage["ticks"] = ticks
+        return label
+
+    def at(self, height, label):
+        return sdk.set_timer(height, "tick", label, cycles=100000, cells=5000)
+
+    def every(self, n, label, expires):
+        return sdk.set_interval(n, "tick", label, cycles=100000, cells=5000, expires_at=expires)
+
+    def stop(self, timer_id):
+        return sdk.cancel_timer(timer_id)
+"#;
+
+/// An actor whose `work(n)` runs an `n`-step loop and whose `fan(k, n)` sends itself `k` of them
+/// (per-actor budgets deferring messages).
+pub const BUSY: &str = r#"
+import cowboy_sdk as sdk
+
+class Actor:
+    def __init__(self):
+        self.storage["done"] = 0
+
+    def work(self, n):
+        x = 0
+        for i in range(n):
+            x += i
+        self.storage["done"] += 1
+        return x
+
+    def fan(self, k, n):
+        for i in range(k):
+            sdk.send(sdk.self_address(), "work", n)
+"#;
