@@ -328,6 +328,23 @@ pub fn address(text: &str, what: &str) -> Result<Address> {
         .map_err(|e| anyhow!("{what} {text:?} is not an address: {e}"))
 }
 
+/// Parses `--salt`: `0x` and 1 to 64 hex digits, a number left-padded to 32 bytes as a uint256
+/// is written (`0x01` is `0x00…01`).
+pub fn salt(text: &str) -> Result<Hash> {
+    let digits = text
+        .strip_prefix("0x")
+        .filter(|d| !d.is_empty() && d.len() <= 64 && d.bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| {
+            anyhow!(
+                "--salt {text:?} is not a salt: give 0x and 1 to 64 hex digits (a shorter one is left-padded with zeros: 0x01 is 0x00…01)"
+            )
+        })?;
+    let mut bytes = [0u8; 32];
+    hex::decode_to_slice(format!("{digits:0>64}"), &mut bytes)
+        .map_err(|e| anyhow!("--salt {text:?}: {e}"))?;
+    Ok(Hash(bytes))
+}
+
 /// Parses a hash argument.
 pub fn hash(text: &str, what: &str) -> Result<Hash> {
     text.parse()
@@ -579,5 +596,22 @@ mod tests {
             cowboy_pvm::Value::Int(big.parse().expect("big int"))
         );
         assert_eq!(values[2], cowboy_pvm::Value::Int(u64::MAX.into()));
+    }
+
+    #[test]
+    fn a_short_salt_is_left_padded_and_a_bad_one_is_named() {
+        let one = salt("0x01").expect("short salt");
+        assert_eq!(one.0[31], 1);
+        assert!(one.0[..31].iter().all(|b| *b == 0));
+        assert_eq!(salt("0x1").expect("odd digits"), one);
+        let full = format!("0x{}", "ab".repeat(32));
+        assert_eq!(salt(&full).expect("full salt").0, [0xab; 32]);
+        for bad in ["01", "0x", "0xzz", &format!("0x{}", "0".repeat(65))] {
+            let error = salt(bad).expect_err(bad).to_string();
+            assert!(
+                error.starts_with(&format!("--salt {bad:?} is not a salt")),
+                "{error}"
+            );
+        }
     }
 }

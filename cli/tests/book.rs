@@ -54,7 +54,7 @@ fn run_chapter(path: &str, devnet_ports: Option<&[(u16, u16)]>) {
         })
         .unwrap_or_default();
     let text = std::fs::read_to_string(source).expect("chapter");
-    std::fs::write(&copy, move_ports(&text, &moves)).expect("copy chapter");
+    std::fs::write(&copy, support::move_ports(&text, &moves)).expect("copy chapter");
     let inputs = source.with_extension("in");
     if inputs.is_dir() {
         support::copy_tree(&inputs, &copy.with_extension("in"));
@@ -71,36 +71,6 @@ fn run_chapter(path: &str, devnet_ports: Option<&[(u16, u16)]>) {
         cases.env(*var, port.to_string());
     }
     cases.case(copy).run();
-}
-
-/// `text` with every whole number that falls in a moved block `(base, count, to)` replaced by
-/// its counterpart `to + (n - base)`.
-fn move_ports(text: &str, moves: &[(u16, u16, u16)]) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut digits = String::new();
-    let flush = |digits: &mut String, out: &mut String| {
-        let moved = digits.parse::<u16>().ok().and_then(|n| {
-            moves
-                .iter()
-                .find(|(base, count, _)| (*base..base + count).contains(&n))
-                .map(|(base, _, to)| to + (n - base))
-        });
-        match moved {
-            Some(port) => out.push_str(&port.to_string()),
-            None => out.push_str(digits),
-        }
-        digits.clear();
-    };
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else {
-            flush(&mut digits, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut digits, &mut out);
-    out
 }
 
 struct StopDevnets(std::path::PathBuf);
@@ -140,7 +110,7 @@ fn print_logs(devnet: &std::path::Path) {
 fn ports_in_chapters_are_moved_as_whole_numbers() {
     let moves = [(8545, 4, 20000), (8645, 1, 21000)];
     assert_eq!(
-        move_ports("127.0.0.1:8545 8548 8549 18545 85450 8645\n", &moves),
+        support::move_ports("127.0.0.1:8545 8548 8549 18545 85450 8645\n", &moves),
         "127.0.0.1:20000 20003 8549 18545 85450 21000\n"
     );
 }

@@ -15,7 +15,7 @@ use cowboy_rpc::CowboyApiClient;
 cowboy balance 0xADDR\n  \
 cowboy balance 0xADDR --watch                 # a line per block that changes it; Ctrl-C stops\n  \
 cowboy balance 0xADDR --watch --changes 1     # wait (no sleep) until it changes once\n  \
-cowboy balance 0xADDR --watch --json          # one JSON object per change")]
+cowboy balance 0xADDR --watch --json          # one JSON object per change, until Ctrl-C")]
 pub struct BalanceArgs {
     /// The address.
     address: String,

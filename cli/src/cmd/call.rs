@@ -12,7 +12,7 @@ use cowboy_types::{ActorInstruction, Instruction};
 #[command(
     after_help = "Arguments are JSON values; a bare word is a string.\n\nExamples:\n  \
 cowboy call 0xACTOR increment --account alice\n  \
-cowboy call 0xACTOR add 5 '\"note\"' --json\n\n\
+cowboy call 0xACTOR increment 5 --json\n\n\
 When the call sends messages (or with -v), the output ends with its delivery tree: every \
 call with its handler, cycles, cells, status and events, nested under the call that sent it; \
 -v adds print output and return values, -vv tracebacks."

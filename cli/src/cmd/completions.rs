@@ -10,7 +10,7 @@ use clap::Args;
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
 cowboy completions bash > ~/.local/share/bash-completion/completions/cowboy\n  \
-cowboy completions zsh > \"${fpath[1]}/_cowboy\"\n  \
+cowboy completions zsh > ~/.zfunc/_cowboy        # with fpath+=(~/.zfunc) in ~/.zshrc\n  \
 cowboy completions fish > ~/.config/fish/completions/cowboy.fish\n  \
 source <(cowboy completions bash)      # this shell only\n\n\
 Regenerate after upgrading cowboy: the code and the binary speak a protocol that may change.")]

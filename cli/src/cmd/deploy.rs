@@ -17,10 +17,10 @@ use std::path::{Path, PathBuf};
 directory (checked as `cowboy build` does; --actor chooses when it has several).\n\n\
 Examples:\n  \
 cowboy deploy --args 10\n  \
-cowboy deploy --actor ponger\n  \
+cowboy deploy --path ../ping-pong --actor ponger\n  \
 cowboy deploy build/counter.json --account alice\n  \
-cowboy deploy counter.py --args 10 --salt 0x01 --json\n  \
-cowboy deploy --watch --args 10        # redeploy each actor whose source changes"
+cowboy deploy src/counter.py --args 10 --salt 0x01 --json\n  \
+cowboy deploy --watch --args 10        # redeploy each actor whose source changes; Ctrl-C stops"
 )]
 pub struct DeployArgs {
     /// A Python source file or a build artifact (`build/NAME.json`).
@@ -35,7 +35,8 @@ pub struct DeployArgs {
     /// Arguments for `__init__`, each a JSON value.
     #[arg(long = "args", num_args = 0.., value_name = "JSON", allow_negative_numbers = true)]
     init_args: Vec<String>,
-    /// Salt for the actor's address (CREATE2-style), a 32-byte hash; default zero.
+    /// Salt for the actor's address (CREATE2-style): `0x` and up to 64 hex digits, left-padded
+    /// to 32 bytes (`0x01` is `0x00…01`); default zero.
     #[arg(long)]
     salt: Option<String>,
     /// Value to transfer to the new actor (it pays the actor's timers): base units, or CBY
@@ -103,7 +104,7 @@ impl DeployArgs {
             Some(declared) => declared,
         };
         let salt = match &self.salt {
-            Some(s) => client::hash(s, "--salt")?,
+            Some(s) => client::salt(s)?,
             None => Hash::ZERO,
         };
         let init_args = client::encode_args(&client::parse_args(&self.init_args)?)?;

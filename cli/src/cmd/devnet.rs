@@ -56,7 +56,7 @@ pub enum SnapshotCommand {
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
 cowboy devnet snapshot save seeded                 # $COWBOY_HOME/snapshots/seeded.json\n  \
-cowboy devnet up --name copy --rpc-port 18545 --p2p-port 30400 --faucet-port 18645 --from-snapshot seeded\n\n\
+cowboy devnet up --name copy --rpc-port 18545 --p2p-port 30400 --faucet-port 18645 --from-snapshot seeded --detach\n\n\
 A running node-0 is stopped for the read and started again before `save` returns (on a \
 single-validator devnet, blocks pause for about a second). Accounts, actors, storage, \
 timers and mailboxes are carried; timers are due as many blocks after the new chain's start \
@@ -84,7 +84,7 @@ pub struct NameArgs {
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
 cowboy devnet up --example counter       # 1 validator, counter deployed; Ctrl-C stops it\n  \
-cowboy devnet up --validators 4 --detach # return once ready, keep running\n  \
+cowboy devnet up --name four --validators 4 --detach   # return once ready, keep running\n  \
 cowboy devnet up --name ci --rpc-port 18545 --p2p-port 30400 --faucet-port 18645 --detach\n\n\
 Dev accounts come from the published mnemonic \"test test test test test test test test \
 test test test junk\" (m/44'/60'/0'/0/i, anvil's addresses): sign with --account dev:N. \
@@ -417,6 +417,21 @@ impl UpArgs {
                 state.name
             );
         }
+        // In the foreground, Ctrl-C is caught from here on: one pressed while the nodes start
+        // stops them once they are up, instead of killing `cowboy` and leaving them running.
+        let foreground = if self.detach {
+            None
+        } else {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("cannot start the async runtime")?;
+            let shutdown = {
+                let _entered = runtime.enter();
+                crate::shutdown::Shutdown::listen()?
+            };
+            Some((runtime, shutdown))
+        };
         let defaults = UpOptions::new(binary);
         let options = UpOptions {
             validators: self.validators.unwrap_or(defaults.validators),
@@ -469,14 +484,10 @@ impl UpArgs {
             self.detach,
             self.show_private_keys,
         );
-        if self.detach {
+        let Some((runtime, shutdown)) = foreground else {
             return Ok(());
-        }
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("cannot start the async runtime")?;
-        runtime.block_on(crate::shutdown::signal());
+        };
+        runtime.block_on(shutdown.wait());
         let stopped = devnet.down()?;
         if !global.json {
             outln!("\nstopped {}", stopped.join(", "));

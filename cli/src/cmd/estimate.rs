@@ -13,7 +13,7 @@ use cowboy_types::{ActorInstruction, Instruction};
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
 cowboy estimate 0xACTOR increment 5 --account dev:0\n  \
-cowboy estimate 0xACTOR add 1 --from 0xSENDER --json")]
+cowboy estimate 0xACTOR increment 1 --from 0xSENDER --json")]
 pub struct EstimateArgs {
     /// The actor's address.
     to: String,

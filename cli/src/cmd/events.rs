@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
 cowboy events --actor 0xACTOR\n  \
-cowboy events --topic Incremented --from 100 --to 200\n  \
-cowboy events --actor 0xACTOR --topic Beat --follow --json\n\n\
+cowboy events --topic Incremented --from 1 --to 20\n  \
+cowboy events --actor 0xACTOR --topic Incremented --follow --json   # until Ctrl-C\n\n\
 Without --from: the last 10,000 blocks (the last 1,000,000 with --actor or a first --topic, \
 which the node indexes). --json prints one JSON object per event per line.")]
 pub struct EventsArgs {

@@ -19,9 +19,9 @@ const DEFAULT_FAUCET_URL: &str = "http://127.0.0.1:8645";
     args_conflicts_with_subcommands = true,
     after_help = "Examples:\n  \
 cowboy faucet 0x70997970c51812dc3a010c7d01b50e0d17dc79c8\n  \
-cowboy faucet 0x7099…79c8 --amount 5000000000 --json\n  \
+cowboy faucet 0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc --amount 5000000000 --json\n  \
 cowboy faucet info\n  \
-cowboy faucet serve --rpc-url http://127.0.0.1:8545 --account treasury --listen 0.0.0.0:8645"
+cowboy faucet serve --rpc-url http://127.0.0.1:8545 --account treasury --listen 0.0.0.0:8646  # until Ctrl-C"
 )]
 pub struct FaucetArgs {
     #[command(subcommand)]
@@ -193,10 +193,23 @@ impl ServeArgs {
         };
         let runtime = runtime()?;
         runtime.block_on(async move {
+            let shutdown = crate::shutdown::Shutdown::listen()?;
             let server = Server::bind(self.listen, config).await?;
             let addr = server.local_addr().unwrap_or(self.listen);
             tracing::info!(%addr, account = %server.address(), "faucet listening");
-            server.run(crate::shutdown::signal()).await?;
+            // Say where it serves whatever the log level: a silent server looks hung.
+            if global.json {
+                output::json(&serde_json::json!({
+                    "listening": format!("http://{addr}"),
+                    "account": server.address().to_string(),
+                }));
+            } else {
+                outln!(
+                    "faucet listening on http://{addr}, paying from {}; Ctrl-C stops it",
+                    server.address()
+                );
+            }
+            server.run(shutdown.wait()).await?;
             tracing::info!("faucet stopped");
             Ok(())
         })

@@ -31,9 +31,10 @@ pub enum JobCommand {
 
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
-cowboy job submit price.toml --account dev:0 --wait\n  \
-cowboy job submit --http https://api.example.com/price --extract /usd --mode majority_vote \\\n    \
---vote-field /usd --runners 3 --callback 0xACTOR.on_price --account dev:0")]
+cowboy job submit price.toml --callback 0xORACLE.on_price --account dev:0 --wait\n  \
+cowboy job submit --http 'https://api.coingecko.com/api/v3/simple/price?ids=bitcoin&vs_currencies=usd' \\\n    \
+--extract /bitcoin/usd --mode majority_vote --vote-field /bitcoin/usd --runners 3 \\\n    \
+--callback 0xORACLE.on_price --account dev:0")]
 pub struct SubmitArgs {
     /// The spec file (JSON or TOML); or describe the job with the flags below.
     spec: Option<PathBuf>,
@@ -126,7 +127,8 @@ pub struct QuickArgs {
     /// json, text or bytes.
     #[arg(long, default_value = "json")]
     format: String,
-    /// Who receives the result: ACTOR.HANDLER.
+    /// Who receives the result: ACTOR.HANDLER (with a spec file: replaces its callback's actor
+    /// and handler).
     #[arg(long, value_name = "ACTOR.HANDLER")]
     callback: Option<String>,
     /// What delivering the result may cost (base units; the rest is refunded).
@@ -142,7 +144,18 @@ impl QuickArgs {
         max_price: Option<u64>,
     ) -> Result<cowboy_types::job::JobSpec> {
         if let Some(path) = file {
-            return Ok(jobs::load_spec(path)?);
+            let mut spec = jobs::load_spec(path)?;
+            // `--callback` points a shared spec file at the caller's own actor.
+            if let Some(callback) = &self.callback {
+                let (actor, handler) = callback
+                    .rsplit_once('.')
+                    .ok_or_else(|| anyhow!("--callback {callback:?} is not ACTOR.HANDLER"))?;
+                spec.callback.actor = client::address(actor, "--callback")?;
+                spec.callback.handler = handler.try_into().map_err(|_| {
+                    anyhow!("--callback {callback:?}: the handler name is longer than 128 bytes")
+                })?;
+            }
+            return Ok(spec);
         }
         let quick = jobs::QuickSpec {
             http: self.http.clone(),

@@ -44,8 +44,8 @@ pub struct NameArgs {
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
     cowboy keys import alice --private-key-file key.hex\n  \
-    echo $KEY_HEX | cowboy keys import alice --password-file pw.txt\n  \
-    cowboy keys import alice --keystore ~/.foundry/keystores/alice")]
+    echo $KEY_HEX | cowboy keys import carol --password-file pw.txt\n  \
+    cowboy keys import dave --keystore ~/.foundry/keystores/dave")]
 pub struct ImportArgs {
     /// Name for the imported key.
     name: String,

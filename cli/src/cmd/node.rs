@@ -32,6 +32,7 @@ pub enum NodeCommand {
 
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
+cowboy node run --home ./node                  # until Ctrl-C: stop it before a snapshot\n  \
 cowboy node snapshot --home ./node world.json\n  \
 cowboy node init --home ./copy --genesis world.json\n\n\
 Stop the node first: its store admits one process. See the book's Snapshots chapter for \
@@ -49,7 +50,7 @@ pub struct SnapshotArgs {
 #[command(after_help = "Examples:\n  \
 cowboy node init --home ./node --fund 0xYOURADDRESS=1000000000000\n  \
 cowboy node init --home ./net --validators 4   # ./net/node-0 … ./net/node-3\n  \
-cowboy node init --home ./copy --genesis ~/.cowboy/snapshots/seeded.json\n\n\
+cowboy node init --home ./staging --genesis ~/.cowboy/snapshots/staging.json\n\n\
 The node home is --home (or $COWBOY_HOME); without either, ~/.cowboy/node.")]
 pub struct InitArgs {
     /// How many validators.

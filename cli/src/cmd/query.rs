@@ -12,7 +12,7 @@ use cowboy_rpc::{CowboyApiClient, QueryRequest};
 
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  cowboy query 0xACTOR get\n  cowboy query 0xACTOR balance_of '\"0xabc…\"' --json"
+    after_help = "Examples:\n  cowboy query 0xACTOR get\n  cowboy query 0xACTOR count_of '\"0x70997970c51812dc3a010c7d01b50e0d17dc79c8\"' --json"
 )]
 pub struct QueryArgs {
     /// The actor's address.

@@ -14,7 +14,7 @@ use cowboy_rpc::jsonrpsee::core::{client::ClientT, params::ArrayParams};
 #[command(after_help = "Examples:\n  \
 cowboy rpc status\n  \
 cowboy rpc getBalance 0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266\n  \
-cowboy rpc cowboy_getBlock '{\"height\": 1}'\n\n\
+cowboy rpc cowboy_getBlock 1 true\n\n\
 METHOD may leave out the `cowboy_` prefix. Each PARAM is a JSON value (a bare word is a \
 string).")]
 pub struct RpcCallArgs {

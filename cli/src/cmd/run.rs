@@ -22,9 +22,9 @@ const HANDLER_CELLS: u64 = 1_000_000;
 #[command(
     after_help = "Arguments are JSON values (5, \"text\", [1, 2], {\"k\": 1}); anything \
 that is not valid JSON is passed as a string.\n\nExamples:\n  \
-cowboy run counter.py increment\n  \
-cowboy run counter.py add 5 --json\n  \
-cowboy run token.py transfer 0x2222222222222222222222222222222222222222 100 --init-arg 1000000"
+cowboy run src/counter.py increment\n  \
+cowboy run src/counter.py increment 5 --json\n  \
+cowboy run src/counter.py count_of '\"0x2222222222222222222222222222222222222222\"' --init-arg 10"
 )]
 pub struct RunArgs {
     /// The actor source file (`-` for stdin).

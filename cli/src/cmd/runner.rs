@@ -340,6 +340,7 @@ fn run(a: RunArgs, global: &GlobalArgs) -> Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
+        let shutdown = crate::shutdown::Shutdown::listen()?;
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
             .with_context(|| format!("cannot listen on {} (listen in runner.toml)", config.listen))?;
@@ -353,7 +354,7 @@ fn run(a: RunArgs, global: &GlobalArgs) -> Result<()> {
         };
         let runner = cowboy_runner::Runner::new(key, backends, journal, conduct)?;
         tracing::info!(runner = %runner.address(), listen = %config.listen, node = %config.rpc_url, "runner started");
-        cowboy_runner::serve(runner, listener, crate::shutdown::signal()).await?;
+        cowboy_runner::serve(runner, listener, shutdown.wait()).await?;
         Ok(())
     })
 }

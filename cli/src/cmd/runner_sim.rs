@@ -15,9 +15,9 @@ use std::{path::PathBuf, time::Duration};
 
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
-cowboy runner-sim --runners honest=4,lazy=1,liar=1 --funder dev:1\n  \
-cowboy runner-sim --runners honest=3 --funder dev:1 --http record --cassette prices.json\n  \
-cowboy runner-sim --runners honest=3 --http replay --cassette prices.json --until-jobs 5")]
+cowboy runner-sim --runners honest=3 --funder dev:1 --http replay --cassette prices.json --until-jobs 2\n  \
+cowboy runner-sim --runners honest=3 --http record --cassette prices.json   # Ctrl-C stops\n  \
+cowboy runner-sim --runners honest=4,lazy=1,liar=1 --funder dev:1 --seed 7   # until Ctrl-C")]
 pub struct RunnerSimArgs {
     /// The fleet: KIND=COUNT,… with KIND honest, lazy, slow, liar, colluding, crash, flaky.
     #[arg(long, required_unless_present = "diff_live")]
@@ -128,6 +128,7 @@ impl RunnerSimArgs {
             .build()
             .context("cannot start the async runtime")?;
         runtime.block_on(async move {
+            let shutdown = crate::shutdown::Shutdown::listen()?;
             let sim = Simulation::start(options).await?;
             let ready = sim.ready();
             if let Some(path) = &self.ready_file {
@@ -183,7 +184,7 @@ impl RunnerSimArgs {
             };
             tokio::select! {
                 _ = wait => {}
-                _ = crate::shutdown::signal() => {}
+                _ = shutdown.wait() => {}
             }
             let report = sim.report().await?;
             if global.json {

@@ -17,8 +17,8 @@ use cowboy_types::{Transaction, TransactionJson};
 Scalars are JSON numbers; amounts are decimal strings; `from` is derived from the key.\n\n\
 Examples:\n  \
 cowboy sign transfer.json --account alice\n  \
-cat transfer.json | cowboy sign - --private-key 0x... --json\n  \
-cowboy sign --cosign $(cowboy sign tx.json -a alice) -a bob")]
+cat transfer.json | cowboy sign - --private-key 0xPRIVATE_KEY --json\n  \
+cowboy sign --cosign $(cowboy sign cosigned.json -a alice) -a bob")]
 pub struct SignArgs {
     /// Transaction JSON file, or `-` for stdin. With --cosign: a signed transaction in hex.
     #[arg(default_value = "-", value_name = "TX")]

@@ -14,7 +14,7 @@ use cowboy_rpc::CowboyApiClient;
 #[command(
     after_help = "Exits 0 when the node is ready, 1 otherwise (halted, paused, stalled, \
 catching up or not started), so scripts can wait on it.\n\nExamples:\n  cowboy status\n  \
-cowboy status --rpc-url http://127.0.0.1:8546 --json"
+cowboy status --rpc-url http://127.0.0.1:8545 --json"
 )]
 pub struct StatusArgs {
     #[command(flatten)]

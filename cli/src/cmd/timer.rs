@@ -47,8 +47,8 @@ pub struct ShowArgs {
 
 #[derive(Args)]
 #[command(after_help = "Examples:\n  \
-cowboy timer set 0xACTOR tick --in 5 --account alice\n  \
-cowboy timer set 0xACTOR heartbeat --in 1 --every 10 --expires-at 5000 -a alice")]
+cowboy timer set 0xACTOR increment --in 5 --account alice\n  \
+cowboy timer set 0xACTOR increment 2 --in 1 --every 10 --expires-at 5000 -a alice")]
 pub struct SetArgs {
     /// The actor whose handler fires.
     actor: String,

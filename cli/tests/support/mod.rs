@@ -147,6 +147,36 @@ fn published_schema(args: &[&str]) -> Option<(String, serde_json::Value)> {
     Some((command, schema))
 }
 
+/// `text` with every whole number that falls in a moved block `(base, count, to)` replaced by
+/// its counterpart `to + (n - base)`.
+pub fn move_ports(text: &str, moves: &[(u16, u16, u16)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        let moved = digits.parse::<u16>().ok().and_then(|n| {
+            moves
+                .iter()
+                .find(|(base, count, _)| (*base..base + count).contains(&n))
+                .map(|(base, _, to)| to + (n - base))
+        });
+        match moved {
+            Some(port) => out.push_str(&port.to_string()),
+            None => out.push_str(digits),
+        }
+        digits.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
 /// Copies the directory `from` to `to` (recursively, leaving out `build/` output), so tests
 /// build and write in a scratch copy and never in the checkout.
 pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
