@@ -1450,13 +1450,26 @@ error: cannot save the snapshot: [..]/chain.redb: the state database at [..]/cha
 }
 
 /// Issue 20's "simulate, then send": a faucet-funded account (100 CBY) deploys and calls every
-/// example with default flags, its limits sized by simulations; a call to a missing handler is
-/// refused before it is sent, and the balance and nonce stay as they were; `--force` sends it
-/// anyway and it fails on chain, charged.
+/// example project with default flags (each project's own deploy arguments and value), its
+/// limits sized by simulations, and the two job examples get verified results from the
+/// devnet's runner fleet; a call to a missing handler is refused before it is sent, and the
+/// balance and nonce stay as they were; `--force` sends it anyway and it fails on chain,
+/// charged.
 #[test]
 fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_not_sent() {
     let _serial = serial();
-    let (devnet, _) = Devnet::up(1, 200, &[]);
+    let cassette =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/price-oracle/cassette.json");
+    let (devnet, up) = Devnet::up(
+        1,
+        200,
+        &[
+            "--runners",
+            "honest=5",
+            "--runners-cassette",
+            cassette.to_str().expect("path"),
+        ],
+    );
     let home = devnet.home();
     let key = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
     let me = cowboy_crypto::PrivateKey::from_hex(key)
@@ -1507,35 +1520,28 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         "the faucet's default drip"
     );
     let signer = ["--private-key", key];
-    let deploy = |name: &str, actor: &str, extra: &[&str]| -> String {
+    // Default flags: each project's deploy_args and deploy_value.
+    let deploy = |name: &str, actor: &str| -> String {
         let path = scratch_example(home, name);
-        let mut args = extra.to_vec();
-        args.extend_from_slice(&signer);
-        created(&deploy_actor(home, &path, actor, &args))
+        created(&deploy_actor(home, &path, actor, &signer))
     };
-    let counter = deploy("counter", "counter", &["--args", "10"]);
-    let heartbeat = deploy(
-        "heartbeat",
-        "heartbeat",
-        // A value in CBY.
-        &["--args", "2", "--value", "5cby"],
-    );
+    let counter = deploy("counter", "counter");
+    let heartbeat = deploy("heartbeat", "heartbeat");
     let funded = json(home, &["balance", &heartbeat]);
     let funded: u64 = funded["balance"]
         .as_str()
         .expect("balance")
         .parse()
         .expect("amount");
+    // Its 10 CBY, less the firings so far.
     assert!(
-        funded > 4_000_000_000 && funded <= 5_000_000_000,
+        funded > 9_000_000_000 && funded <= 10_000_000_000,
         "{funded}"
     );
-    let ponger = deploy("ping-pong", "ponger", &[]);
-    let pinger = deploy(
-        "ping-pong",
-        "pinger",
-        &["--args", "3", "--value", "5000000000"],
-    );
+    let ponger = deploy("ping-pong", "ponger");
+    let pinger = deploy("ping-pong", "pinger");
+    let oracle = deploy("price-oracle", "price-oracle");
+    let judge = deploy("llm-judge", "llm-judge");
     let call = |args: &[&str]| -> serde_json::Value {
         let mut all = vec!["call"];
         all.extend_from_slice(args);
@@ -1550,6 +1556,33 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         1
     );
     assert_eq!(call(&[&heartbeat, "pause"])["return_value"], true);
+    // The job examples: each call submits a job, which the fleet serves and verifies.
+    for (actor, args) in [
+        (&oracle, vec!["refresh"]),
+        (&judge, vec!["judge", "\"The sky is blue.\""]),
+    ] {
+        let mut all = vec![actor.as_str()];
+        all.extend(args);
+        let asked = call(&all);
+        let job = asked["return_value"]
+            .as_str()
+            .expect("a job id")
+            .to_string();
+        cowboy(home).args(["job", "watch", &job]).assert().success();
+        let shown = json(home, &["job", "show", &job]);
+        assert!(
+            ["verified", "settled"].contains(&shown["job"]["status"].as_str().unwrap_or_default()),
+            "{shown}"
+        );
+    }
+    // Results are delivered to `on_price` in the block after verification.
+    let url = up["nodes"][0]["rpc_url"].as_str().expect("url");
+    wait_above(url, height(url) + 1);
+    let price = json(home, &["query", &oracle, "price"]);
+    assert_eq!(
+        price["return_value"]["price"], 9_712_345,
+        "the cassette's price: {price}"
+    );
 
     // A ping to an address without an actor: the call succeeds, its message fails, and the
     // text output says so, with the event's data decoded.

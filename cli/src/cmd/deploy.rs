@@ -8,14 +8,17 @@ use crate::{
 };
 use anyhow::{Context as _, Result};
 use clap::Args;
+use cowboy_project::ActorEntry;
 use cowboy_types::{ActorInstruction, Hash, Instruction, entitlement::ActorEntitlements};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 #[command(
     after_help = "Without SOURCE, deploys the actor of the project around the current \
-directory (checked as `cowboy build` does; --actor chooses when it has several).\n\n\
+directory (checked as `cowboy build` does; --actor chooses when it has several), with its \
+deploy_args and deploy_value from cowboy.toml unless --args or --value says otherwise.\n\n\
 Examples:\n  \
+cowboy deploy                          # the project's actor, with its deploy_args\n  \
 cowboy deploy --args 10\n  \
 cowboy deploy --path ../ping-pong --actor ponger\n  \
 cowboy deploy build/counter.json --account alice\n  \
@@ -32,17 +35,19 @@ pub struct DeployArgs {
     /// directory).
     #[arg(long)]
     path: Option<PathBuf>,
-    /// Arguments for `__init__`, each a JSON value.
+    /// Arguments for `__init__`, each a JSON value (default: a project actor's `deploy_args`
+    /// from cowboy.toml, else none; `--args` alone passes none).
     #[arg(long = "args", num_args = 0.., value_name = "JSON", allow_negative_numbers = true)]
-    init_args: Vec<String>,
+    init_args: Option<Vec<String>>,
     /// Salt for the actor's address (CREATE2-style): `0x` and up to 64 hex digits, left-padded
     /// to 32 bytes (`0x01` is `0x00…01`); default zero.
     #[arg(long)]
     salt: Option<String>,
-    /// Value to transfer to the new actor (it pays the actor's timers): base units, or CBY
-    /// with a `cby` suffix (`5cby`).
-    #[arg(long, default_value_t = 0, value_parser = crate::output::parse_amount)]
-    value: u64,
+    /// Value to transfer to the new actor (it pays the actor's timers and jobs): base units,
+    /// or CBY with a `cby` suffix (`5cby`) [default: a project actor's `deploy_value` from
+    /// cowboy.toml, else 0].
+    #[arg(long, value_parser = crate::output::parse_amount)]
+    value: Option<u64>,
     /// An entitlement a `.py` actor is deployed declaring, e.g. `http.fetch` (repeat for
     /// several). A project's actors and build artifacts declare theirs in cowboy.toml.
     #[arg(long = "entitlement", value_name = "NAME")]
@@ -82,18 +87,23 @@ impl DeployArgs {
         if self.watch {
             return self.watch(global);
         }
-        let (code, declared) = match &self.source {
-            Some(path) => code_from_file(path)?,
+        // A project actor's manifest entry supplies the defaults of --args and --value.
+        let (code, declared, entry) = match &self.source {
+            Some(path) => {
+                let (code, declared) = code_from_file(path)?;
+                (code, declared, None)
+            }
             None => {
                 let project = cowboy_project::Project::locate(self.path.as_deref())?;
-                let actor = project.actor(self.actor.as_deref())?.name.clone();
+                let entry = project.actor(self.actor.as_deref())?.clone();
                 let artifacts = cowboy_project::build::check(&project)
                     .map_err(|e| output::build_problems(e, global.json))?;
-                artifacts
+                let (code, declared) = artifacts
                     .into_iter()
-                    .find(|a| a.name == actor)
+                    .find(|a| a.name == entry.name)
                     .map(|a| (a.code, Some(a.entitlements)))
-                    .context("the build produced no artifact for the actor")?
+                    .context("the build produced no artifact for the actor")?;
+                (code, declared, Some(entry))
             }
         };
         let entitlements = match declared {
@@ -107,7 +117,8 @@ impl DeployArgs {
             Some(s) => client::salt(s)?,
             None => Hash::ZERO,
         };
-        let init_args = client::encode_args(&client::parse_args(&self.init_args)?)?;
+        let init_args = self.init_args_for(entry.as_ref())?;
+        let value = self.value_for(entry.as_ref());
         let node = Node::connect(&self.rpc, global)?;
         let key = self.signer.key(global)?;
         let (hash, receipt) = node.send(
@@ -116,7 +127,7 @@ impl DeployArgs {
                 code,
                 salt,
                 init_args,
-                value: self.value,
+                value,
                 entitlements,
             }),
             &self.tx,
@@ -126,13 +137,38 @@ impl DeployArgs {
 }
 
 impl DeployArgs {
+    /// The encoded `__init__` arguments: `--args`, else the manifest entry's `deploy_args`.
+    fn init_args_for(&self, entry: Option<&ActorEntry>) -> Result<Vec<u8>> {
+        match (&self.init_args, entry) {
+            (Some(args), _) => client::encode_args(&client::parse_args(args)?),
+            (None, None) => client::encode_args(&[]),
+            (None, Some(entry)) => {
+                let values = cowboy_project::manifest::resolve_args(&entry.deploy_args, |_| None)
+                    .map_err(|e| {
+                        anyhow::anyhow!(
+                            "deploy_args of actor {:?} in cowboy.toml: {e} (`cowboy deploy` deploys one actor): pass --args",
+                            entry.name
+                        )
+                    })?;
+                cowboy_pvm::Value::List(values)
+                    .encode()
+                    .with_context(|| format!("deploy_args of actor {:?}", entry.name))
+            }
+        }
+    }
+
+    /// `--value`, else the manifest entry's `deploy_value`.
+    fn value_for(&self, entry: Option<&ActorEntry>) -> u64 {
+        self.value
+            .unwrap_or_else(|| entry.map_or(0, |e| e.deploy_value))
+    }
+
     /// `--watch`: deploys the project's actors, then each one again whenever its checked code
     /// changes. One connection and one key for the whole session.
     fn watch(&self, global: &GlobalArgs) -> Result<()> {
         let dir = cowboy_project::Project::locate(self.path.as_deref())?.dir;
         let node = Node::connect(&self.rpc, global)?;
         let key = self.signer.key(global)?;
-        let init_args = client::encode_args(&client::parse_args(&self.init_args)?)?;
         // Each actor's code and entitlements as last deployed: unchanged actors are not
         // deployed again.
         let mut deployed: std::collections::BTreeMap<String, (String, ActorEntitlements)> =
@@ -152,6 +188,8 @@ impl DeployArgs {
                 .map_err(|e| output::build_problems(e, global.json))?;
             let mut failed = false;
             for a in artifacts.into_iter().filter(|a| wanted.contains(&a.name)) {
+                let entry = project.actor(Some(&a.name))?;
+                let init_args = self.init_args_for(Some(entry))?;
                 let version = (a.code.clone(), a.entitlements);
                 if deployed.get(&a.name) == Some(&version) {
                     continue;
@@ -165,8 +203,8 @@ impl DeployArgs {
                         code: a.code.clone(),
                         // A new address every time, even for code deployed before.
                         salt: Hash(rand::random()),
-                        init_args: init_args.clone(),
-                        value: self.value,
+                        init_args,
+                        value: self.value_for(Some(entry)),
                         entitlements: a.entitlements,
                     }),
                     &self.tx,

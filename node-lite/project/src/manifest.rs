@@ -65,11 +65,12 @@ pub struct ActorEntry {
     /// Capabilities the actor requires (whitepaper §15), e.g. `http.fetch`.
     #[serde(default)]
     pub entitlements: Vec<String>,
-    /// `__init__` arguments `cowboy devnet up --example` deploys with (`"$NAME"`: the address
-    /// of an actor deployed before this one).
+    /// `__init__` arguments `cowboy deploy` (without `--args`) and `cowboy devnet up --example`
+    /// deploy with (`"$NAME"`: the address of an actor deployed before this one, which only
+    /// `--example`, deploying them all, can resolve).
     #[serde(default)]
     pub deploy_args: Vec<toml::Value>,
-    /// Base units sent with that deploy (pays the actor's timers).
+    /// Base units sent with that deploy (without `--value`; pays the actor's timers and jobs).
     #[serde(default)]
     pub deploy_value: u64,
 }
