@@ -34,7 +34,7 @@ const EXAMPLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// The port blocks the examples show: the devnet defaults (as in `cowboy devnet up --help`) and
 /// those they pass by hand.
-const SHOWN_PORTS: [(u16, u16); 7] = [
+const SHOWN_PORTS: [(u16, u16); 8] = [
     (cowboy_devnet::DEFAULT_RPC_PORT, 4),
     (cowboy_devnet::DEFAULT_P2P_PORT, 4),
     (cowboy_devnet::DEFAULT_FAUCET_PORT, 1),
@@ -42,6 +42,7 @@ const SHOWN_PORTS: [(u16, u16); 7] = [
     (30400, 1),
     (18645, 1),
     (8646, 1),
+    (9100, 1),
 ];
 
 /// One help text's examples, in the order the text gives them.
@@ -253,6 +254,7 @@ impl World {
             ("cosigned.json", "book/src/guide/signing.in/cosigned.json"),
             ("price.toml", "examples/price-oracle/price.toml"),
             ("prices.json", "examples/price-oracle/cassette.json"),
+            ("cassette.json", "examples/price-oracle/cassette.json"),
         ] {
             std::fs::copy(repo(from), work.join(file)).expect(from);
         }
@@ -269,7 +271,7 @@ impl World {
             "--cycle-budget",
             "5",
             "--runners",
-            "honest=3",
+            "honest=6",
             "--runners-cassette",
             cassette.to_str().expect("path"),
         ]);
@@ -286,7 +288,8 @@ impl World {
             .expect("key")
             .address()
             .to_string();
-        world.json(&["faucet", &alice]);
+        // The faucet's most: a challenge bonds 100 CBY (`job challenge --account alice`).
+        world.json(&["faucet", &alice, "--amount", "1000000000000"]);
         let deployed = world.json(&[
             "deploy",
             work.join("src/counter.py").to_str().expect("path"),
@@ -348,10 +351,30 @@ impl World {
         world
     }
 
+    /// `0xJOB`: the job dev:0 (the profile's account) submitted last, as a reader would copy
+    /// it from the `job submit` they just ran.
+    fn newest_job(&self) -> Result<String, String> {
+        let dev0 = cowboy_devnet::dev_key(0)
+            .expect("dev:0")
+            .address()
+            .to_string();
+        let page = self.json(&["job", "list", "--submitter", &dev0]);
+        page["jobs"]
+            .as_array()
+            .and_then(|jobs| jobs.iter().max_by_key(|j| j["submitted_at"].as_u64()))
+            .and_then(|job| job["id"].as_str())
+            .map(str::to_string)
+            .ok_or_else(|| format!("0xJOB: dev:0 has submitted no job yet ({page})"))
+    }
+
     /// `example` with its placeholders filled and its ports moved.
     fn fill(&self, example: &str, moves: &[(u16, u16, u16)]) -> Result<String, String> {
         let mut filled = example.to_string();
         for placeholder in placeholders_in(example) {
+            if placeholder == "0xJOB" {
+                filled = filled.replace(&placeholder, &self.newest_job()?);
+                continue;
+            }
             let value = self
                 .placeholders
                 .iter()
@@ -359,14 +382,16 @@ impl World {
                 .map(|(_, value)| value)
                 .ok_or_else(|| {
                     format!(
-                        "unknown placeholder {placeholder}: use one of {:?}, or give the world one",
+                        "unknown placeholder {placeholder}: use 0xJOB or one of {:?}, or give the world one",
                         self.placeholders.iter().map(|(n, _)| n).collect::<Vec<_>>()
                     )
                 })?;
             filled = filled.replace(&placeholder, value);
         }
-        let command = filled.split(" #").next().unwrap_or_default();
-        if command.contains('…') {
+        if filled
+            .lines()
+            .any(|line| line.split(" #").next().unwrap_or_default().contains('…'))
+        {
             return Err("an elided value (…) cannot be run: write it out".into());
         }
         Ok(support::move_ports(&filled, moves))
@@ -553,15 +578,16 @@ fn tail(bytes: &[u8]) -> String {
     out
 }
 
-/// Commands whose examples start a devnet named `local`: they run in a home of their own (with
-/// its own ports), since the world's devnet already has that name.
-fn needs_own_home(command: &[String]) -> bool {
-    command.starts_with(&["devnet".to_string(), "up".to_string()])
+/// A line that starts a devnet named `local` (`devnet up` without `--name`): it, and what
+/// follows it in its help text or block, run in a home of their own (with their own ports),
+/// since the world's devnet already has that name.
+fn starts_local_devnet(line: &str) -> bool {
+    line.starts_with("cowboy devnet up") && !line.contains(" --name ")
 }
 
-/// Stops (and deletes) the devnets a help text started, and puts back the world's config, so
-/// one help text's examples (`config use testnet`, `devnet up --name copy`) do not change
-/// where the next ones talk to.
+/// Stops (and deletes) the devnets a unit started, and puts back the world's config, so one
+/// unit's examples (`config use testnet`, `devnet up --name copy`) do not change where the
+/// next ones talk to.
 fn tidy(world: &World, home: &Path, devnets_before: &BTreeSet<String>, config: Option<&[u8]>) {
     for name in devnets(home).difference(devnets_before) {
         let _ = world
@@ -574,51 +600,169 @@ fn tidy(world: &World, home: &Path, devnets_before: &BTreeSet<String>, config: O
     }
 }
 
+/// What runs together: a help text's examples, one command at a time, or a book block, the
+/// same way unless it sets shell variables (`RAW=$(cowboy sign …)`): then as one bash script.
+struct Unit {
+    label: String,
+    lines: Vec<String>,
+    script: bool,
+}
+
+fn units() -> Vec<Unit> {
+    let help = help_texts().into_iter().map(|text| Unit {
+        label: format!("`cowboy {} --help`", text.command.join(" ")),
+        lines: text.examples,
+        script: false,
+    });
+    let sets_variables = |line: &str| {
+        line.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        })
+    };
+    let book = book_blocks().into_iter().map(|(label, lines)| Unit {
+        script: lines.iter().any(|l| sets_variables(l)),
+        label,
+        lines,
+    });
+    help.chain(book).collect()
+}
+
+/// Book lines that are not run, each with why: installing cowboy (CI builds the binary it
+/// tests), and what needs the internet (CI has none; such a line says so in its comment).
+const NOT_RUN: [(&str, &str); 3] = [
+    (
+        "cargo build",
+        "installs cowboy: CI builds the binary it tests",
+    ),
+    (
+        "export PATH=",
+        "installs cowboy: CI builds the binary it tests",
+    ),
+    (
+        "# needs the network",
+        "needs the internet, which CI does not have",
+    ),
+];
+
+/// Every ```sh block of the book (`book/src/**/*.md`), labelled `FILE:LINE`, with its commands
+/// (continuations joined, blank and comment-only lines and [`NOT_RUN`] lines left out).
+fn book_blocks() -> Vec<(String, Vec<String>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![repo("book/src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("book/src").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut blocks = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("chapter");
+        let shown = file
+            .strip_prefix(repo("."))
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let mut block: Option<(usize, Vec<String>)> = None;
+        for (n, line) in text.lines().enumerate() {
+            match (&mut block, line.trim_end()) {
+                (None, "```sh") => block = Some((n + 1, Vec::new())),
+                (Some((at, lines)), "```") => {
+                    if !lines.is_empty() {
+                        blocks.push((format!("{shown}:{at}"), std::mem::take(lines)));
+                    }
+                    block = None;
+                }
+                (Some((_, lines)), line) => {
+                    let continues = lines.last().is_some_and(|l| l.ends_with('\\'));
+                    if continues {
+                        let last = lines.last_mut().expect("a line");
+                        last.truncate(last.trim_end_matches('\\').trim_end().len());
+                        last.push(' ');
+                        last.push_str(line.trim());
+                    } else if !line.trim().is_empty() && !line.trim().starts_with('#') {
+                        lines.push(line.trim().to_string());
+                    }
+                }
+                (None, _) => {}
+            }
+        }
+    }
+    for (_, lines) in &mut blocks {
+        lines.retain(|line| {
+            match NOT_RUN
+                .iter()
+                .find(|(marker, _)| line.starts_with(marker) || line.contains(marker))
+            {
+                Some((_, why)) => {
+                    eprintln!("   not run: {line}  ({why})");
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    blocks.retain(|(_, lines)| !lines.is_empty());
+    blocks
+}
+
 #[test]
-fn every_help_example_runs_against_a_devnet() {
-    let texts = help_texts();
-    let count: usize = texts.iter().map(|t| t.examples.len()).sum();
+fn every_documented_example_runs_against_a_devnet() {
+    let units = units();
+    let count: usize = units.iter().map(|u| u.lines.len()).sum();
     assert!(
-        count >= 60,
-        "only {count} examples found: is the parser broken?"
+        count >= 80,
+        "only {count} examples found: is a parser broken?"
     );
     let world = World::set_up();
     let mut failures = Vec::new();
-    for text in &texts {
-        let own_home = needs_own_home(&text.command).then(|| {
-            let home = world
-                .root
-                .path()
-                .join(format!("home-{}", text.command.join("-")));
-            std::fs::create_dir_all(&home).expect("own home");
-            (home, moved_ports())
-        });
-        let (home, moves) = match &own_home {
-            Some((home, moves)) => (home.clone(), moves.clone()),
-            None => (world.home(), world.moves.clone()),
+    for (i, unit) in units.iter().enumerate() {
+        let mut home = world.home();
+        let mut moves = world.moves.clone();
+        let mut devnets_before = devnets(&home);
+        let mut config = std::fs::read(home.join(".cowboy/config.toml")).ok();
+        let mut own_home = |home: &mut PathBuf, moves: &mut Vec<(u16, u16, u16)>| {
+            tidy(&world, home, &devnets_before, config.as_deref());
+            *home = world.root.path().join(format!("home-{i}"));
+            std::fs::create_dir_all(&*home).expect("own home");
+            *moves = moved_ports();
+            devnets_before = BTreeSet::new();
+            config = None;
         };
-        let devnets_before = devnets(&home);
-        let config = std::fs::read(home.join(".cowboy/config.toml")).ok();
-        for example in &text.examples {
+        let steps: Vec<String> = if unit.script {
+            if unit.lines.iter().any(|l| starts_local_devnet(l)) {
+                own_home(&mut home, &mut moves);
+            }
+            vec![format!("set -euo pipefail\n{}", unit.lines.join("\n"))]
+        } else {
+            unit.lines.clone()
+        };
+        for step in &steps {
+            if !unit.script && starts_local_devnet(step) && home == world.home() {
+                own_home(&mut home, &mut moves);
+            }
             let started = Instant::now();
             let outcome = world
-                .fill(example, &moves)
+                .fill(step, &moves)
                 .and_then(|line| run(&world, &home, &moves, &line));
             let took = started.elapsed().as_millis();
             let verdict = if outcome.is_ok() { "ok" } else { "FAILED" };
-            eprintln!("{verdict:>6} {took:>6} ms  {example}");
+            let shown = step.replace('\n', "; ");
+            eprintln!("{verdict:>6} {took:>6} ms  {shown}");
             if let Err(why) = outcome {
-                failures.push(format!(
-                    "`cowboy {} --help`: {example}\n{why}",
-                    text.command.join(" ")
-                ));
+                failures.push(format!("{}: {shown}\n{why}", unit.label));
             }
         }
         tidy(&world, &home, &devnets_before, config.as_deref());
     }
     assert!(
         failures.is_empty(),
-        "{} of {count} help examples failed:\n\n{}",
+        "{} of {count} documented examples failed:\n\n{}",
         failures.len(),
         failures.join("\n\n")
     );

@@ -19,7 +19,6 @@ directory (checked as `cowboy build` does; --actor chooses when it has several),
 deploy_args and deploy_value from cowboy.toml unless --args or --value says otherwise.\n\n\
 Examples:\n  \
 cowboy deploy                          # the project's actor, with its deploy_args\n  \
-cowboy deploy --args 10\n  \
 cowboy deploy --path ../ping-pong --actor ponger\n  \
 cowboy deploy build/counter.json --account alice\n  \
 cowboy deploy src/counter.py --args 10 --salt 0x01 --json\n  \

@@ -40,7 +40,7 @@ pub enum RunnerCommand {
 
 #[derive(Args)]
 #[command(
-    after_help = "Example:\n  cowboy runner init --dir ~/runner --rpc-url http://127.0.0.1:8545 --stake 2000000000000"
+    after_help = "Example:\n  cowboy runner init --dir ./runner --rpc-url http://127.0.0.1:8545 --stake 2000000000000"
 )]
 pub struct InitArgs {
     /// Directory for runner.toml and the journal.
