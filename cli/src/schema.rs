@@ -176,6 +176,18 @@ pub const OUTPUTS: &[Output] = &[
     ),
     output!("tx hash", "the transaction hash", false, TxHash),
     output!(
+        "tx decode",
+        "the transaction's JSON form, with from, signature and hash",
+        false,
+        cowboy_types::json::TransactionJson
+    ),
+    output!(
+        "block",
+        "the block, its execution's roots and its transactions",
+        false,
+        cowboy_rpc::BlockView
+    ),
+    output!(
         "balance",
         "the account: balance, nonce, actor record",
         false,

@@ -10,6 +10,7 @@ use clap::Args;
 use cowboy_rpc::{BlockId, BlockTag, CowboyApiClient};
 
 #[derive(Args)]
+#[command(after_help = "Examples:\n  cowboy block\n  cowboy block 1 --full --json")]
 pub struct BlockArgs {
     /// Height, hash, or `latest`.
     #[arg(default_value = "latest")]

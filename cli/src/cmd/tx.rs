@@ -14,8 +14,14 @@ use cowboy_types::{Transaction, TransactionJson};
 #[derive(Subcommand)]
 pub enum TxCommand {
     /// Decode a signed transaction (hex) into its JSON form, with `from`, `signature` and `hash`.
+    #[command(
+        after_help = "Exits 1 when the signature does not verify.\n\nExamples:\n  cowboy tx decode $(cowboy sign transfer.json --account alice)\n  cowboy tx decode $(cowboy sign transfer.json --account alice) --json"
+    )]
     Decode(RawArgs),
     /// Print a transaction's hash (its identity and signing hash).
+    #[command(
+        after_help = "Example:\n  cowboy tx hash $(cowboy sign transfer.json --account alice)"
+    )]
     Hash(RawArgs),
     /// Broadcast a signed transaction (e.g. made offline by `cowboy sign`) and wait for its
     /// receipt.

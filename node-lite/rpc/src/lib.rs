@@ -142,7 +142,7 @@ pub struct Health {
 }
 
 /// A block and what its execution produced.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct BlockView {
     pub hash: Hash,
     pub height: u64,
@@ -165,8 +165,9 @@ pub struct BlockView {
     pub cycle_basefee: u64,
     pub cell_basefee: u64,
     pub transactions: Vec<Hash>,
-    /// The full transactions, if asked for.
+    /// The full transactions (in `cowboy tx decode`'s JSON form), if asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Vec<cowboy_types::json::TransactionJson>>")]
     pub full_transactions: Option<Vec<serde_json::Value>>,
 }
 

@@ -83,6 +83,21 @@ impl<'de> Deserialize<'de> for Amount {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Uint(pub u64);
 
+impl schemars::JsonSchema for Uint {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Uint".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "integer",
+            "minimum": 0,
+            "maximum": u64::MAX,
+            "description": "an unsigned 64-bit integer, as a JSON number",
+        })
+    }
+}
+
 impl Serialize for Uint {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u64(self.0)
@@ -155,7 +170,7 @@ impl<'de> Deserialize<'de> for HexBytes {
 }
 
 /// JSON form of [`TimerSpec`] fields shared by `set_timer` and `set_interval`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TimerJson {
     pub actor: Address,
@@ -172,7 +187,7 @@ pub struct TimerJson {
 }
 
 /// JSON form of a [`TimerBid`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TimerBidJson {
     pub max_fee_per_cycle: Uint,
@@ -180,7 +195,9 @@ pub struct TimerBidJson {
 }
 
 /// JSON form of an [`Instruction`]: an object with exactly one key naming the operation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// (In its JSON Schema, the runner, job and entitlement payloads are any JSON value: their
+/// rules are checked when the transaction is parsed.)
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum InstructionJson {
     Transfer {
@@ -198,6 +215,7 @@ pub enum InstructionJson {
         value: Amount,
         /// What the actor may do (whitepaper §15), e.g. `["http.fetch"]`.
         #[serde(default)]
+        #[schemars(with = "Vec<String>")]
         entitlements: ActorEntitlements,
     },
     Call {
@@ -221,10 +239,12 @@ pub enum InstructionJson {
         timer_id: Hash,
     },
     RunnerRegister {
+        #[schemars(with = "serde_json::Value")]
         profile: Box<RunnerProfile>,
         stake: Amount,
     },
     RunnerUpdate {
+        #[schemars(with = "serde_json::Value")]
         profile: Box<RunnerProfile>,
     },
     RunnerHeartbeat {},
@@ -237,9 +257,11 @@ pub enum InstructionJson {
     RunnerExit {},
     RunnerClaim {},
     RunnerAttest {
+        #[schemars(with = "serde_json::Value")]
         attestation: Box<Attestation>,
     },
     JobSubmit {
+        #[schemars(with = "serde_json::Value")]
         spec: Box<JobSpec>,
     },
     JobCommit {
@@ -248,6 +270,7 @@ pub enum InstructionJson {
     },
     JobReveal {
         job_id: Hash,
+        #[schemars(with = "serde_json::Value")]
         reveals: List<Reveal, 32>,
     },
     JobChallenge {
@@ -257,10 +280,13 @@ pub enum InstructionJson {
     EntitlementGrant {
         grantee: Address,
         /// `kind[:operand]`, e.g. `runner_pool:0x706f6f6c`.
+        #[schemars(with = "String")]
         scope: Scope,
         /// `kind[:operand]`, e.g. `runner_join_pool:0x706f6f6c`.
+        #[schemars(with = "String")]
         action: Action,
         #[serde(default)]
+        #[schemars(with = "serde_json::Value")]
         constraints: Constraints,
     },
     EntitlementRevoke {
@@ -270,14 +296,19 @@ pub enum InstructionJson {
         entitlement_id: Hash,
         delegatee: Address,
         #[serde(default)]
+        #[schemars(with = "serde_json::Value")]
         constraints: Constraints,
     },
     EntitlementCreateRole {
         /// The role's name as `0x`-hex bytes.
+        #[schemars(with = "HexBytes")]
         name: Name,
+        #[schemars(with = "Vec<String>")]
         scopes: List<Scope, MAX_ROLE_ITEMS>,
+        #[schemars(with = "Vec<String>")]
         actions: List<Action, MAX_ROLE_ITEMS>,
         #[serde(default)]
+        #[schemars(with = "serde_json::Value")]
         constraints: Constraints,
     },
     EntitlementAssignRole {
@@ -291,7 +322,7 @@ pub enum InstructionJson {
 }
 
 /// JSON form of one access-list entry.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AccessListEntryJson {
     pub address: Address,
@@ -300,7 +331,7 @@ pub struct AccessListEntryJson {
 }
 
 /// JSON form of the deferred-transaction origin.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OriginJson {
     pub tx_hash: Hash,
@@ -310,7 +341,7 @@ pub struct OriginJson {
 
 /// JSON form of a co-signer. As signing input the signature may be omitted: co-signers add it
 /// later with `cowboy sign --cosign`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SignerJson {
     pub address: Address,
@@ -322,7 +353,7 @@ pub struct SignerJson {
 ///
 /// As input to signing, `from` is optional (it is derived from the key; if given it must match)
 /// and `signature`/`hash` must be absent. As output of decoding, all are present.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TransactionJson {
     pub chain_id: Uint,
