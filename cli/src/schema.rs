@@ -84,6 +84,40 @@ pub struct Signed {
     pub from: cowboy_types::Address,
 }
 
+/// What `job show` prints (and `job submit --wait` once the job finished).
+#[derive(Serialize, JsonSchema)]
+pub struct JobShow {
+    pub job: cowboy_types::job::JobRecord,
+    /// The reveals grouped by result, largest group first.
+    pub votes: Vec<cowboy_runner::jobs::Vote>,
+    /// With `--verify-selection`: the committee draws re-run from the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Selection>,
+}
+
+/// `job show --verify-selection`: whether the record's draws are the ones its snapshot, rounds
+/// and beacons give.
+#[derive(Serialize, JsonSchema)]
+pub struct Selection {
+    pub snapshot_root_matches: bool,
+    pub draws: Vec<cowboy_execution::runners::selection::Replayed>,
+}
+
+/// What `job submit` prints: the submission (its block, unless `--no-wait`); with `--wait`,
+/// the finished job; a failed submission's receipt.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum JobSubmitted {
+    Submitted {
+        job_id: Hash,
+        tx_hash: Hash,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        block: Option<u64>,
+    },
+    Finished(Box<JobShow>),
+    Failed(Box<ReceiptView>),
+}
+
 /// What `status` prints.
 #[derive(Serialize, JsonSchema)]
 pub struct Status {
@@ -217,6 +251,36 @@ pub const OUTPUTS: &[Output] = &[
         cowboy_rpc::prepare::Estimate
     ),
     output!("status", "the node's status and health", false, Status),
+    output!(
+        "job submit",
+        "the job id and transaction; with --wait, the finished job",
+        false,
+        JobSubmitted
+    ),
+    output!(
+        "job show",
+        "the job's record, its votes, and with --verify-selection the re-run draws",
+        false,
+        JobShow
+    ),
+    output!(
+        "job list",
+        "a page of job records",
+        false,
+        cowboy_rpc::JobsPage
+    ),
+    output!(
+        "job estimate",
+        "committee, eligible runners, price and escrow",
+        false,
+        cowboy_types::job::Estimate
+    ),
+    output!(
+        "job challenge",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
     output!(
         "faucet",
         "the drip: amount and transaction",

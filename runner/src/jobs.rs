@@ -127,7 +127,7 @@ pub async fn follow<C: CowboyApiClient + Sync>(
 }
 
 /// Runners that revealed the same result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Vote {
     /// keccak256 of the result bytes.
     pub result_hash: Hash,

@@ -58,6 +58,9 @@ pub struct SubmitArgs {
 }
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  cowboy job estimate price.toml\n  cowboy job estimate price.toml --json"
+)]
 pub struct EstimateArgs {
     /// The spec file; or describe the job with the flags below.
     spec: Option<PathBuf>,
@@ -197,6 +200,9 @@ impl QuickArgs {
 }
 
 #[derive(Args)]
+#[command(
+    after_help = "Exits 1 when --verify-selection finds a draw the record does not give.\n\nExamples:\n  cowboy job show 0xJOB\n  cowboy job show 0xJOB --verify-selection --json"
+)]
 pub struct ShowArgs {
     /// The job id.
     id: String,
@@ -208,7 +214,11 @@ pub struct ShowArgs {
 }
 
 #[derive(Args)]
+#[command(
+    after_help = "Examples:\n  cowboy job list --submitter 0xORACLE\n  cowboy job list --status settled --json"
+)]
 pub struct ListArgs {
+    /// Jobs this address (an actor or an account) submitted.
     #[arg(long)]
     submitter: Option<String>,
     /// Jobs this runner was drawn for.
@@ -226,6 +236,7 @@ pub struct ListArgs {
 
 #[derive(Args)]
 pub struct WatchArgs {
+    /// The job id.
     id: String,
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 600)]
@@ -236,6 +247,7 @@ pub struct WatchArgs {
 
 #[derive(Args)]
 pub struct ChallengeArgs {
+    /// The verified job whose result is challenged.
     id: String,
     #[command(flatten)]
     tx: TxArgs,
@@ -458,20 +470,30 @@ fn submit(a: SubmitArgs, global: &GlobalArgs) -> Result<()> {
     let (hash, receipt) = node.send(&key, instruction, &tx)?;
     let Some(receipt) = receipt else {
         if global.json {
-            output::json(&serde_json::json!({"job_id": id, "tx_hash": hash}));
+            output::json(&crate::schema::JobSubmitted::Submitted {
+                job_id: id,
+                tx_hash: hash,
+                block: None,
+            });
         } else {
             outln!("job {id} (tx {hash})");
         }
         return Ok(());
     };
     if receipt.status != cowboy_rpc::ReceiptStatus::Success {
-        return client::report(global.json, hash, Some(receipt));
+        if global.json {
+            output::json(&crate::schema::JobSubmitted::Failed(Box::new(receipt)));
+            bail!(output::Reported);
+        }
+        return client::report(false, hash, Some(receipt));
     }
     if !a.wait {
         if global.json {
-            output::json(
-                &serde_json::json!({"job_id": id, "tx_hash": hash, "block": receipt.block_height}),
-            );
+            output::json(&crate::schema::JobSubmitted::Submitted {
+                job_id: id,
+                tx_hash: hash,
+                block: Some(receipt.block_height),
+            });
         } else {
             outln!("job {id} submitted in block {}", receipt.block_height);
         }
@@ -487,7 +509,13 @@ fn submit(a: SubmitArgs, global: &GlobalArgs) -> Result<()> {
         ))
         .map_err(|e| client::rpc_error(e, &node.url))?
         .ok_or_else(|| anyhow!("job {id} is not on chain after its submission succeeded"))?;
-    print_job(&job, global.json, None);
+    if global.json {
+        output::json(&crate::schema::JobSubmitted::Finished(Box::new(job_show(
+            &job, None,
+        ))));
+    } else {
+        print_job(&job, false, None);
+    }
     match job.status {
         cowboy_types::job::JobStatus::Failed => bail!(output::Reported),
         s if jobs::finished(s) => Ok(()),
@@ -524,16 +552,24 @@ fn show(a: ShowArgs, global: &GlobalArgs) -> Result<()> {
 
 type Replay = (bool, Vec<cowboy_execution::runners::selection::Replayed>);
 
+/// What `job show --json` prints.
+fn job_show(job: &JobRecord, replay: Option<&Replay>) -> crate::schema::JobShow {
+    crate::schema::JobShow {
+        job: job.clone(),
+        votes: jobs::votes(job),
+        selection: replay.map(|(root, draws)| crate::schema::Selection {
+            snapshot_root_matches: *root,
+            draws: draws.clone(),
+        }),
+    }
+}
+
 fn print_job(job: &JobRecord, json: bool, replay: Option<&Replay>) {
-    let votes = jobs::votes(job);
     if json {
-        let mut value = serde_json::json!({"job": job, "votes": votes});
-        if let Some((root, draws)) = replay {
-            value["selection"] = serde_json::json!({"snapshot_root_matches": root, "draws": draws});
-        }
-        output::json(&value);
+        output::json(&job_show(job, replay));
         return;
     }
+    let votes = jobs::votes(job);
     outln!("job        {}", job.id);
     outln!(
         "status     {}{}",

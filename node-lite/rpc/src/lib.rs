@@ -417,7 +417,7 @@ pub struct JobFilter {
 }
 
 /// A page of jobs in id order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct JobsPage {
     pub jobs: Vec<cowboy_types::job::JobRecord>,
     /// Pass as `after` to continue; `null` when every job was looked at.

@@ -169,6 +169,47 @@ impl<'de, const MAX: usize> Deserialize<'de> for Bytes<MAX> {
     }
 }
 
+impl<const MAX: usize> schemars::JsonSchema for Text<MAX> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Text{MAX}").into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": format!("text of at most {MAX} bytes (UTF-8)"),
+        })
+    }
+}
+
+impl<const MAX: usize> schemars::JsonSchema for Bytes<MAX> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Bytes{MAX}").into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^0x([0-9a-fA-F]{2})*$",
+            "description": format!("at most {MAX} bytes, 0x-prefixed hex"),
+        })
+    }
+}
+
+impl<T: schemars::JsonSchema, const MAX: usize> schemars::JsonSchema for List<T, MAX> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("List{MAX}_{}", T::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "array",
+            "items": generator.subschema_for::<T>(),
+            "maxItems": MAX,
+        })
+    }
+}
+
 impl<T: Serialize, const MAX: usize> Serialize for List<T, MAX> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(s)

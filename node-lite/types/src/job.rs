@@ -67,7 +67,7 @@ codes! {
 
 record! {
     /// One HTTP header.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct HttpHeader {
         pub name: Text<64>,
@@ -78,7 +78,7 @@ record! {
 record! {
     /// An HTTP request and what to extract from its response ([`crate::extract`] rules; none
     /// means the whole body).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct HttpRequest {
         pub method: HttpMethod,
@@ -94,7 +94,7 @@ record! {
 
 record! {
     /// One message of an LLM conversation.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct ChatMessage {
         pub role: ChatRole,
@@ -105,7 +105,7 @@ record! {
 record! {
     /// An LLM inference: the model (whitepaper §5.1 model id), the conversation, the most
     /// tokens to generate, the temperature in thousandths and an optional sampling seed.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct LlmRequest {
         pub model: Hash,
@@ -120,7 +120,7 @@ record! {
 
 record! {
     /// A tool call on an MCP server; `arguments` is a JSON object.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct McpRequest {
         pub server: Text<2048>,
@@ -131,7 +131,7 @@ record! {
 
 record! {
     /// An application-defined job: a kind runners recognise and its payload.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct CustomRequest {
         pub kind: Text<128>,
@@ -142,7 +142,7 @@ record! {
 
 /// What the job runs; the variant is the job type (so a type and an input cannot disagree).
 /// Encoded as the job type's code then the request.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum JobInput {
     Llm(LlmRequest),
@@ -197,7 +197,7 @@ impl Read for JobInput {
 
 record! {
     /// Resource limits for execution (whitepaper "Runner Resource Accounting").
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct ResourceBounds {
         pub max_wall_ms: u64,
@@ -209,7 +209,7 @@ record! {
 }
 
 /// The shape of a result (CIP-2 §1 `data_format`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum DataFormat {
     /// A JSON document, optionally checked against a JSON Schema.
@@ -264,7 +264,7 @@ impl Read for DataFormat {
 
 record! {
     /// The mandatory result schema (CIP-2 §1).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct ResultSchema {
         /// At most 64 KiB on chain.
@@ -277,7 +277,7 @@ record! {
 
 /// One check of the `StructuredMatch` pipeline (CIP-2 §9). `field` is an RFC 6901 JSON
 /// pointer into the result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Check {
     /// The result satisfies the result schema's JSON Schema.
@@ -366,7 +366,7 @@ impl Read for Check {
 }
 
 /// How a job's results are verified (CIP-2 §9), with the least committee each needs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum VerificationMode {
     /// One runner, no verification (development).
@@ -465,7 +465,7 @@ record! {
     /// Verification: the mode, the committee size `runners` (M) and agreement `threshold`
     /// (N) — 0 for the committee parameters' defaults — whether runners must run in a TEE,
     /// and, for mutable external data, how results are combined.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct VerificationConfig {
         pub mode: VerificationMode,
@@ -485,7 +485,7 @@ record! {
     /// `(job_id, status, result, details)` in the block after the job is verified or fails,
     /// paid from `max_fee` (escrowed with the job; unused fee is refunded; 0 delivers
     /// nothing and the result is read with `job_status`).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct Callback {
         pub actor: Address,
@@ -498,7 +498,7 @@ record! {
 record! {
     /// A job as submitted (CIP-2 §2; `job_id`, `submitter` and `submitted_at` are assigned
     /// by the Job Dispatcher).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct JobSpec {
         pub input: JobInput,
@@ -850,7 +850,7 @@ impl JobSpec {
 /// runners passing every candidate filter with what each one's rate card charges for the
 /// job's expected usage (its `max_tokens` and `expected_execution_ms`), and how many runners
 /// each filter turned away. The filters are the submission's own (`cowboy_execution::runners::candidates::refusal`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Estimate {
     pub committee_size: u8,
     pub threshold: u8,
@@ -869,7 +869,7 @@ pub struct Estimate {
 }
 
 /// A candidate and its price for the job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EstimatedRunner {
     pub address: Address,
     #[serde(with = "amount")]
@@ -1336,7 +1336,7 @@ codes! {
 record! {
     /// The inputs and outcome of one draw (spec README "Selection seed"), kept so anyone can
     /// re-run it and a governance change after the draw never changes it.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct Draw {
         /// The named absolute round whose beacon seeded the job.
         pub round_epoch: u64,
@@ -1357,7 +1357,7 @@ record! {
 
 record! {
     /// A candidate of a job's snapshot with the stake its weight comes from.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct DrawCandidate {
         pub address: Address,
         #[serde(with = "amount")]
@@ -1376,7 +1376,7 @@ pub const STORAGE_PREFIX: &[u8] = b"job:";
 
 record! {
     /// The Job Dispatcher's record of a job (storage key `job:` ‖ id under `0x…02`).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct JobRecord {
         pub id: Hash,
         pub submitter: Address,
@@ -1434,7 +1434,7 @@ record! {
     /// A challenge (spec README "Challenges"): the challenger's bond, what the verified result
     /// agreed on and who was to be paid for it, where the fresh committee's re-execution is,
     /// and how it ended.
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct Dispute {
         pub challenger: Address,
         #[serde(with = "amount")]
@@ -1458,7 +1458,7 @@ record! {
 record! {
     /// A committee member's commitment to its result: `keccak256(result ‖ salt)` with a
     /// 32-byte salt (spec README "Commitments").
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct Commitment {
         pub runner: Address,
         pub hash: Hash,
@@ -1468,7 +1468,7 @@ record! {
 record! {
     /// A revealed result with its salt and the usage its runner reports (model tokens and
     /// wall time, priced with its rate card).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct Reveal {
         pub runner: Address,
@@ -1503,7 +1503,7 @@ codes! {
 record! {
     /// A reported fault: its kind and the share of the work done, in basis points (0 to
     /// 10,000).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct Fault {
         pub kind: FaultKind,
@@ -1521,7 +1521,7 @@ pub type Embedding = List<i16, MAX_EMBEDDING_DIM>;
 record! {
     /// A reveal the Result Verifier accepted: the result, the usage (clamped to the job's
     /// bounds) and what it agrees on under the job's mode (`None`: not a valid result).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct Revealed {
         pub runner: Address,
         pub result: Bytes<65536>,
@@ -1559,7 +1559,7 @@ impl Reveal {
 
 record! {
     /// A runner's payment, held until the challenge window ends.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct Payout {
         pub runner: Address,
         #[serde(with = "amount")]

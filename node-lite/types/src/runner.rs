@@ -68,7 +68,7 @@ macro_rules! codes {
         $name:ident { $( $(#[$vdoc:meta])* $variant:ident = $code:literal => $text:literal, )* }
     ) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
         #[repr(u8)]
         pub enum $name {
             $( $(#[$vdoc])* #[serde(rename = $text)] $variant = $code, )*
@@ -336,16 +336,30 @@ impl RateCard {
     }
 }
 
-/// Serde for `u64` amounts as decimal strings (the `json::Amount` form).
-pub mod amount {
-    use crate::json::Amount;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+/// Serde for `u64` amounts as decimal strings (the `json::Amount` form), for
+/// `#[serde(with = "amount")]`.
+///
+/// A type rather than a module: schemars reads the same attribute as "this field's schema is
+/// `amount`'s", so the JSON Schema says what serde writes (a decimal string).
+#[allow(non_camel_case_types)]
+pub struct amount;
 
-    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
-        Amount(*v).serialize(s)
+impl amount {
+    pub fn serialize<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&crate::json::Amount(*v), s)
     }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        Amount::deserialize(d).map(|a| a.0)
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        <crate::json::Amount as serde::Deserialize>::deserialize(d).map(|a| a.0)
+    }
+}
+
+impl schemars::JsonSchema for amount {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <crate::json::Amount as schemars::JsonSchema>::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <crate::json::Amount as schemars::JsonSchema>::json_schema(generator)
     }
 }
 

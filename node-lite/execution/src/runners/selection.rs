@@ -156,7 +156,7 @@ pub fn draw_seed(
 }
 
 /// One draw of a job re-run from the job's record (`cowboy job show --verify-selection`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Replayed {
     pub retry: u32,
     /// Whether the recorded seed is the one its round, beacon and job id give.
