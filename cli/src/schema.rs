@@ -118,6 +118,42 @@ pub enum JobSubmitted {
     Failed(Box<ReceiptView>),
 }
 
+/// One row of `devnet ls`.
+#[derive(Serialize, JsonSchema)]
+pub struct DevnetRow {
+    pub name: String,
+    /// Its validators.
+    pub nodes: usize,
+    /// How many of them run.
+    pub running: usize,
+    /// node-0's RPC URL.
+    pub rpc_url: String,
+}
+
+/// What `devnet stop NODE` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct NodeStopped {
+    pub node: String,
+    pub was_running: bool,
+}
+
+/// What `devnet start NODE` prints: the height it caught up at.
+#[derive(Serialize, JsonSchema)]
+pub struct NodeStarted {
+    pub node: String,
+    pub height: u64,
+    pub ready_ms: u64,
+}
+
+/// What `devnet down` and `devnet reset` print: the processes stopped (and, for `reset`, the
+/// directory deleted).
+#[derive(Serialize, JsonSchema)]
+pub struct DevnetStopped {
+    pub stopped: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted: Option<std::path::PathBuf>,
+}
+
 /// What `status` prints.
 #[derive(Serialize, JsonSchema)]
 pub struct Status {
@@ -251,6 +287,49 @@ pub const OUTPUTS: &[Output] = &[
         cowboy_rpc::prepare::Estimate
     ),
     output!("status", "the node's status and health", false, Status),
+    output!(
+        "devnet status",
+        "each node's height, root and peers; whether roots agree; faucet and runners",
+        false,
+        cowboy_devnet::Status
+    ),
+    output!(
+        "devnet ls",
+        "the devnets and how many nodes run",
+        false,
+        Vec<DevnetRow>
+    ),
+    output!(
+        "devnet stop",
+        "the node and whether it was running",
+        false,
+        NodeStopped
+    ),
+    output!(
+        "devnet start",
+        "the node and the height it caught up at",
+        false,
+        NodeStarted
+    ),
+    output!("devnet down", "the processes stopped", false, DevnetStopped),
+    output!(
+        "devnet reset",
+        "the processes stopped and the directory deleted",
+        false,
+        DevnetStopped
+    ),
+    output!(
+        "devnet snapshot save",
+        "the snapshot: file, source height and root, entry counts",
+        false,
+        cowboy_devnet::snapshot::Saved
+    ),
+    output!(
+        "devnet snapshot ls",
+        "the saved snapshots and where each was taken",
+        false,
+        Vec<cowboy_devnet::snapshot::Listed>
+    ),
     output!(
         "job submit",
         "the job id and transaction; with --wait, the finished job",

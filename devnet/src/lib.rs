@@ -232,7 +232,7 @@ pub enum Event {
 }
 
 /// One node's view, as `status` reports it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct NodeReport {
     pub name: String,
     pub rpc_url: String,
@@ -251,7 +251,7 @@ pub struct NodeReport {
 
 /// A devnet's health: equal state roots at `common_height` on every answering node is the
 /// signal that it is working.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Status {
     pub name: String,
     pub chain_id: u64,
@@ -271,7 +271,7 @@ pub struct Status {
 }
 
 /// The runner fleet's view, as `status` reports it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RunnersReport {
     pub fleet: String,
     pub running: bool,

@@ -21,7 +21,7 @@ pub const DIR: &str = "snapshots";
 const MAX_NAME: usize = 64;
 
 /// A snapshot written by [`Devnet::save_snapshot`].
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Saved {
     pub name: String,
     pub path: PathBuf,
@@ -33,7 +33,7 @@ pub struct Saved {
 }
 
 /// One snapshot file, as [`list`] finds it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Listed {
     pub name: String,
     pub path: PathBuf,

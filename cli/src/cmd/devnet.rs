@@ -184,9 +184,10 @@ impl DevnetCommand {
                 devnet.check_process(&a.node)?;
                 let was_running = devnet.stop_node(&a.node)?;
                 if global.json {
-                    output::json(
-                        &serde_json::json!({ "node": a.node, "was_running": was_running }),
-                    );
+                    output::json(&crate::schema::NodeStopped {
+                        node: a.node.clone(),
+                        was_running,
+                    });
                 } else if was_running {
                     outln!("stopped {}", a.node);
                 } else {
@@ -206,11 +207,11 @@ impl DevnetCommand {
                 progress.finish();
                 let height = height?;
                 if global.json {
-                    output::json(&serde_json::json!({
-                        "node": a.node,
-                        "height": height,
-                        "ready_ms": started.elapsed().as_millis() as u64,
-                    }));
+                    output::json(&crate::schema::NodeStarted {
+                        node: a.node.clone(),
+                        height,
+                        ready_ms: started.elapsed().as_millis() as u64,
+                    });
                 } else {
                     outln!("started {}: caught up at height {height}", a.node);
                 }
@@ -220,7 +221,10 @@ impl DevnetCommand {
                 let devnet = Devnet::new(&home, &a.name)?;
                 let stopped = devnet.down()?;
                 if global.json {
-                    output::json(&serde_json::json!({ "stopped": stopped }));
+                    output::json(&crate::schema::DevnetStopped {
+                        stopped,
+                        deleted: None,
+                    });
                 } else if stopped.is_empty() {
                     outln!("devnet {} was not running", a.name);
                 } else {
@@ -239,10 +243,10 @@ impl DevnetCommand {
                 let stopped = devnet.reset()?;
                 remove_profile(&home, &a.name)?;
                 if global.json {
-                    output::json(&serde_json::json!({
-                        "stopped": stopped,
-                        "deleted": devnet.dir(),
-                    }));
+                    output::json(&crate::schema::DevnetStopped {
+                        stopped,
+                        deleted: Some(devnet.dir().to_path_buf()),
+                    });
                 } else {
                     outln!("deleted devnet {} ({})", a.name, devnet.dir().display());
                 }
@@ -318,12 +322,12 @@ impl DevnetCommand {
                         let running = (0..state.nodes.len())
                             .filter(|i| state.node_running(*i))
                             .count();
-                        rows.push(serde_json::json!({
-                            "name": name,
-                            "nodes": state.nodes.len(),
-                            "running": running,
-                            "rpc_url": state.nodes[0].rpc_url(),
-                        }));
+                        rows.push(crate::schema::DevnetRow {
+                            nodes: state.nodes.len(),
+                            running,
+                            rpc_url: state.nodes[0].rpc_url(),
+                            name,
+                        });
                     }
                 }
                 if global.json {
@@ -334,10 +338,10 @@ impl DevnetCommand {
                     for r in &rows {
                         outln!(
                             "{:<12} {}/{} nodes running  {}",
-                            r["name"].as_str().unwrap_or(""),
-                            r["running"],
-                            r["nodes"],
-                            r["rpc_url"].as_str().unwrap_or("")
+                            r.name,
+                            r.running,
+                            r.nodes,
+                            r.rpc_url
                         );
                     }
                 }

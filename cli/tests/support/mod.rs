@@ -127,10 +127,10 @@ fn published_schema(args: &[&str]) -> Option<(String, serde_json::Value)> {
     if args.contains(&"--watch") {
         candidates.push(format!("{first} --watch"));
     }
-    if let Some(second) = words.get(1) {
-        candidates.push(format!("{first} {second}"));
+    // The longest command the words start with (`devnet snapshot save`, `timer show`, `call`).
+    for n in (1..=words.len().min(3)).rev() {
+        candidates.push(words[..n].join(" "));
     }
-    candidates.push(first.to_string());
     let command = candidates.into_iter().find(|c| listed.contains(c))?;
     let mut schemas = SCHEMAS
         .get_or_init(Default::default)
