@@ -329,10 +329,12 @@ pub fn address(text: &str, what: &str) -> Result<Address> {
 }
 
 /// Parses `--salt`: `0x` and 1 to 64 hex digits, a number left-padded to 32 bytes as a uint256
-/// is written (`0x01` is `0x00…01`).
+/// is written (`0x01` is `0x00…01`); 64 digits may come without `0x` (`openssl rand -hex 32`).
 pub fn salt(text: &str) -> Result<Hash> {
     let digits = text
         .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .or((text.len() == 64).then_some(text))
         .filter(|d| !d.is_empty() && d.len() <= 64 && d.bytes().all(|b| b.is_ascii_hexdigit()))
         .ok_or_else(|| {
             anyhow!(
@@ -606,6 +608,11 @@ mod tests {
         assert_eq!(salt("0x1").expect("odd digits"), one);
         let full = format!("0x{}", "ab".repeat(32));
         assert_eq!(salt(&full).expect("full salt").0, [0xab; 32]);
+        assert_eq!(
+            salt(&"ab".repeat(32)).expect("bare 64 digits").0,
+            [0xab; 32]
+        );
+        assert_eq!(salt("0X01").expect("0X"), one);
         for bad in ["01", "0x", "0xzz", &format!("0x{}", "0".repeat(65))] {
             let error = salt(bad).expect_err(bad).to_string();
             assert!(

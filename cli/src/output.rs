@@ -92,7 +92,10 @@ impl std::error::Error for Reported {}
 /// A genesis's execution budget: its block cycle cap as a share of the spec's (see
 /// `cowboy_execution::params::BUDGET_SCALE_PPM_PER_SECOND`), as `devnet up` and `node init`
 /// print it.
+#[derive(serde::Serialize, schemars::JsonSchema)]
 pub struct ExecutionBudget {
+    /// The block cycle cap as parts per million of the spec's.
+    #[serde(rename = "factor_ppm")]
     pub ppm: u64,
     pub block_cycles: u64,
     pub max_cycles_per_tx: u64,
@@ -119,11 +122,7 @@ impl ExecutionBudget {
     }
 
     pub fn json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "factor_ppm": self.ppm,
-            "block_cycles": self.block_cycles,
-            "max_cycles_per_tx": self.max_cycles_per_tx,
-        })
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 

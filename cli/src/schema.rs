@@ -118,6 +118,70 @@ pub enum JobSubmitted {
     Failed(Box<ReceiptView>),
 }
 
+/// What `new` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct Created {
+    pub project: String,
+    pub template: String,
+    pub path: std::path::PathBuf,
+    /// The files written, under `path`.
+    pub files: Vec<std::path::PathBuf>,
+}
+
+/// What `config show` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct ConfigShow {
+    pub path: std::path::PathBuf,
+    /// The profile commands use (`--profile`, `$COWBOY_PROFILE`, else the default).
+    pub selected: Option<String>,
+    pub default_profile: Option<String>,
+    pub profiles: std::collections::BTreeMap<String, crate::config::Profile>,
+}
+
+/// What `keys export` prints: the v3 keystore file (Ethereum's format: `version`, `id`,
+/// `address`, `crypto`), or with `--unsafe-private-key` the raw key.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum KeysExport {
+    Keystore(serde_json::Map<String, serde_json::Value>),
+    RawKey(ExportedKey),
+}
+
+/// `keys export --unsafe-private-key`.
+#[derive(Serialize, JsonSchema)]
+pub struct ExportedKey {
+    pub name: String,
+    pub address: cowboy_types::Address,
+    /// `0x` and 64 hex digits.
+    pub private_key: String,
+}
+
+/// One node home `node init` made.
+#[derive(Serialize, JsonSchema)]
+pub struct NodeHome {
+    pub home: std::path::PathBuf,
+    pub rpc_url: String,
+    pub p2p_addr: String,
+}
+
+/// What `node init` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct NodeInit {
+    pub chain_id: u64,
+    pub nodes: Vec<NodeHome>,
+    pub execution_budget: crate::output::ExecutionBudget,
+}
+
+/// What `node snapshot` prints: where it went, where it was taken, and what became of the
+/// state's entries.
+#[derive(Serialize, JsonSchema)]
+pub struct NodeSnapshot {
+    pub path: std::path::PathBuf,
+    pub source: cowboy_execution::snapshot::Source,
+    #[serde(flatten)]
+    pub counts: cowboy_execution::snapshot::Counts,
+}
+
 /// One row of `devnet ls`.
 #[derive(Serialize, JsonSchema)]
 pub struct DevnetRow {
@@ -287,6 +351,31 @@ pub const OUTPUTS: &[Output] = &[
         cowboy_rpc::prepare::Estimate
     ),
     output!("status", "the node's status and health", false, Status),
+    output!("new", "the project created and its files", false, Created),
+    output!(
+        "config show",
+        "the config file's profiles and the selected one",
+        false,
+        ConfigShow
+    ),
+    output!(
+        "keys export",
+        "the v3 keystore file, or with --unsafe-private-key the raw key",
+        false,
+        KeysExport
+    ),
+    output!(
+        "node init",
+        "the node homes and the execution budget",
+        false,
+        NodeInit
+    ),
+    output!(
+        "node snapshot",
+        "the snapshot file, its source and entry counts",
+        false,
+        NodeSnapshot
+    ),
     output!(
         "devnet status",
         "each node's height, root and peers; whether roots agree; faucet and runners",

@@ -8,10 +8,11 @@
 use anyhow::{Context as _, Result};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
-/// SIGINT and SIGTERM, caught from the moment this is made.
+/// SIGINT, SIGTERM and SIGHUP (a closed terminal), caught from the moment this is made.
 pub struct Shutdown {
     interrupt: Signal,
     terminate: Signal,
+    hangup: Signal,
 }
 
 impl Shutdown {
@@ -22,14 +23,29 @@ impl Shutdown {
         Ok(Self {
             interrupt: install(SignalKind::interrupt())?,
             terminate: install(SignalKind::terminate())?,
+            hangup: install(SignalKind::hangup())?,
         })
     }
 
-    /// Completes once SIGINT or SIGTERM came (at once if one already did).
-    pub async fn wait(mut self) {
+    /// Whether a signal has come, without waiting (a command checks between long steps).
+    pub fn requested(&mut self) -> bool {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        [&mut self.interrupt, &mut self.terminate, &mut self.hangup]
+            .into_iter()
+            .any(|s| s.poll_recv(&mut cx).is_ready())
+    }
+
+    /// [`wait`](Self::wait), owning the handlers (for a server's `'static` stop future).
+    pub async fn into_wait(mut self) {
+        self.wait().await
+    }
+
+    /// Completes once a signal came (at once if one already did).
+    pub async fn wait(&mut self) {
         tokio::select! {
             _ = self.interrupt.recv() => {}
             _ = self.terminate.recv() => {}
+            _ = self.hangup.recv() => {}
         }
     }
 }

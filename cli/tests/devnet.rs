@@ -1584,6 +1584,46 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         "the cassette's price: {price}"
     );
 
+    // A job anyone submits naming the oracle's callback (their URL, honestly verified) is not
+    // taken for a price: the oracle only counts the job it asked for.
+    let foreign = json(
+        home,
+        &[
+            "job",
+            "submit",
+            "--http",
+            "https://api.coingecko.com/api/v3/simple/price?ids=bitcoin&vs_currencies=usd",
+            "--extract",
+            "/bitcoin/usd",
+            "--mode",
+            "majority_vote",
+            "--vote-field",
+            "/bitcoin/usd",
+            "--runners",
+            "3",
+            "--callback",
+            &format!("{oracle}.on_price"),
+            "--private-key",
+            key,
+            "--wait",
+        ],
+    );
+    let foreign_id = foreign["job"]["id"]
+        .as_str()
+        .expect("a finished job")
+        .to_string();
+    wait_above(url, height(url) + 1);
+    let out = cowboy(home)
+        .args(["events", "--actor", &oracle, "--topic", "Ignored", "--json"])
+        .output()
+        .expect("events");
+    let ignored: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("an event"))
+        .collect();
+    assert_eq!(ignored.len(), 1, "{ignored:?}");
+    assert_eq!(ignored[0]["value"][0], foreign_id.as_str(), "{ignored:?}");
+
     // A ping to an address without an actor: the call succeeds, its message fails, and the
     // text output says so, with the event's data decoded.
     let out = cowboy(home)

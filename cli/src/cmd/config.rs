@@ -43,12 +43,12 @@ impl ConfigCommand {
             Self::Show => {
                 let selected = config.select(global.profile.as_deref())?.map(|(n, _)| n);
                 if global.json {
-                    output::json(&serde_json::json!({
-                        "path": home.join(FILE),
-                        "selected": selected,
-                        "default_profile": config.default_profile,
-                        "profiles": config.profiles,
-                    }));
+                    output::json(&crate::schema::ConfigShow {
+                        path: home.join(FILE),
+                        selected,
+                        default_profile: config.default_profile.clone(),
+                        profiles: config.profiles.clone(),
+                    });
                 } else if config.profiles.is_empty() {
                     outln!(
                         "no profiles in {} (`cowboy devnet up` writes one)",

@@ -52,7 +52,8 @@ pub struct DeployArgs {
     #[arg(long = "entitlement", value_name = "NAME")]
     entitlements: Vec<cowboy_types::entitlement::ActorEntitlement>,
     /// Keep running: deploy the project's actors (or --actor), then deploy again each actor
-    /// whose source changes, at a new address (a fresh salt) printed each time.
+    /// whose source changes, at a new address (a fresh salt) printed each time. Each gets its
+    /// deploy_args (unless --args) but no value (unless --value).
     #[arg(long, conflicts_with_all = ["source", "salt"])]
     watch: bool,
     #[command(flatten)]
@@ -145,7 +146,7 @@ impl DeployArgs {
                 let values = cowboy_project::manifest::resolve_args(&entry.deploy_args, |_| None)
                     .map_err(|e| {
                         anyhow::anyhow!(
-                            "deploy_args of actor {:?} in cowboy.toml: {e} (`cowboy deploy` deploys one actor): pass --args",
+                            "deploy_args of actor {:?} in cowboy.toml: {e} (each deploy here is of one actor): pass --args",
                             entry.name
                         )
                     })?;
@@ -188,7 +189,14 @@ impl DeployArgs {
             let mut failed = false;
             for a in artifacts.into_iter().filter(|a| wanted.contains(&a.name)) {
                 let entry = project.actor(Some(&a.name))?;
-                let init_args = self.init_args_for(Some(entry))?;
+                let init_args = match self.init_args_for(Some(entry)) {
+                    Ok(args) => args,
+                    Err(e) => {
+                        output::print_error(&e, global.json);
+                        failed = true;
+                        continue;
+                    }
+                };
                 let version = (a.code.clone(), a.entitlements);
                 if deployed.get(&a.name) == Some(&version) {
                     continue;
@@ -203,7 +211,8 @@ impl DeployArgs {
                         // A new address every time, even for code deployed before.
                         salt: Hash(rand::random()),
                         init_args,
-                        value: self.value_for(Some(entry)),
+                        // Every save deploys again: only an explicit --value is sent each time.
+                        value: self.value.unwrap_or(0),
                         entitlements: a.entitlements,
                     }),
                     &self.tx,

@@ -423,7 +423,7 @@ impl UpArgs {
         }
         // In the foreground, Ctrl-C is caught from here on: one pressed while the nodes start
         // stops them once they are up, instead of killing `cowboy` and leaving them running.
-        let foreground = if self.detach {
+        let mut foreground = if self.detach {
             None
         } else {
             let runtime = tokio::runtime::Builder::new_current_thread()
@@ -465,7 +465,22 @@ impl UpArgs {
         progress.finish();
         let (state, resumed) = result?;
         let ready_ms = started.elapsed().as_millis() as u64;
-        let profile = write_profile(home, &state)?;
+        // Stopped while it started: stop the nodes now, before the example and the banner.
+        if let Some((runtime, shutdown)) = foreground.as_mut() {
+            let _entered = runtime.enter();
+            if shutdown.requested() {
+                let stopped = devnet.down()?;
+                if !global.json {
+                    outln!("stopped {} before it was ready", stopped.join(", "));
+                }
+                return Ok(());
+            }
+        }
+        let profile = write_profile(home, &state).inspect_err(|_| {
+            if !self.detach {
+                let _ = devnet.down();
+            }
+        })?;
         let deployed = match &example {
             Some((_, project, _scratch)) => {
                 Some(deploy_example(&state, project).inspect_err(|_| {
@@ -488,7 +503,7 @@ impl UpArgs {
             self.detach,
             self.show_private_keys,
         );
-        let Some((runtime, shutdown)) = foreground else {
+        let Some((runtime, mut shutdown)) = foreground else {
             return Ok(());
         };
         runtime.block_on(shutdown.wait());

@@ -209,7 +209,7 @@ impl ServeArgs {
                     server.address()
                 );
             }
-            server.run(shutdown.wait()).await?;
+            server.run(shutdown.into_wait()).await?;
             tracing::info!("faucet stopped");
             Ok(())
         })

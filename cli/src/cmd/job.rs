@@ -134,9 +134,11 @@ pub struct QuickArgs {
     /// and handler).
     #[arg(long, value_name = "ACTOR.HANDLER")]
     callback: Option<String>,
-    /// What delivering the result may cost (base units; the rest is refunded).
-    #[arg(long, default_value_t = 1_000_000_000)]
-    callback_fee: u64,
+    /// What delivering the result may cost (base units; the rest is refunded) [default:
+    /// 1000000000, or a spec file's `callback.max_fee`]. 0 delivers nothing: `--wait` or
+    /// `cowboy job show` reads the result.
+    #[arg(long)]
+    callback_fee: Option<u64>,
 }
 
 impl QuickArgs {
@@ -157,6 +159,9 @@ impl QuickArgs {
                 spec.callback.handler = handler.try_into().map_err(|_| {
                     anyhow!("--callback {callback:?}: the handler name is longer than 128 bytes")
                 })?;
+            }
+            if let Some(fee) = self.callback_fee {
+                spec.callback.max_fee = fee;
             }
             return Ok(spec);
         }
@@ -191,7 +196,7 @@ impl QuickArgs {
                 .callback
                 .clone()
                 .ok_or_else(|| anyhow!("a job from flags needs --callback ACTOR.HANDLER"))?,
-            callback_fee: self.callback_fee,
+            callback_fee: self.callback_fee.unwrap_or(1_000_000_000),
         };
         quick
             .build()

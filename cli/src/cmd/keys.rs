@@ -159,11 +159,13 @@ impl KeysCommand {
                     let key = keystore.load(&args.name, password.as_bytes())?;
                     let secret = zeroize::Zeroizing::new(format!("0x{}", hex_of(&key)));
                     if global.json {
-                        output::json(&serde_json::json!({
-                            "name": args.name,
-                            "address": key.address(),
-                            "private_key": secret.as_str(),
-                        }));
+                        output::json(&crate::schema::KeysExport::RawKey(
+                            crate::schema::ExportedKey {
+                                name: args.name.clone(),
+                                address: key.address(),
+                                private_key: secret.to_string(),
+                            },
+                        ));
                     } else {
                         eprintln!(
                             "warning: this is the raw private key of {}; anyone who sees it controls the account",
@@ -173,7 +175,12 @@ impl KeysCommand {
                     }
                 } else {
                     let text = keystore.export(&args.name)?;
-                    outln!("{}", text.trim_end());
+                    match serde_json::from_str(&text) {
+                        Ok(file) if global.json => {
+                            output::json(&crate::schema::KeysExport::Keystore(file))
+                        }
+                        _ => outln!("{}", text.trim_end()),
+                    }
                 }
             }
             Self::Delete(args) => {

@@ -61,12 +61,12 @@ impl NewArgs {
             .unwrap_or_else(|| PathBuf::from(&self.name));
         let files = template.write(&dest, &self.name)?;
         if global.json {
-            output::json(&serde_json::json!({
-                "project": self.name,
-                "template": template.name,
-                "path": dest,
-                "files": files,
-            }));
+            output::json(&crate::schema::Created {
+                project: self.name.clone(),
+                template: template.name.to_string(),
+                path: dest.clone(),
+                files: files.clone(),
+            });
         } else {
             outln!(
                 "created {} from template {} ({} files):",

@@ -188,21 +188,19 @@ impl InitArgs {
         let committee = node::init_committee(&members, genesis, self.block_time)?;
         let budget = crate::output::execution_budget(&committee.genesis.parameters);
         if global.json {
-            let homes: Vec<_> = members
+            let nodes = members
                 .iter()
-                .map(|m| {
-                    serde_json::json!({
-                        "home": m.home.0,
-                        "rpc_url": format!("http://{}", m.rpc_addr),
-                        "p2p_addr": m.p2p_addr,
-                    })
+                .map(|m| crate::schema::NodeHome {
+                    home: m.home.0.clone(),
+                    rpc_url: format!("http://{}", m.rpc_addr),
+                    p2p_addr: m.p2p_addr.to_string(),
                 })
                 .collect();
-            output::json(&serde_json::json!({
-                "chain_id": committee.genesis.chain_id,
-                "nodes": homes,
-                "execution_budget": budget.json(),
-            }));
+            output::json(&crate::schema::NodeInit {
+                chain_id: committee.genesis.chain_id,
+                nodes,
+                execution_budget: budget,
+            });
         } else {
             for m in &members {
                 outln!(
@@ -240,10 +238,11 @@ impl SnapshotArgs {
             .map(|c| c.source.clone())
             .context("the snapshot carries nothing")?;
         if global.json {
-            let mut report = serde_json::to_value(saved.counts)?;
-            report["path"] = serde_json::json!(self.out);
-            report["source"] = serde_json::json!(source);
-            output::json(&report);
+            output::json(&crate::schema::NodeSnapshot {
+                path: self.out.clone(),
+                source,
+                counts: saved.counts,
+            });
         } else {
             outln!(
                 "saved a snapshot of chain {} at height {} (state root {}) to {}",

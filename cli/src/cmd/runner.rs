@@ -354,7 +354,7 @@ fn run(a: RunArgs, global: &GlobalArgs) -> Result<()> {
         };
         let runner = cowboy_runner::Runner::new(key, backends, journal, conduct)?;
         tracing::info!(runner = %runner.address(), listen = %config.listen, node = %config.rpc_url, "runner started");
-        cowboy_runner::serve(runner, listener, shutdown.wait()).await?;
+        cowboy_runner::serve(runner, listener, shutdown.into_wait()).await?;
         Ok(())
     })
 }

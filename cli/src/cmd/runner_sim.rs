@@ -128,8 +128,15 @@ impl RunnerSimArgs {
             .build()
             .context("cannot start the async runtime")?;
         runtime.block_on(async move {
-            let shutdown = crate::shutdown::Shutdown::listen()?;
-            let sim = Simulation::start(options).await?;
+            let mut shutdown = crate::shutdown::Shutdown::listen()?;
+            // Registering a fleet takes a transaction per runner: Ctrl-C stops it midway.
+            let sim = tokio::select! {
+                sim = Simulation::start(options) => sim?,
+                _ = shutdown.wait() => {
+                    eprintln!("stopped before the fleet was ready");
+                    return Ok(());
+                }
+            };
             let ready = sim.ready();
             if let Some(path) = &self.ready_file {
                 let text = serde_json::to_string_pretty(&ready)?;

@@ -60,6 +60,11 @@ class LlmJudge:
         if caller() != DISPATCHER:
             raise PermissionError("only the Job Dispatcher delivers results")
         verdicts = self.storage["verdicts"]
+        # Anyone may submit a job naming this handler as its callback: only the judge's own
+        # jobs are recorded.
+        if job_id not in verdicts:
+            emit("Ignored", [job_id])
+            return
         if status == "verified":
             if isinstance(result, bytes):
                 result = result.decode()

@@ -53,8 +53,12 @@ class PriceOracle:
     def on_price(self, job_id, status, result, details):
         if caller() != DISPATCHER:
             raise PermissionError("only the Job Dispatcher delivers results")
-        if job_id == self.storage["pending"]:
-            self.storage["pending"] = None
+        # Anyone may submit a job naming this handler as its callback, with a URL of their
+        # choosing that honest runners will verify: only the job this oracle asked for counts.
+        if job_id != self.storage["pending"]:
+            emit("Ignored", [job_id])
+            return
+        self.storage["pending"] = None
         if status != "verified":
             self.storage["failed"] += 1
             emit("Failed", [job_id, status])
