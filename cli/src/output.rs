@@ -166,10 +166,11 @@ pub fn build_problems(error: cowboy_project::BuildError, json_mode: bool) -> any
     match error {
         cowboy_project::BuildError::Problems(problems) => {
             if json_mode {
-                json(&serde_json::json!({
-                    "artifacts": null,
-                    "problems": problems,
-                }));
+                json(&crate::schema::Built {
+                    artifacts: None,
+                    problems: problems.clone(),
+                    warnings: None,
+                });
             } else {
                 for p in &problems {
                     eprintln!("{p}");

@@ -118,6 +118,51 @@ pub enum JobSubmitted {
     Failed(Box<ReceiptView>),
 }
 
+/// What `build` prints: the artifacts written, or (exit 1) the problems that stopped it.
+#[derive(Serialize, JsonSchema)]
+pub struct Built {
+    /// `null` when problems stopped the build (nothing was written).
+    pub artifacts: Option<Vec<BuiltArtifact>>,
+    pub problems: Vec<cowboy_project::build::Problem>,
+    /// What an earlier PVM version would refuse (the artifact says which version it needs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<cowboy_project::build::Problem>>,
+}
+
+/// One artifact `build` wrote.
+#[derive(Serialize, JsonSchema)]
+pub struct BuiltArtifact {
+    pub name: String,
+    pub path: std::path::PathBuf,
+    pub class: String,
+    pub code_hash: Hash,
+    pub handlers: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub entitlements: cowboy_types::entitlement::ActorEntitlements,
+    /// The canonical code's size in bytes.
+    pub size: usize,
+    /// The earliest PVM version that accepts the code.
+    pub pvm_version: u16,
+}
+
+/// One line of `job watch --json`: the job's status after a block changed it, and what changed.
+#[derive(Serialize, JsonSchema)]
+pub struct JobChange {
+    pub height_status: cowboy_types::job::JobStatus,
+    /// What happened, one line each (draws, commits, reveals, payouts).
+    pub events: Vec<String>,
+}
+
+/// What `runner init` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct RunnerInit {
+    /// The runner.toml written.
+    pub config: std::path::PathBuf,
+    pub address: cowboy_types::Address,
+    /// The keystore name (or `dev:N`) it signs with.
+    pub key: String,
+}
+
 /// What `new` prints.
 #[derive(Serialize, JsonSchema)]
 pub struct Created {
@@ -352,6 +397,24 @@ pub const OUTPUTS: &[Output] = &[
     ),
     output!("status", "the node's status and health", false, Status),
     output!("new", "the project created and its files", false, Created),
+    output!(
+        "build",
+        "the artifacts written, or the problems that stopped the build",
+        false,
+        Built
+    ),
+    output!(
+        "job watch",
+        "one line per block that changed the job",
+        true,
+        JobChange
+    ),
+    output!(
+        "runner init",
+        "the runner.toml written and the runner's address",
+        false,
+        RunnerInit
+    ),
     output!(
         "config show",
         "the config file's profiles and the selected one",

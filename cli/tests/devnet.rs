@@ -825,7 +825,17 @@ fn events_survive_a_kill_9_exactly_once() {
     let url = up["nodes"][0]["rpc_url"].as_str().expect("url").to_string();
     let pid = up["nodes"][0]["pid"].as_u64().expect("pid");
     let counter = support::example("counter", &home.join("projects"));
-    let deployed = json(home, &["deploy", "--path", counter.to_str().expect("path")]);
+    // Counting from 0 (the project's deploy_args would start it at 10).
+    let deployed = json(
+        home,
+        &[
+            "deploy",
+            "--path",
+            counter.to_str().expect("path"),
+            "--args",
+            "0",
+        ],
+    );
     let counter = deployed["created"].as_str().expect("created").to_string();
     // Load: increments sent without waiting, then the kill while they are executed.
     for _ in 0..10 {

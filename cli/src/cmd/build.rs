@@ -43,24 +43,22 @@ impl BuildArgs {
         if global.json {
             let artifacts: Vec<_> = built
                 .iter()
-                .map(|(a, path)| {
-                    serde_json::json!({
-                        "name": a.name,
-                        "path": path,
-                        "class": a.class,
-                        "code_hash": a.code_hash,
-                        "handlers": a.handlers,
-                        "entitlements": a.entitlements,
-                        "size": a.code.len(),
-                        "pvm_version": a.pvm_version,
-                    })
+                .map(|(a, path)| crate::schema::BuiltArtifact {
+                    name: a.name.clone(),
+                    path: path.clone(),
+                    class: a.class.clone(),
+                    code_hash: a.code_hash,
+                    handlers: a.handlers.clone(),
+                    entitlements: a.entitlements,
+                    size: a.code.len(),
+                    pvm_version: a.pvm_version,
                 })
                 .collect();
-            output::json(&serde_json::json!({
-                "artifacts": artifacts,
-                "problems": [],
-                "warnings": warnings,
-            }));
+            output::json(&crate::schema::Built {
+                artifacts: Some(artifacts),
+                problems: Vec::new(),
+                warnings: Some(warnings.clone()),
+            });
         } else {
             for w in &warnings {
                 eprintln!(

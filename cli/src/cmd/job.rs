@@ -375,10 +375,16 @@ impl JobCommand {
                         &node.client,
                         id,
                         Duration::from_secs(a.timeout),
-                        |j| jobs::finished(j.status) && j.status != cowboy_types::job::JobStatus::Verified,
+                        |j| {
+                            jobs::finished(j.status)
+                                && j.status != cowboy_types::job::JobStatus::Verified
+                        },
                         |before, after| {
                             if json {
-                                output::json(&serde_json::json!({"height_status": after.status, "events": jobs::changes(before, after)}));
+                                output::json(&crate::schema::JobChange {
+                                    height_status: after.status,
+                                    events: jobs::changes(before, after),
+                                });
                             } else {
                                 for line in jobs::changes(before, after) {
                                     outln!("{line}");

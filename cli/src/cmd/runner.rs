@@ -240,7 +240,11 @@ fn init(a: InitArgs, global: &GlobalArgs) -> Result<()> {
         .with_context(|| format!("cannot create {}", a.dir.display()))?;
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     if global.json {
-        output::json(&serde_json::json!({"config": path, "address": address, "key": a.key}));
+        output::json(&crate::schema::RunnerInit {
+            config: path.clone(),
+            address,
+            key: a.key.clone(),
+        });
     } else {
         outln!(
             "wrote {} for runner {address} (key {:?})",

@@ -72,7 +72,7 @@ pub fn version_warnings(artifact: &Artifact) -> Vec<Problem> {
 pub const ARTIFACT_FORMAT: u32 = 1;
 
 /// One problem: where, which rule, what, and how to fix it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     pub file: String,
     pub line: usize,
