@@ -120,10 +120,6 @@ impl ExecutionBudget {
             thousands(self.max_cycles_per_tx)
         )
     }
-
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or_default()
-    }
 }
 
 /// `1234567` as `1,234,567`.

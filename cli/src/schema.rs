@@ -227,6 +227,69 @@ pub struct NodeSnapshot {
     pub counts: cowboy_execution::snapshot::Counts,
 }
 
+/// What `devnet up` prints once the devnet is ready.
+#[derive(Serialize, JsonSchema)]
+pub struct DevnetUp {
+    pub name: String,
+    pub chain_id: u64,
+    /// The snapshot it started from (`--from-snapshot`).
+    pub from_snapshot: Option<cowboy_execution::snapshot::Source>,
+    pub execution_budget: crate::output::ExecutionBudget,
+    /// Whether an existing devnet was resumed rather than created.
+    pub resumed: bool,
+    pub ready_ms: u64,
+    pub dir: std::path::PathBuf,
+    pub nodes: Vec<UpNode>,
+    /// The block explorer (node-1's, when there are several; `null` with one validator).
+    pub explorer_url: Option<String>,
+    pub faucet: UpFaucet,
+    /// The dev accounts (`--account dev:N`); keys only with `--show-private-keys`.
+    pub accounts: Vec<UpAccount>,
+    /// The runner fleet (`--runners`).
+    pub runners: Option<UpRunners>,
+    /// The profile written to config.toml.
+    pub profile: String,
+    /// What `--example` deployed and called.
+    pub example: Option<cowboy_project::demo::Deployed>,
+}
+
+/// A validator as `devnet up` reports it.
+#[derive(Serialize, JsonSchema)]
+pub struct UpNode {
+    pub name: String,
+    pub rpc_url: String,
+    pub p2p_addr: String,
+    pub pid: Option<u32>,
+    pub log: std::path::PathBuf,
+}
+
+/// The devnet's faucet.
+#[derive(Serialize, JsonSchema)]
+pub struct UpFaucet {
+    pub url: String,
+    pub address: cowboy_types::Address,
+    pub log: std::path::PathBuf,
+}
+
+/// A dev account.
+#[derive(Serialize, JsonSchema)]
+pub struct UpAccount {
+    /// `dev:N`.
+    pub account: String,
+    pub address: cowboy_types::Address,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub private_key: Option<String>,
+}
+
+/// The devnet's runner fleet.
+#[derive(Serialize, JsonSchema)]
+pub struct UpRunners {
+    pub fleet: String,
+    pub log: std::path::PathBuf,
+    /// `cowboy runner-sim`'s ready document (runners, backends), once written.
+    pub ready: Option<serde_json::Value>,
+}
+
 /// One row of `devnet ls`.
 #[derive(Serialize, JsonSchema)]
 pub struct DevnetRow {
@@ -438,6 +501,12 @@ pub const OUTPUTS: &[Output] = &[
         "the snapshot file, its source and entry counts",
         false,
         NodeSnapshot
+    ),
+    output!(
+        "devnet up",
+        "the devnet: nodes, faucet, dev accounts, runners, the example deployed",
+        false,
+        DevnetUp
     ),
     output!(
         "devnet status",

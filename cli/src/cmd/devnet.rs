@@ -624,59 +624,51 @@ fn print_up(
         .unwrap_or_else(|| cowboy_execution::Parameters::for_block_time(state.block_time_ms));
     let budget = output::execution_budget(&parameters);
     if global.json {
-        let nodes: Vec<_> = state
-            .nodes
-            .iter()
-            .map(|n| {
-                serde_json::json!({
-                    "name": n.name,
-                    "rpc_url": n.rpc_url(),
-                    "p2p_addr": n.p2p_addr,
-                    "pid": n.pid,
-                    "log": devnet.log(&n.name),
+        use crate::schema::{DevnetUp, UpAccount, UpFaucet, UpNode, UpRunners};
+        output::json(&DevnetUp {
+            name: state.name.clone(),
+            chain_id: state.chain_id,
+            from_snapshot,
+            execution_budget: budget,
+            resumed,
+            ready_ms,
+            dir: devnet.dir().to_path_buf(),
+            nodes: state
+                .nodes
+                .iter()
+                .map(|n| UpNode {
+                    name: n.name.clone(),
+                    rpc_url: n.rpc_url(),
+                    p2p_addr: n.p2p_addr.to_string(),
+                    pid: n.pid,
+                    log: devnet.log(&n.name),
                 })
-            })
-            .collect();
-        let accounts: Vec<_> = state
-            .accounts
-            .iter()
-            .map(|a| {
-                let mut account = serde_json::json!({
-                    "account": format!("dev:{}", a.index),
-                    "address": a.address,
-                });
-                if show_private_keys {
-                    account["private_key"] = serde_json::json!(a.private_key);
-                }
-                account
-            })
-            .collect();
-        output::json(&serde_json::json!({
-            "name": state.name,
-            "chain_id": state.chain_id,
-            "from_snapshot": from_snapshot,
-            "execution_budget": budget.json(),
-            "resumed": resumed,
-            "ready_ms": ready_ms,
-            "dir": devnet.dir(),
-            "nodes": nodes,
-            "explorer_url": state.explorer_url(),
-            "faucet": {
-                "url": state.faucet.url(),
-                "address": state.faucet.address,
-                "log": devnet.log("faucet"),
+                .collect(),
+            explorer_url: state.explorer_url(),
+            faucet: UpFaucet {
+                url: state.faucet.url(),
+                address: state.faucet.address,
+                log: devnet.log("faucet"),
             },
-            "accounts": accounts,
-            "runners": state.runners.as_ref().map(|r| serde_json::json!({
-                "fleet": r.fleet,
-                "log": devnet.log("runners"),
-                "ready": std::fs::read_to_string(devnet.dir().join(cowboy_devnet::RUNNERS_READY))
+            accounts: state
+                .accounts
+                .iter()
+                .map(|a| UpAccount {
+                    account: format!("dev:{}", a.index),
+                    address: a.address,
+                    private_key: show_private_keys.then(|| a.private_key.clone()),
+                })
+                .collect(),
+            runners: state.runners.as_ref().map(|r| UpRunners {
+                fleet: r.fleet.clone(),
+                log: devnet.log("runners"),
+                ready: std::fs::read_to_string(devnet.dir().join(cowboy_devnet::RUNNERS_READY))
                     .ok()
-                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()),
-            })),
-            "profile": profile.0,
-            "example": deployed,
-        }));
+                    .and_then(|t| serde_json::from_str(&t).ok()),
+            }),
+            profile: profile.0.clone(),
+            example: deployed.clone(),
+        });
         return;
     }
     let n = state.nodes.len();

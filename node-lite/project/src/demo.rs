@@ -11,7 +11,7 @@ use cowboy_types::{ActorInstruction, Address, Hash, Instruction};
 use std::{collections::BTreeMap, time::Duration};
 
 /// What a demo deployed and called.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Deployed {
     /// The project's name.
     pub example: String,
