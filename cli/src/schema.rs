@@ -479,6 +479,48 @@ pub const OUTPUTS: &[Output] = &[
         RunnerInit
     ),
     output!(
+        "runner register",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "runner update",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "runner heartbeat",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "runner stake",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "runner unstake",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "runner claim",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
+        "runner exit",
+        "the receipt (or, with --no-wait, the hash)",
+        false,
+        Sent
+    ),
+    output!(
         "config show",
         "the config file's profiles and the selected one",
         false,
