@@ -163,6 +163,19 @@ pub struct RunnerInit {
     pub key: String,
 }
 
+/// What `test` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct TestRun {
+    pub passed: usize,
+    pub failed: usize,
+    /// The Python tests (`tests/test_*.py`).
+    pub tests: Vec<cowboy_pvm::testing::TestResult>,
+    /// The TOML scenarios (`tests/*.toml`).
+    pub files: Vec<cowboy_project::scenario::Report>,
+    /// With `--gas-report`: cycles and cells per actor and handler.
+    pub gas: Option<Vec<cowboy_project::python_tests::GasLine>>,
+}
+
 /// What `new` prints.
 #[derive(Serialize, JsonSchema)]
 pub struct Created {
@@ -460,6 +473,12 @@ pub const OUTPUTS: &[Output] = &[
     ),
     output!("status", "the node's status and health", false, Status),
     output!("new", "the project created and its files", false, Created),
+    output!(
+        "test",
+        "each Python test and scenario, and the gas report",
+        false,
+        TestRun
+    ),
     output!(
         "build",
         "the artifacts written, or the problems that stopped the build",

@@ -128,13 +128,13 @@ impl TestArgs {
         }
         let report = self.gas_report.then(|| python_tests::gas_report(&gas));
         if global.json {
-            output::json(&serde_json::json!({
-                "passed": passed,
-                "failed": failed,
-                "tests": results,
-                "files": reports,
-                "gas": report,
-            }));
+            output::json(&crate::schema::TestRun {
+                passed,
+                failed,
+                tests: results.clone(),
+                files: reports.clone(),
+                gas: report,
+            });
         } else {
             for r in &reports {
                 print_scenario(r);

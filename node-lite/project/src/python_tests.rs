@@ -1015,7 +1015,7 @@ impl TestHost for ChainHost {
 
 /// The gas report: per actor and handler, the cycles and cells its calls used (min, median,
 /// max) and how many calls.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct GasLine {
     pub actor: String,
     pub method: String,
@@ -1024,7 +1024,7 @@ pub struct GasLine {
     pub cells: Spread,
 }
 
-#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[derive(Clone, Copy, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Spread {
     pub min: u64,
     pub median: u64,

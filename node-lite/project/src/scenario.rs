@@ -169,7 +169,7 @@ impl Step {
 }
 
 /// The outcome of one scenario file.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// Path relative to the project.
     pub file: String,
@@ -185,7 +185,7 @@ pub struct Report {
 }
 
 /// A receipt of a scenario run.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct StepReceipt {
     pub step: usize,
     #[serde(flatten)]
@@ -194,7 +194,7 @@ pub struct StepReceipt {
     pub logs: Vec<String>,
 }
 
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Failure {
     pub step: usize,
     pub call: String,

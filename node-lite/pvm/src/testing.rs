@@ -66,7 +66,7 @@ pub struct TestPlan {
 }
 
 /// How a test ended.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
 pub enum Outcome {
     Passed,
@@ -79,14 +79,16 @@ pub enum Outcome {
 }
 
 /// One test's result.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct TestResult {
     pub file: String,
     /// The test function (`<collection>` when the file itself could not be loaded).
     pub name: String,
     #[serde(flatten)]
     pub outcome: Outcome,
+    /// Milliseconds, to the microsecond.
     #[serde(rename = "duration_ms", serialize_with = "millis")]
+    #[schemars(with = "f64")]
     pub duration: Duration,
     /// What the test printed.
     pub output: String,
