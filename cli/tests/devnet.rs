@@ -17,7 +17,7 @@ use std::{
     process::Stdio,
     sync::Mutex,
 };
-use support::devnet::{Devnet, bin, cowboy, height, json, wait_above};
+use support::devnet::{Devnet, bin, cowboy, height, json, json_lines, wait_above};
 use support::free_base;
 
 /// One devnet test at a time.
@@ -728,8 +728,9 @@ fn events_are_queried_by_actor_topic_and_range_a_page_at_a_time() {
     assert!(cursor.contains("is not one a page returned"), "{cursor}");
     assert!(refused(request(0)).contains("ask for 1 to 1000 events a page"));
     // The CLI: one JSON object per event.
-    let out = cowboy(home)
-        .args([
+    let lines = json_lines(
+        home,
+        &[
             "events",
             "--actor",
             &heartbeat.to_string(),
@@ -737,15 +738,8 @@ fn events_are_queried_by_actor_topic_and_range_a_page_at_a_time() {
             "Beat",
             "--to",
             &to.to_string(),
-            "--json",
-        ])
-        .output()
-        .expect("cowboy events");
-    assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
+        ],
+    );
     assert_eq!(lines.len(), beats.len());
     assert_eq!(
         lines[0]["value"],
@@ -754,8 +748,9 @@ fn events_are_queried_by_actor_topic_and_range_a_page_at_a_time() {
     // `--follow`: the range, then live beats from the node's subscription, each once, in
     // order, until `--limit`.
     let want = beats.len() + 3;
-    let out = cowboy(home)
-        .args([
+    let followed = json_lines(
+        home,
+        &[
             "events",
             "--actor",
             &heartbeat.to_string(),
@@ -766,19 +761,8 @@ fn events_are_queried_by_actor_topic_and_range_a_page_at_a_time() {
             "--follow",
             "--limit",
             &want.to_string(),
-            "--json",
-        ])
-        .output()
-        .expect("cowboy events --follow");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
     );
-    let followed: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
     assert_eq!(followed.len(), want);
     let counts: Vec<u64> = followed
         .iter()
@@ -1623,14 +1607,7 @@ fn a_faucet_funded_account_deploys_and_calls_with_defaults_and_a_doomed_call_is_
         .expect("a finished job")
         .to_string();
     wait_above(url, height(url) + 1);
-    let out = cowboy(home)
-        .args(["events", "--actor", &oracle, "--topic", "Ignored", "--json"])
-        .output()
-        .expect("events");
-    let ignored: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("an event"))
-        .collect();
+    let ignored = json_lines(home, &["events", "--actor", &oracle, "--topic", "Ignored"]);
     assert_eq!(ignored.len(), 1, "{ignored:?}");
     assert_eq!(ignored[0]["value"][0], foreign_id.as_str(), "{ignored:?}");
 

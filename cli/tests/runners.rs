@@ -17,7 +17,7 @@ use std::{
     process::{Child, Stdio},
     sync::Mutex,
 };
-use support::devnet::{Devnet, bin, json, runtime};
+use support::devnet::{Devnet, bin, json, json_lines, runtime};
 use support::upstream::Upstream;
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -592,14 +592,7 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
     assert_eq!(nonce.latest, nonce_after_commit.latest + 1, "{nonce:?}");
     // The result was delivered: the oracle heard the callback (and, since it did not ask for
     // this job itself, ignored it for its price).
-    let out = support::devnet::cowboy(home)
-        .args(["events", "--actor", &oracle, "--topic", "Ignored", "--json"])
-        .output()
-        .expect("events");
-    let delivered: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("an event"))
-        .collect();
+    let delivered = json_lines(home, &["events", "--actor", &oracle, "--topic", "Ignored"]);
     assert_eq!(delivered.len(), 1, "{delivered:?}");
     assert_eq!(delivered[0]["value"][0], id.to_string(), "{delivered:?}");
     let price = returned(home, &["query", &oracle, "price"]);

@@ -144,8 +144,18 @@ async fn start() -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
 }
 
 async fn start_with(limits: RpcLimits) -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
+    open_and_serve(&genesis(), CoreOptions::default(), limits).await
+}
+
+/// A node core on `genesis` in a scratch directory, serving RPC on a free loopback port for
+/// the rest of the test.
+async fn open_and_serve(
+    genesis: &Genesis,
+    options: CoreOptions,
+    limits: RpcLimits,
+) -> (tempfile::TempDir, Arc<Core>, SocketAddr) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let core = Core::open(dir.path(), &genesis(), CoreOptions::default()).expect("core");
+    let core = Core::open(dir.path(), genesis, options).expect("core");
     let (addr, handle) =
         cowboy_node::rpc::serve(core.clone(), "127.0.0.1:0".parse().expect("addr"), limits)
             .await
@@ -810,16 +820,7 @@ async fn a_runner_long_polls_for_its_assignment_and_jobs_are_listed() {
             endpoint: "http://127.0.0.1:9".into(),
         },
     });
-    let dir = tempfile::tempdir().expect("tempdir");
-    let core = Core::open(dir.path(), &g, CoreOptions::default()).expect("core");
-    let (addr, handle) = cowboy_node::rpc::serve(
-        core.clone(),
-        "127.0.0.1:0".parse().expect("addr"),
-        RpcLimits::default(),
-    )
-    .await
-    .expect("serve");
-    std::mem::forget(handle);
+    let (_dir, core, addr) = open_and_serve(&g, CoreOptions::default(), RpcLimits::default()).await;
     let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
 
     // An actor to call back, then the job.
@@ -1338,19 +1339,11 @@ async fn a_node_keeps_call_traces_unless_told_not_to() {
     };
     let mut receipts = Vec::new();
     for traces in [true, false] {
-        let dir = tempfile::tempdir().expect("tempdir");
         let options = CoreOptions {
             traces,
             ..Default::default()
         };
-        let core = Core::open(dir.path(), &genesis(), options).expect("core");
-        let (addr, handle) = cowboy_node::rpc::serve(
-            core.clone(),
-            "127.0.0.1:0".parse().expect("addr"),
-            RpcLimits::default(),
-        )
-        .await
-        .expect("serve");
+        let (_dir, core, addr) = open_and_serve(&genesis(), options, RpcLimits::default()).await;
         let client = cowboy_rpc::client(&format!("http://{addr}")).expect("client");
         let t = deploy(&key(1));
         let hash = client
@@ -1377,7 +1370,6 @@ async fn a_node_keeps_call_traces_unless_told_not_to() {
             assert_eq!(trace, None);
         }
         receipts.push((receipt.cycles_used, receipt.cells_used, receipt.fee));
-        handle.stop().expect("stop");
     }
     assert_eq!(receipts[0], receipts[1], "tracing changes nothing on chain");
 }

@@ -29,6 +29,26 @@ pub fn json(home: &Path, args: &[&str]) -> serde_json::Value {
     super::json_output(args, &out)
 }
 
+/// Runs `cowboy ARGS --json` for a command that prints one JSON document per line (`events`,
+/// `job watch`); returns the lines parsed, each checked against the published schema.
+pub fn json_lines(home: &Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let out = cowboy(home).args(args).arg("--json").output().expect("run");
+    assert!(
+        out.status.success(),
+        "cowboy {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            let value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("cowboy {args:?}: not a JSON line ({e}): {line}"));
+            super::check_published_schema(args, &value);
+            value
+        })
+        .collect()
+}
+
 /// A devnet that is torn down (processes stopped, directory deleted) when dropped.
 pub struct Devnet {
     pub home: tempfile::TempDir,
