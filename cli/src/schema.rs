@@ -163,6 +163,170 @@ pub struct RunnerInit {
     pub key: String,
 }
 
+/// What `runner status` prints.
+#[derive(Serialize, JsonSchema)]
+pub struct RunnerStatus {
+    pub address: cowboy_types::Address,
+    /// The registry's record; `null` when the address is not registered.
+    pub runner: Option<cowboy_rpc::RunnerView>,
+    /// The runner.toml's journal, when there is one on this machine.
+    pub journal: Option<cowboy_runner::journal::Summary>,
+}
+
+/// One line of `runner-sim --json`: the fleet once it is registered, then the report when the
+/// run ends; with `--diff-live`, the comparison of the live fetches.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RunnerSimLine {
+    Ready {
+        ready: cowboy_runner_sim::sim::Ready,
+    },
+    Report {
+        report: cowboy_runner_sim::Report,
+    },
+    DiffLive(cowboy_runner_sim::diff::DiffReport),
+}
+
+/// What `run` prints: what the call (or, without a method, the deploy) did; or, when the PVM
+/// refused the source before running it, the problems.
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Ran {
+    Ran(Box<RunReport>),
+    Refused(Refused),
+}
+
+/// `run` of source the PVM refused: nothing ran.
+#[derive(Serialize, JsonSchema)]
+pub struct Refused {
+    /// Always `null`.
+    pub result: (),
+    pub error: RefusedError,
+}
+
+/// Why `run` ran nothing.
+#[derive(Serialize, JsonSchema)]
+pub struct RefusedError {
+    /// Always `"Validation"`.
+    pub kind: String,
+    pub message: String,
+    pub diagnostics: Vec<RunDiagnostic>,
+}
+
+/// One rule the source breaks.
+#[derive(Serialize, JsonSchema)]
+pub struct RunDiagnostic {
+    pub line: usize,
+    pub column: usize,
+    pub rule: String,
+    pub message: String,
+    pub hint: String,
+}
+
+/// `run` of source that ran: the headline is the call's (the deploy's without a method, or
+/// when the deploy failed).
+#[derive(Serialize, JsonSchema)]
+pub struct RunReport {
+    /// The return value as JSON; `null` when it failed.
+    pub result: serde_json::Value,
+    pub cycles_used: u64,
+    pub cells_used: u64,
+    pub events: Vec<RunEvent>,
+    /// The messages it sent, with how each delivery ended.
+    pub messages: Vec<RunMessage>,
+    /// The timers it set.
+    pub timers: Vec<RunTimer>,
+    /// What it printed.
+    pub logs: Vec<String>,
+    pub actor: cowboy_types::Address,
+    pub deploy: Metered,
+    pub error: Option<RunError>,
+    /// The transaction that carried the call (or the deploy).
+    pub transaction: RunTransaction,
+}
+
+/// Cycles and cells a call used.
+#[derive(Serialize, JsonSchema)]
+pub struct Metered {
+    pub cycles_used: u64,
+    pub cells_used: u64,
+}
+
+/// An event, its data decoded (hex when it is not a canonical value).
+#[derive(Serialize, JsonSchema)]
+pub struct RunEvent {
+    pub topics: Vec<Hash>,
+    pub data: serde_json::Value,
+}
+
+/// A message a call sent.
+#[derive(Serialize, JsonSchema)]
+pub struct RunMessage {
+    pub id: Hash,
+    pub to: cowboy_types::Address,
+    pub method: String,
+    pub args: serde_json::Value,
+    pub value: Amount,
+    /// How its delivery ended; absent while it was not delivered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<RunDelivery>,
+    /// A failed delivery's kind and message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// How a message's delivery ended.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RunDelivery {
+    Delivered,
+    Deferred,
+    Failed,
+}
+
+/// A timer a call set.
+#[derive(Serialize, JsonSchema)]
+pub struct RunTimer {
+    pub id: Hash,
+    pub height: u64,
+    /// Blocks between firings; 0 for a one-shot timer.
+    pub every: u64,
+    pub handler: String,
+    pub args: serde_json::Value,
+    pub cycles_per_fire: u64,
+    pub cells_per_fire: u64,
+    pub expires_at: Option<u64>,
+}
+
+/// Why the call (or the deploy) failed.
+#[derive(Serialize, JsonSchema)]
+pub struct RunError {
+    /// The failure kind's name (`OutOfCycles`, `Exception`, …).
+    pub kind: String,
+    pub message: String,
+    pub phase: RunPhase,
+    /// The Python traceback, with the file's lines.
+    pub traceback: Option<String>,
+}
+
+/// Which call failed.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RunPhase {
+    Deploy,
+    Call,
+}
+
+/// The transaction `run` executed for the headline call.
+#[derive(Serialize, JsonSchema)]
+pub struct RunTransaction {
+    pub hash: Hash,
+    pub block_height: u64,
+    pub cycles_used: u64,
+    pub cells_used: u64,
+    pub fee: Amount,
+}
+
 /// What `test` prints.
 #[derive(Serialize, JsonSchema)]
 pub struct TestRun {
@@ -538,6 +702,24 @@ pub const OUTPUTS: &[Output] = &[
         "the receipt (or, with --no-wait, the hash)",
         false,
         Sent
+    ),
+    output!(
+        "runner status",
+        "the runner's registry record and its journal's counts",
+        false,
+        RunnerStatus
+    ),
+    output!(
+        "runner-sim",
+        "the fleet once ready, then the report (or the --diff-live comparison)",
+        true,
+        RunnerSimLine
+    ),
+    output!(
+        "run",
+        "what the call did, or the problems that refused the source",
+        false,
+        Ran
     ),
     output!(
         "config show",

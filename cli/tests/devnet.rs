@@ -573,13 +573,21 @@ fn python_tests_meter_calls_as_a_devnet_does() {
 }
 
 /// `cowboy deploy --watch`: the project's actor is deployed, then deployed again at a new
-/// address each time its source is saved; a save that changes no actor deploys nothing.
+/// address each time its source is saved; a save that changes no actor deploys nothing. The
+/// manifest's `deploy_value` is not sent (every save would send it again).
 #[test]
 fn deploy_watch_redeploys_a_saved_actor_at_a_new_address() {
     let _serial = serial();
     let (devnet, _up) = Devnet::up(1, 200, &[]);
     let home = devnet.home();
     let project = support::example("counter", &home.join("projects"));
+    let manifest = project.join("cowboy.toml");
+    let text = std::fs::read_to_string(&manifest).expect("read");
+    let text = text.replace(
+        "deploy_args = [10]",
+        "deploy_args = [10]\ndeploy_value = 5000000000",
+    );
+    std::fs::write(&manifest, text).expect("write");
     let mut child = std::process::Command::new(bin())
         .args(["deploy", "--watch", "--json", "--args", "0", "--path"])
         .arg(&project)
@@ -595,7 +603,9 @@ fn deploy_watch_redeploys_a_saved_actor_at_a_new_address() {
         let line = lines
             .recv_timeout(std::time::Duration::from_secs(120))
             .expect("a deploy's receipt");
-        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"))
+        let receipt = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        support::check_published_schema(&["deploy"], &receipt);
+        receipt
     };
     let created = |r: &serde_json::Value| {
         assert_eq!(r["status"], "success", "{r}");
@@ -619,6 +629,13 @@ fn deploy_watch_redeploys_a_saved_actor_at_a_new_address() {
     assert!(third != first && third != second);
     let _ = child.kill();
     let _ = child.wait();
+    for actor in [&first, &second, &third] {
+        let account = json(home, &["balance", actor]);
+        assert_eq!(
+            account["balance"], "0",
+            "deploy --watch sent a value: {account}"
+        );
+    }
 }
 
 /// `cowboy_getEvents` and `cowboy events` on a devnet with the heartbeat beating: every event

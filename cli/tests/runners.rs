@@ -50,6 +50,7 @@ impl Sim {
             let log = std::fs::read_to_string(home.join("runner-sim.log")).unwrap_or_default();
             panic!("ready line {line:?}: {e}\n{log}")
         });
+        support::check_published_schema(&["runner-sim"], &ready);
         Self {
             child,
             out,
@@ -78,7 +79,9 @@ impl Sim {
         self.out.read_to_string(&mut rest).expect("report");
         let _ = self.child.wait();
         let line = rest.lines().last().expect("a report line");
-        serde_json::from_str::<serde_json::Value>(line).expect("report json")["report"].clone()
+        let report: serde_json::Value = serde_json::from_str(line).expect("report json");
+        support::check_published_schema(&["runner-sim"], &report);
+        report["report"].clone()
     }
 }
 
@@ -597,6 +600,17 @@ fn a_runner_killed_between_commit_and_reveal_reveals_from_its_journal() {
     assert_eq!(delivered[0]["value"][0], id.to_string(), "{delivered:?}");
     let price = returned(home, &["query", &oracle, "price"]);
     assert_eq!(price["price"], serde_json::Value::Null, "{price}");
+    // `runner status` shows the registry's record and the journal's one job (the output is
+    // checked against its published schema).
+    let status = json(home, &["runner", "status", "-c", &config]);
+    assert_eq!(status["address"], runner.to_string(), "{status}");
+    assert_eq!(status["runner"]["address"], runner.to_string(), "{status}");
+    let journal = &status["journal"];
+    let entries: u64 = ["committing", "revealing", "done"]
+        .iter()
+        .map(|s| journal[s].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(entries, 1, "{status}");
 }
 
 #[test]

@@ -5,7 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 
-use std::path::Path;
+mod support;
+
+use std::path::{Path, PathBuf};
 
 fn cowboy(args: &[&str]) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_cowboy"))
@@ -78,4 +80,173 @@ fn a_schema_refuses_what_its_type_would_never_print() {
     let status = jsonschema::validator_for(&schema(&["tx", "status"])).expect("valid");
     assert!(status.is_valid(&serde_json::json!({ "status": "pending" })));
     assert!(!status.is_valid(&serde_json::json!({ "status": "maybe" })));
+}
+
+/// Commands whose `--json` output is not one of the CLI's own documents, by design.
+const UNDESCRIBED: &[(&str, &str)] = &[
+    ("rpc", "prints the node's raw answer"),
+    ("schema", "prints the schemas themselves"),
+];
+
+/// Every `--json` output the book and the transcript tests show validates against its
+/// command's published schema. The transcripts are exact snapshots of real output (trycmd and
+/// `tests/book.rs` compare them), so this checks what the commands print, for commands whose
+/// tests run without a devnet (`run`, `keys`, `sign`, `tx decode`, …).
+#[test]
+fn every_json_output_the_book_and_the_transcripts_show_validates() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    collect(&root.join("tests"), "trycmd", &mut files);
+    collect(&root.join("../book/src"), "md", &mut files);
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("read");
+        let markdown = file.extension().is_some_and(|e| e == "md");
+        for (line, command, output) in json_examples(&text, markdown) {
+            let at = format!("{}:{line}", file.display());
+            let args = shell_words(&command);
+            let args: Vec<&str> = args
+                .iter()
+                .map(String::as_str)
+                .filter(|a| *a != "--json")
+                .collect();
+            if UNDESCRIBED.iter().any(|(c, _)| args.first() == Some(c)) {
+                continue;
+            }
+            if support::published_schema(&args).is_none() {
+                problems.push(format!("{at}: `cowboy {command}` has no published schema"));
+                continue;
+            }
+            if output.contains("[..]") || output.contains("...") {
+                problems.push(format!(
+                    "{at}: `cowboy {command}`'s output elides text ([..] or ...), so it cannot \
+                     be checked; show it whole"
+                ));
+                continue;
+            }
+            // One document, or one per line (streamed output). A transcript shows stderr too:
+            // its lines (`error: …`, `signature: INVALID …`) are not documents.
+            let documents: Vec<serde_json::Value> = match serde_json::from_str(&output) {
+                Ok(v) => vec![v],
+                Err(_) => match output
+                    .lines()
+                    .filter(|l| l.starts_with('{') || l.starts_with('['))
+                    .map(serde_json::from_str)
+                    .collect::<Result<Vec<_>, _>>()
+                {
+                    Ok(v) if !v.is_empty() => v,
+                    Ok(_) => {
+                        problems.push(format!("{at}: `cowboy {command}` shows no JSON"));
+                        continue;
+                    }
+                    Err(e) => {
+                        problems.push(format!("{at}: `cowboy {command}` shows bad JSON: {e}"));
+                        continue;
+                    }
+                },
+            };
+            for d in &documents {
+                support::check_published_schema(&args, d);
+                checked += 1;
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(
+        checked >= 10,
+        "only {checked} JSON outputs found: is the scan broken?"
+    );
+    eprintln!("{checked} JSON outputs validated");
+}
+
+fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(&path, ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+}
+
+/// `(line, command after "cowboy ", stdout)` of each `$ cowboy … --json` in a transcript (in a
+/// markdown file, in its ```console blocks). A `? status` line is not output.
+fn json_examples(text: &str, markdown: bool) -> Vec<(usize, String, String)> {
+    let mut found = Vec::new();
+    let mut in_block = !markdown;
+    let mut current: Option<(usize, String, Vec<&str>)> = None;
+    let finish = |current: &mut Option<(usize, String, Vec<&str>)>,
+                  found: &mut Vec<(usize, String, String)>| {
+        if let Some((line, command, output)) = current.take() {
+            let output: Vec<&str> = output
+                .into_iter()
+                .filter(|l| !l.starts_with("? "))
+                .collect();
+            found.push((line, command, output.join("\n").trim().to_owned()));
+        }
+    };
+    for (n, line) in text.lines().enumerate() {
+        if markdown && line.starts_with("```") {
+            finish(&mut current, &mut found);
+            in_block = line.trim() == "```console";
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if line.starts_with("$ ") || (!markdown && line.starts_with("```")) {
+            finish(&mut current, &mut found);
+            if let Some(command) = line.strip_prefix("$ cowboy ")
+                && command.split_whitespace().any(|w| w == "--json")
+                && !command.contains('|')
+            {
+                current = Some((n + 1, command.to_owned(), Vec::new()));
+            }
+            continue;
+        }
+        if let Some((_, _, output)) = &mut current {
+            output.push(line);
+        }
+    }
+    finish(&mut current, &mut found);
+    found
+}
+
+/// The words of a command line, with single and double quotes removed (enough for the
+/// transcripts' commands).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    let mut in_word = false;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// One response field that is not the same in every fetch.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct FieldDiff {
     /// Its JSON pointer.
     pub pointer: String,
@@ -24,7 +24,7 @@ pub struct FieldDiff {
 }
 
 /// What `--diff-live` found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DiffReport {
     pub fetches: usize,
     /// Whether the extracted result was byte-identical in every fetch.

@@ -8,7 +8,9 @@ use serde::Serialize;
 use std::{fmt, str::FromStr};
 
 /// What a simulated runner does with its jobs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Behaviour {
     /// Runs every job and commits to what it computed.

@@ -118,7 +118,7 @@ pub struct SimRunner {
 }
 
 /// A runner as `ready` reports it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ReadyRunner {
     pub address: Address,
     pub behaviour: Behaviour,
@@ -126,7 +126,7 @@ pub struct ReadyRunner {
 }
 
 /// What a started simulation prints.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Ready {
     pub runners: Vec<ReadyRunner>,
     pub backends: mock::Backends,
@@ -490,7 +490,7 @@ impl Simulation {
 }
 
 /// The end-of-run report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Report {
     pub jobs: u64,
     /// Jobs by status.
@@ -503,7 +503,8 @@ pub struct Report {
     pub http_unmatched: u64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// One runner's part in the run.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RunnerReport {
     pub address: Address,
     pub behaviour: Behaviour,

@@ -5,7 +5,7 @@
 
 use cowboy_types::{
     Hash,
-    runner::{Capabilities, JobType, JobTypes, RateCard, RunnerKey, RunnerProfile},
+    runner::{Capabilities, JobType, JobTypes, RateCard, RunnerKey, RunnerProfile, amount},
 };
 use serde::{Deserialize, Serialize};
 use std::{
@@ -249,18 +249,5 @@ impl RunnerConfig {
             llm: None,
             custom: BTreeMap::new(),
         }
-    }
-}
-
-/// `u64` amounts as decimal strings (the chain's JSON form).
-pub(crate) mod amount {
-    use cowboy_types::json::Amount;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
-        Amount(*v).serialize(s)
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        Amount::deserialize(d).map(|a| a.0)
     }
 }

@@ -150,12 +150,14 @@ impl Journal {
 }
 
 /// Counts of journal entries.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Summary {
     pub committing: u64,
     pub revealing: u64,
     pub done: u64,
-    #[serde(with = "crate::config::amount")]
+    #[serde(with = "cowboy_types::runner::amount")]
     pub earned: u64,
 }
 

@@ -2,6 +2,10 @@
 //! chain's own state transition (`cowboy_project::local_run`), and report its result, effects
 //! and metering. No node needed.
 
+use crate::schema::{
+    Metered, RefusedError, RunDelivery, RunDiagnostic, RunError, RunEvent, RunMessage, RunPhase,
+    RunReport, RunTimer, RunTransaction,
+};
 use crate::{cmd::read_input, opts::GlobalArgs, output};
 use anyhow::{Context as _, Result, anyhow};
 use clap::Args;
@@ -11,8 +15,10 @@ use cowboy_pvm::{
     Value,
     host::{EmittedEvent, OutgoingMessage, TimerRequest},
 };
-use cowboy_types::{FailureKind, Status, receipt::Outcome as DeliveryOutcome};
-use serde_json::{Value as Json, json};
+use cowboy_types::{
+    Address, FailureKind, Hash, Status, json::Amount, receipt::Outcome as DeliveryOutcome,
+};
+use serde_json::Value as Json;
 
 /// A handler's budget when only the other limit is given.
 const HANDLER_CYCLES: u64 = 10_000_000;
@@ -81,61 +87,60 @@ fn address(s: &str, what: &str) -> Result<[u8; 20]> {
     Ok(a.0)
 }
 
-fn hex0x(b: &[u8]) -> String {
-    format!("0x{}", hex::encode(b))
-}
-
+/// A canonical value as JSON; bytes that are not one, as `0x` hex.
 fn decoded(bytes: &[u8]) -> Json {
     Value::decode(bytes)
         .map(|v| v.to_json())
-        .unwrap_or_else(|_| Json::String(hex0x(bytes)))
+        .unwrap_or_else(|_| Json::String(format!("0x{}", hex::encode(bytes))))
 }
 
-fn event_json(e: &EmittedEvent) -> Json {
-    json!({
-        "topics": e.topics.iter().map(|t| hex0x(t)).collect::<Vec<_>>(),
-        "data": decoded(&e.data),
-    })
+fn event(e: &EmittedEvent) -> RunEvent {
+    RunEvent {
+        topics: e.topics.iter().map(|t| Hash(*t)).collect(),
+        data: decoded(&e.data),
+    }
 }
 
 /// A message the call sent, with how its delivery ended when the chain delivered it (in the
 /// same transaction, or deferred to a later block).
-fn message_json(m: &OutgoingMessage, receipt: &cowboy_types::Receipt) -> Json {
-    let mut j = json!({
-        "id": hex0x(&m.id),
-        "to": hex0x(&m.to),
-        "method": m.method,
-        "args": decoded(&m.args),
-        "value": m.value.to_string(),
-    });
-    if let Some(d) = receipt.deliveries.iter().find(|d| d.id.0 == m.id) {
-        let (outcome, error) = match &d.outcome {
-            DeliveryOutcome::Delivered => ("delivered", None),
-            DeliveryOutcome::Deferred => ("deferred", None),
-            DeliveryOutcome::Failed { kind, message } => (
-                "failed",
-                Some(format!("{}: {message}", FailureKind::name_of(*kind))),
-            ),
-        };
-        j["outcome"] = json!(outcome);
-        if let Some(e) = error {
-            j["error"] = json!(e);
-        }
+fn message(m: &OutgoingMessage, receipt: &cowboy_types::Receipt) -> RunMessage {
+    let delivery = receipt.deliveries.iter().find(|d| d.id.0 == m.id);
+    let (outcome, error) = match delivery.map(|d| &d.outcome) {
+        None => (None, None),
+        Some(DeliveryOutcome::Delivered) => (Some(RunDelivery::Delivered), None),
+        Some(DeliveryOutcome::Deferred) => (Some(RunDelivery::Deferred), None),
+        Some(DeliveryOutcome::Failed { kind, message }) => (
+            Some(RunDelivery::Failed),
+            Some(format!("{}: {message}", FailureKind::name_of(*kind))),
+        ),
+    };
+    RunMessage {
+        id: Hash(m.id),
+        to: Address(m.to),
+        method: m.method.clone(),
+        args: decoded(&m.args),
+        value: Amount(m.value),
+        outcome,
+        error,
     }
-    j
 }
 
-fn timer_json(t: &TimerRequest) -> Json {
-    json!({
-        "id": hex0x(&t.id),
-        "height": t.height,
-        "every": t.every,
-        "handler": t.handler,
-        "args": decoded(&t.args),
-        "cycles_per_fire": t.cycles_per_fire,
-        "cells_per_fire": t.cells_per_fire,
-        "expires_at": t.expires_at,
-    })
+fn timer(t: &TimerRequest) -> RunTimer {
+    RunTimer {
+        id: Hash(t.id),
+        height: t.height,
+        every: t.every,
+        handler: t.handler.clone(),
+        args: decoded(&t.args),
+        cycles_per_fire: t.cycles_per_fire,
+        cells_per_fire: t.cells_per_fire,
+        expires_at: t.expires_at,
+    }
+}
+
+/// One line of text output: the item's JSON form.
+fn json_line(item: &impl serde::Serialize) -> String {
+    serde_json::to_string(item).unwrap_or_default()
 }
 
 impl RunArgs {
@@ -235,13 +240,22 @@ fn report_diagnostics(
     json: bool,
 ) -> Result<()> {
     if json {
-        output::json(&json!({
-            "result": null,
-            "error": {
-                "kind": "Validation",
-                "message": format!("{} problem(s) in {file}", diagnostics.len()),
-                "diagnostics": diagnostics.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
-            }
+        output::json(&crate::schema::Ran::Refused(crate::schema::Refused {
+            result: (),
+            error: RefusedError {
+                kind: "Validation".into(),
+                message: format!("{} problem(s) in {file}", diagnostics.len()),
+                diagnostics: diagnostics
+                    .iter()
+                    .map(|d| RunDiagnostic {
+                        line: d.line,
+                        column: d.column,
+                        rule: d.rule.id().into(),
+                        message: d.message.clone(),
+                        hint: d.hint.clone(),
+                    })
+                    .collect(),
+            },
         }));
     } else {
         for d in diagnostics {
@@ -265,39 +279,46 @@ fn report(o: &Outcome, traceback: Option<&str>, json_mode: bool) -> Result<()> {
         None => (&Vec::new(), &Vec::new(), &Vec::new(), &no_call),
     };
     if json_mode {
-        let error = main.result.as_ref().err().map(|(kind, message)| {
-            json!({
-                "kind": kind,
-                "message": message,
-                "phase": if failed_in_deploy { "deploy" } else { "call" },
-                "traceback": traceback,
-            })
+        let error = main.result.as_ref().err().map(|(kind, message)| RunError {
+            kind: (*kind).into(),
+            message: message.clone(),
+            phase: if failed_in_deploy {
+                RunPhase::Deploy
+            } else {
+                RunPhase::Call
+            },
+            traceback: traceback.map(str::to_owned),
         });
-        output::json(&json!({
-            "result": main.result.as_ref().ok().map(Value::to_json).unwrap_or(Json::Null),
-            "cycles_used": main.cycles_used,
-            "cells_used": main.cells_used,
-            "events": events.iter().map(event_json).collect::<Vec<_>>(),
-            "messages": messages
+        output::json(&crate::schema::Ran::Ran(Box::new(RunReport {
+            result: main
+                .result
+                .as_ref()
+                .ok()
+                .map(Value::to_json)
+                .unwrap_or(Json::Null),
+            cycles_used: main.cycles_used,
+            cells_used: main.cells_used,
+            events: events.iter().map(event).collect(),
+            messages: messages
                 .iter()
-                .map(|m| message_json(m, &receipt.receipt))
-                .collect::<Vec<_>>(),
-            "timers": timers.iter().map(timer_json).collect::<Vec<_>>(),
-            "logs": logs,
-            "actor": hex0x(&o.actor),
-            "deploy": {
-                "cycles_used": deploy.cycles_used,
-                "cells_used": deploy.cells_used,
+                .map(|m| message(m, &receipt.receipt))
+                .collect(),
+            timers: timers.iter().map(timer).collect(),
+            logs: logs.clone(),
+            actor: Address(o.actor),
+            deploy: Metered {
+                cycles_used: deploy.cycles_used,
+                cells_used: deploy.cells_used,
             },
-            "error": error,
-            "transaction": {
-                "hash": main_ran.hash,
-                "block_height": receipt.height,
-                "cycles_used": receipt.receipt.cycles_used,
-                "cells_used": receipt.receipt.cells_used,
-                "fee": receipt.receipt.fee.to_string(),
+            error,
+            transaction: RunTransaction {
+                hash: main_ran.hash,
+                block_height: receipt.height,
+                cycles_used: receipt.receipt.cycles_used,
+                cells_used: receipt.receipt.cells_used,
+                fee: Amount(receipt.receipt.fee),
             },
-        }));
+        })));
     } else {
         for line in o
             .deploy
@@ -322,13 +343,13 @@ fn report(o: &Outcome, traceback: Option<&str>, json_mode: bool) -> Result<()> {
         }
         outln!("cycles: {}  cells: {}", main.cycles_used, main.cells_used);
         for e in events {
-            outln!("event: {}", event_json(e));
+            outln!("event: {}", json_line(&event(e)));
         }
         for m in messages {
-            outln!("message: {}", message_json(m, &receipt.receipt));
+            outln!("message: {}", json_line(&message(m, &receipt.receipt)));
         }
         for t in timers {
-            outln!("timer: {}", timer_json(t));
+            outln!("timer: {}", json_line(&timer(t)));
         }
         outln!(
             "transaction: {} cycles, {} cells, fee {} (block {})",

@@ -290,7 +290,11 @@ fn status(a: StatusArgs, global: &GlobalArgs) -> Result<()> {
         _ => None,
     };
     if global.json {
-        output::json(&serde_json::json!({"address": address, "runner": view, "journal": journal}));
+        output::json(&crate::schema::RunnerStatus {
+            address,
+            runner: view,
+            journal,
+        });
         return Ok(());
     }
     match &view {

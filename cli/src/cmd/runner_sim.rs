@@ -146,7 +146,7 @@ impl RunnerSimArgs {
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
             if global.json {
-                output::json(&serde_json::json!({"ready": ready}));
+                output::json(&crate::schema::RunnerSimLine::Ready { ready });
             } else {
                 outln!("{} runners running against {url}:", ready.runners.len());
                 for r in &ready.runners {
@@ -195,7 +195,7 @@ impl RunnerSimArgs {
             }
             let report = sim.report().await?;
             if global.json {
-                output::json(&serde_json::json!({"report": report}));
+                output::json(&crate::schema::RunnerSimLine::Report { report });
             } else {
                 print_report(&report);
             }
@@ -213,7 +213,7 @@ fn diff(spec: &std::path::Path, times: usize, json: bool) -> Result<()> {
         .context("cannot start the async runtime")?;
     let report = runtime.block_on(cowboy_runner_sim::diff::diff_live(&spec, times))?;
     if json {
-        output::json(&report);
+        output::json(&crate::schema::RunnerSimLine::DiffLive(report));
         return Ok(());
     }
     outln!(

@@ -94,7 +94,7 @@ pub fn check_published_schema(args: &[&str], value: &serde_json::Value) {
 }
 
 /// The command `args` run (as `cowboy schema` names it) and its schema, if one is published.
-fn published_schema(args: &[&str]) -> Option<(String, serde_json::Value)> {
+pub fn published_schema(args: &[&str]) -> Option<(String, serde_json::Value)> {
     use std::{
         collections::HashMap,
         sync::{Mutex, OnceLock},

@@ -204,17 +204,6 @@ impl Diagnostic {
     pub fn render(&self, file: &str) -> String {
         format!("{file}:{self}")
     }
-
-    /// JSON form for `--json` output.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "line": self.line,
-            "column": self.column,
-            "rule": self.rule.id(),
-            "message": self.message,
-            "hint": self.hint,
-        })
-    }
 }
 
 /// What validation learned about the actor.

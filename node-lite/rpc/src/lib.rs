@@ -372,7 +372,7 @@ pub struct AccountView {
 
 /// A registered runner (the Runner Registry's record, with what the chain derives from it at
 /// the state's height).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RunnerView {
     pub address: Address,
     /// The height the view describes.

@@ -154,6 +154,21 @@ macro_rules! code_set {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $set(u8);
 
+        impl schemars::JsonSchema for $set {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($set).into()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let member = generator.subschema_for::<$member>();
+                schemars::json_schema!({
+                    "type": "array",
+                    "items": member,
+                    "uniqueItems": true,
+                })
+            }
+        }
+
         impl $set {
             const KNOWN: u8 = ((1u16 << $member::ALL.len()) - 1) as u8;
 
@@ -230,7 +245,7 @@ code_set! {
 
 /// The key a runner signs its results and pushes with (CIP-2 §8: ed25519; the market also
 /// takes the secp256k1 keys accounts use). JSON: `{"ed25519": "0x…"}` or `{"secp256k1": "0x…"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunnerKey {
     Ed25519(Hash),
@@ -238,16 +253,33 @@ pub enum RunnerKey {
     Secp256k1(#[serde(with = "secp_hex")] [u8; 33]),
 }
 
-mod secp_hex {
-    use crate::primitives::{decode_hex, encode_hex};
-    use serde::{Deserialize, Deserializer, Serializer, de};
+/// Serde for a compressed secp256k1 point as `0x` and 66 hex digits. A type rather than a
+/// module, so that schemars reads the field's schema from it (see [`amount`]).
+#[allow(non_camel_case_types)]
+struct secp_hex;
 
-    pub fn serialize<S: Serializer>(k: &[u8; 33], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&encode_hex(k))
+impl schemars::JsonSchema for secp_hex {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Secp256k1Key".into()
     }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 33], D::Error> {
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A compressed secp256k1 point: 0x and 66 hex digits.",
+            "type": "string",
+            "pattern": "^0x[0-9a-fA-F]{66}$",
+        })
+    }
+}
+
+impl secp_hex {
+    fn serialize<S: serde::Serializer>(k: &[u8; 33], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&crate::primitives::encode_hex(k))
+    }
+    fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[u8; 33], D::Error> {
+        use serde::de;
         let text = String::deserialize(d)?;
-        let bytes = decode_hex(&text).map_err(de::Error::custom)?;
+        let bytes = crate::primitives::decode_hex(&text).map_err(de::Error::custom)?;
         <[u8; 33]>::try_from(bytes.as_slice()).map_err(|_| {
             de::Error::custom(format!(
                 "a secp256k1 runner key is a 33-byte compressed point, got {} bytes",
@@ -292,7 +324,7 @@ impl Read for RunnerKey {
 }
 
 /// What a runner can run (CIP-2 §4 capability and TEE filters).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Capabilities {
     pub job_types: JobTypes,
@@ -310,7 +342,9 @@ pub struct Capabilities {
 
 /// What a runner charges (whitepaper §5 "Runner Resource Accounting": `min(reported_usage ×
 /// rates, max_price)`), in base units. Every field is a decimal string in JSON.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct RateCard {
     /// Per job, whatever it used.
@@ -364,7 +398,7 @@ impl schemars::JsonSchema for amount {
 }
 
 /// What a runner declares when it registers or updates (CIP-2 §4; whitepaper §5.2).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RunnerProfile {
     pub key: RunnerKey,
@@ -539,7 +573,9 @@ impl Read for RunnerProfile {
 }
 
 /// Stake on its way out: paid to the runner by a claim once the chain reaches `release_height`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Unbonding {
     #[serde(with = "amount")]
     pub amount: u64,
@@ -548,7 +584,7 @@ pub struct Unbonding {
 
 /// The Runner Registry's record of one runner (storage key `runner:` ‖ address under
 /// `0x…01`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Runner {
     pub profile: RunnerProfile,
     /// Bonded stake, slashable and counted for selection weight.

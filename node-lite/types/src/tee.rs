@@ -29,7 +29,7 @@ record! {
     /// A runner's attestation: its kind, the enclave measurement it vouches for, the last
     /// height it is valid at, and the evidence (for `simulated`, the 64-byte ed25519
     /// signature of [`simulated_statement`]).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     pub struct Attestation {
         pub kind: AttestationKind,
@@ -63,7 +63,7 @@ pub fn simulated_statement(
 record! {
     /// The TEE Verifier's record of a runner's accepted attestation (storage key `attested:` ‖
     /// runner under `0x…05`).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
     pub struct Attested {
         pub attestation: Attestation,
         pub attested_at: u64,

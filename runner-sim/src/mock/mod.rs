@@ -11,7 +11,7 @@ use axum::Router;
 use std::{net::SocketAddr, sync::Arc};
 
 /// The backends' addresses once serving.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct Backends {
     pub http_via: String,
     pub llm_base: String,
