@@ -50,6 +50,16 @@ pub fn json<T: Serialize>(value: &T) {
     }
 }
 
+/// Prints `value`, which holds a secret, as JSON on stdout, serialised into a buffer that is
+/// zeroed afterwards (large enough never to reallocate and leave a copy behind).
+pub fn json_secret<T: Serialize>(value: &T) {
+    let mut buf = zeroize::Zeroizing::new(Vec::with_capacity(64 * 1024));
+    match serde_json::to_writer(&mut *buf, value) {
+        Ok(()) => outln!("{}", String::from_utf8_lossy(&buf)),
+        Err(e) => eprintln!("error: cannot serialise output: {e}"),
+    }
+}
+
 /// Prints `value` as indented JSON on stdout.
 pub fn json_pretty<T: Serialize>(value: &T) {
     match serde_json::to_string_pretty(value) {

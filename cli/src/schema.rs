@@ -364,18 +364,19 @@ pub struct ConfigShow {
 /// `address`, `crypto`), or with `--unsafe-private-key` the raw key.
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum KeysExport {
+pub enum KeysExport<'a> {
     Keystore(serde_json::Map<String, serde_json::Value>),
-    RawKey(ExportedKey),
+    RawKey(ExportedKey<'a>),
 }
 
 /// `keys export --unsafe-private-key`.
 #[derive(Serialize, JsonSchema)]
-pub struct ExportedKey {
+pub struct ExportedKey<'a> {
     pub name: String,
     pub address: cowboy_types::Address,
+    // Borrowed from the caller's zeroizing buffer, so that no copy outlives the output.
     /// `0x` and 64 hex digits.
-    pub private_key: String,
+    pub private_key: &'a str,
 }
 
 /// One node home `node init` made.

@@ -159,11 +159,11 @@ impl KeysCommand {
                     let key = keystore.load(&args.name, password.as_bytes())?;
                     let secret = zeroize::Zeroizing::new(format!("0x{}", hex_of(&key)));
                     if global.json {
-                        output::json(&crate::schema::KeysExport::RawKey(
+                        output::json_secret(&crate::schema::KeysExport::RawKey(
                             crate::schema::ExportedKey {
                                 name: args.name.clone(),
                                 address: key.address(),
-                                private_key: secret.to_string(),
+                                private_key: &secret,
                             },
                         ));
                     } else {
