@@ -7,6 +7,11 @@
 //! fails the test, so a new example cannot silently go unchecked. An example whose comment says
 //! `Ctrl-C` keeps running: it must print a first line, then stop cleanly on SIGINT. The ports
 //! the examples show (8545, 18545, …) are moved to free ones, as the book's chapters are.
+//!
+//! The book's ```sh blocks run the same way, and so do the example projects' README
+//! walkthroughs: each in a scratch copy of its project, where `0xACTOR` (and `0xPINGER` for
+//! `deploy --actor pinger`) is the address its own `cowboy deploy` printed, and `0xJOB` the
+//! job that actor submitted last.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 
@@ -205,8 +210,13 @@ impl World {
 
     /// `cowboy ARGS --json` in the world's home, for setting it up.
     fn json(&self, args: &[&str]) -> serde_json::Value {
+        self.json_in(&self.home(), &self.moves, args)
+    }
+
+    /// `cowboy ARGS --json` in `home`.
+    fn json_in(&self, home: &Path, moves: &[(u16, u16, u16)], args: &[&str]) -> serde_json::Value {
         let out = self
-            .command(&self.home(), &self.moves, "cowboy")
+            .command(home, moves, "cowboy")
             .args(args)
             .arg("--json")
             .output()
@@ -351,35 +361,51 @@ impl World {
         world
     }
 
-    /// `0xJOB`: the job dev:0 (the profile's account) submitted last, as a reader would copy
-    /// it from the `job submit` they just ran.
-    fn newest_job(&self) -> Result<String, String> {
+    /// `0xJOB`: the job `submitter` (by default dev:0, the profile's account) submitted last,
+    /// as a reader would copy it from the `job submit` or call they just ran.
+    fn newest_job(&self, at: &Place, submitter: Option<&str>) -> Result<String, String> {
         let dev0 = cowboy_devnet::dev_key(0)
             .expect("dev:0")
             .address()
             .to_string();
-        let page = self.json(&["job", "list", "--submitter", &dev0]);
+        let submitter = submitter.unwrap_or(&dev0);
+        let out = self
+            .command(&at.home, &at.moves, "cowboy")
+            .args(["job", "list", "--submitter", submitter, "--json"])
+            .output()
+            .map_err(|e| format!("cannot run cowboy: {e}"))?;
+        let page: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+            format!(
+                "0xJOB: `cowboy job list` printed no JSON ({e}): {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })?;
         page["jobs"]
             .as_array()
             .and_then(|jobs| jobs.iter().max_by_key(|j| j["submitted_at"].as_u64()))
             .and_then(|job| job["id"].as_str())
             .map(str::to_string)
-            .ok_or_else(|| format!("0xJOB: dev:0 has submitted no job yet ({page})"))
+            .ok_or_else(|| format!("0xJOB: {submitter} has submitted no job yet ({page})"))
     }
 
-    /// `example` with its placeholders filled and its ports moved.
-    fn fill(&self, example: &str, moves: &[(u16, u16, u16)]) -> Result<String, String> {
+    /// `example` with its placeholders filled (those `at` bound first) and its ports moved.
+    fn fill(&self, example: &str, at: &Place) -> Result<String, String> {
+        let moves = &at.moves;
         let mut filled = example.to_string();
         for placeholder in placeholders_in(example) {
             if placeholder == "0xJOB" {
-                filled = filled.replace(&placeholder, &self.newest_job()?);
+                let submitter = at.project.as_ref().and_then(|_| at.bound("0xACTOR"));
+                filled = filled.replace(&placeholder, &self.newest_job(at, submitter)?);
                 continue;
             }
-            let value = self
-                .placeholders
-                .iter()
-                .find(|(name, _)| *name == placeholder)
-                .map(|(_, value)| value)
+            let value = at
+                .bound(&placeholder)
+                .or_else(|| {
+                    self.placeholders
+                        .iter()
+                        .find(|(name, _)| *name == placeholder)
+                        .map(|(_, value)| value.as_str())
+                })
                 .ok_or_else(|| {
                     format!(
                         "unknown placeholder {placeholder}: use 0xJOB or one of {:?}, or give the world one",
@@ -420,12 +446,62 @@ fn devnets(home: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-/// Runs one filled example; `Err` says how it failed, with its output.
-fn run(world: &World, home: &Path, moves: &[(u16, u16, u16)], line: &str) -> Result<(), String> {
-    let mut command = world.command(home, moves, "bash");
+/// Where a unit's examples run: its home and ports, and for a project's README its scratch
+/// copy of the project, with the addresses its deploys printed.
+struct Place {
+    home: PathBuf,
+    moves: Vec<(u16, u16, u16)>,
+    /// The README's project (its scratch copy): the examples run in it, as dev:3 (so that a
+    /// deploy lands where no other example's did), and bind what its deploys print.
+    project: Option<PathBuf>,
+    bound: Vec<(String, String)>,
+}
+
+impl Place {
+    fn bound(&self, placeholder: &str) -> Option<&str> {
+        self.bound
+            .iter()
+            .rev()
+            .find(|(name, _)| name == placeholder)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// After a README's `cowboy deploy [--actor NAME]`: `0xACTOR` (and `0xNAME`) is the
+    /// address it printed.
+    fn bind_deployed(&mut self, line: &str, stdout: &[u8]) -> Result<(), String> {
+        if self.project.is_none() || !line.contains("cowboy deploy") {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(stdout);
+        let address = text
+            .lines()
+            .find_map(|l| l.strip_prefix("actor:"))
+            .map(|a| a.trim().to_string())
+            .ok_or_else(|| format!("`{line}` printed no `actor:` line:\n{text}"))?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let Some(name) = words
+            .iter()
+            .position(|w| *w == "--actor")
+            .and_then(|i| words.get(i + 1))
+        {
+            self.bound
+                .push((format!("0x{}", name.to_uppercase()), address.clone()));
+        }
+        self.bound.push(("0xACTOR".into(), address));
+        Ok(())
+    }
+}
+
+/// Runs one filled example; `Err` says how it failed, with its output. Returns what it printed
+/// on stdout.
+fn run(world: &World, at: &Place, line: &str) -> Result<Vec<u8>, String> {
+    let mut command = world.command(&at.home, &at.moves, "bash");
     command.args(["-c", line]);
+    if let Some(project) = &at.project {
+        command.current_dir(project).env("COWBOY_ACCOUNT", "dev:3");
+    }
     if line.contains("Ctrl-C") {
-        return run_until_interrupted(command);
+        return run_until_interrupted(command).map(|()| Vec::new());
     }
     let child = command
         .stdout(Stdio::piped())
@@ -434,7 +510,7 @@ fn run(world: &World, home: &Path, moves: &[(u16, u16, u16)], line: &str) -> Res
         .map_err(|e| format!("cannot start bash: {e}"))?;
     let out = wait_with_timeout(child, EXAMPLE_TIMEOUT)?;
     if out.status.success() {
-        check_json(line, &out.stdout)
+        check_json(line, &out.stdout).map(|()| out.stdout)
     } else {
         Err(format!(
             "{}\n--- stdout\n{}--- stderr\n{}",
@@ -606,6 +682,42 @@ struct Unit {
     label: String,
     lines: Vec<String>,
     script: bool,
+    /// For a README walkthrough, the project it walks through.
+    project: Option<Project>,
+}
+
+/// The project a README walks through.
+#[derive(Clone)]
+enum Project {
+    /// `examples/NAME`, copied.
+    Example(String),
+    /// What `cowboy new --template NAME` makes.
+    Template(String),
+}
+
+impl Project {
+    /// Makes the project under `into`; returns its directory.
+    fn make(&self, world: &World, into: &Path) -> PathBuf {
+        match self {
+            Project::Example(name) => support::example(name, into),
+            Project::Template(name) => {
+                std::fs::create_dir_all(into).expect("mkdir");
+                let project = format!("my-{name}");
+                let out = world
+                    .command(&world.home(), &world.moves, "cowboy")
+                    .current_dir(into)
+                    .args(["new", &project, "--template", name])
+                    .output()
+                    .expect("cowboy new");
+                assert!(
+                    out.status.success(),
+                    "cowboy new --template {name}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                into.join(project)
+            }
+        }
+    }
 }
 
 fn units() -> Vec<Unit> {
@@ -613,18 +725,55 @@ fn units() -> Vec<Unit> {
         label: format!("`cowboy {} --help`", text.command.join(" ")),
         lines: text.examples,
         script: false,
+        project: None,
     });
     let sets_variables = |line: &str| {
         line.split_once('=').is_some_and(|(name, _)| {
             !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
         })
     };
-    let book = book_blocks().into_iter().map(|(label, lines)| Unit {
-        script: lines.iter().any(|l| sets_variables(l)),
-        label,
-        lines,
+    let book = sh_blocks(markdown_files(&repo("book/src")))
+        .into_iter()
+        .map(|(label, lines)| Unit {
+            script: lines.iter().any(|l| sets_variables(l)),
+            label,
+            lines,
+            project: None,
+        });
+    let mut readmes: Vec<(PathBuf, Project)> = Vec::new();
+    for (root, kind) in [
+        ("examples", Project::Example as fn(String) -> Project),
+        ("templates", Project::Template),
+    ] {
+        let mut found: Vec<(PathBuf, Project)> = std::fs::read_dir(repo(root))
+            .expect("project dir")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|dir| dir.join("README.md").is_file())
+            .map(|dir| {
+                let name = dir
+                    .file_name()
+                    .expect("name")
+                    .to_string_lossy()
+                    .into_owned();
+                (dir.join("README.md"), kind(name))
+            })
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        readmes.extend(found);
+    }
+    let readmes = readmes.into_iter().flat_map(|(readme, project)| {
+        let project = Some(project);
+        sh_blocks(vec![readme])
+            .into_iter()
+            .map(move |(label, lines)| Unit {
+                label,
+                lines,
+                script: false,
+                project: project.clone(),
+            })
     });
-    help.chain(book).collect()
+    help.chain(book).chain(readmes).collect()
 }
 
 /// Book lines that are not run, each with why: installing cowboy (CI builds the binary it
@@ -644,13 +793,12 @@ const NOT_RUN: [(&str, &str); 3] = [
     ),
 ];
 
-/// Every ```sh block of the book (`book/src/**/*.md`), labelled `FILE:LINE`, with its commands
-/// (continuations joined, blank and comment-only lines and [`NOT_RUN`] lines left out).
-fn book_blocks() -> Vec<(String, Vec<String>)> {
+/// The markdown files under `root`, sorted.
+fn markdown_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let mut stack = vec![repo("book/src")];
+    let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).expect("book/src").flatten() {
+        for entry in std::fs::read_dir(&dir).expect("read dir").flatten() {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
@@ -660,6 +808,12 @@ fn book_blocks() -> Vec<(String, Vec<String>)> {
         }
     }
     files.sort();
+    files
+}
+
+/// Every ```sh block of `files`, labelled `FILE:LINE`, with its commands (continuations
+/// joined, blank and comment-only lines and [`NOT_RUN`] lines left out).
+fn sh_blocks(files: Vec<PathBuf>) -> Vec<(String, Vec<String>)> {
     let mut blocks = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("chapter");
@@ -722,34 +876,42 @@ fn every_documented_example_runs_against_a_devnet() {
     let world = World::set_up();
     let mut failures = Vec::new();
     for (i, unit) in units.iter().enumerate() {
-        let mut home = world.home();
-        let mut moves = world.moves.clone();
-        let mut devnets_before = devnets(&home);
-        let mut config = std::fs::read(home.join(".cowboy/config.toml")).ok();
-        let mut own_home = |home: &mut PathBuf, moves: &mut Vec<(u16, u16, u16)>| {
-            tidy(&world, home, &devnets_before, config.as_deref());
-            *home = world.root.path().join(format!("home-{i}"));
-            std::fs::create_dir_all(&*home).expect("own home");
-            *moves = moved_ports();
+        let mut at = Place {
+            home: world.home(),
+            moves: world.moves.clone(),
+            project: unit
+                .project
+                .as_ref()
+                .map(|p| p.make(&world, &world.root.path().join(format!("project-{i}")))),
+            bound: Vec::new(),
+        };
+        let mut devnets_before = devnets(&at.home);
+        let mut config = std::fs::read(at.home.join(".cowboy/config.toml")).ok();
+        let mut own_home = |at: &mut Place| {
+            tidy(&world, &at.home, &devnets_before, config.as_deref());
+            at.home = world.root.path().join(format!("home-{i}"));
+            std::fs::create_dir_all(&at.home).expect("own home");
+            at.moves = moved_ports();
             devnets_before = BTreeSet::new();
             config = None;
         };
         let steps: Vec<String> = if unit.script {
             if unit.lines.iter().any(|l| starts_local_devnet(l)) {
-                own_home(&mut home, &mut moves);
+                own_home(&mut at);
             }
             vec![format!("set -euo pipefail\n{}", unit.lines.join("\n"))]
         } else {
             unit.lines.clone()
         };
         for step in &steps {
-            if !unit.script && starts_local_devnet(step) && home == world.home() {
-                own_home(&mut home, &mut moves);
+            if !unit.script && starts_local_devnet(step) && at.home == world.home() {
+                own_home(&mut at);
             }
             let started = Instant::now();
             let outcome = world
-                .fill(step, &moves)
-                .and_then(|line| run(&world, &home, &moves, &line));
+                .fill(step, &at)
+                .and_then(|line| run(&world, &at, &line))
+                .and_then(|stdout| at.bind_deployed(step, &stdout));
             let took = started.elapsed().as_millis();
             let verdict = if outcome.is_ok() { "ok" } else { "FAILED" };
             let shown = step.replace('\n', "; ");
@@ -758,7 +920,7 @@ fn every_documented_example_runs_against_a_devnet() {
                 failures.push(format!("{}: {shown}\n{why}", unit.label));
             }
         }
-        tidy(&world, &home, &devnets_before, config.as_deref());
+        tidy(&world, &at.home, &devnets_before, config.as_deref());
     }
     assert!(
         failures.is_empty(),

@@ -11,7 +11,22 @@ use std::{
     time::{Duration, Instant},
 };
 
-/// Starts `binary args…` with `env`, appending its output to `log`.
+/// The variables that choose, for a `cowboy` command, its signer, node and profile. The user's
+/// (`export COWBOY_ACCOUNT=alice`) must not reach the devnet's own processes, which are told
+/// everything by their arguments and `env`: an inherited account next to the faucet's key made
+/// the faucet refuse to start ("both --account and --private-key were given").
+const USER_SELECTIONS: [&str; 7] = [
+    "COWBOY_ACCOUNT",
+    "COWBOY_PRIVATE_KEY",
+    "COWBOY_PASSWORD",
+    "COWBOY_RPC_URL",
+    "COWBOY_FAUCET_URL",
+    "COWBOY_PROFILE",
+    "COWBOY_RUNNER_CONFIG",
+];
+
+/// Starts `binary args…` with `env` (and none of the user's [`USER_SELECTIONS`]), appending its
+/// output to `log`.
 pub fn spawn(
     binary: &Path,
     args: &[String],
@@ -29,6 +44,9 @@ pub fn spawn(
         // Own process group: a Ctrl-C in the terminal that ran `devnet up` does not reach the
         // nodes; `devnet down` (or the foreground `up`'s own handler) stops them.
         .process_group(0);
+    for k in USER_SELECTIONS {
+        command.env_remove(k);
+    }
     for (k, v) in env {
         command.env(k, v);
     }
