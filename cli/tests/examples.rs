@@ -210,13 +210,8 @@ impl World {
 
     /// `cowboy ARGS --json` in the world's home, for setting it up.
     fn json(&self, args: &[&str]) -> serde_json::Value {
-        self.json_in(&self.home(), &self.moves, args)
-    }
-
-    /// `cowboy ARGS --json` in `home`.
-    fn json_in(&self, home: &Path, moves: &[(u16, u16, u16)], args: &[&str]) -> serde_json::Value {
         let out = self
-            .command(home, moves, "cowboy")
+            .command(&self.home(), &self.moves, "cowboy")
             .args(args)
             .arg("--json")
             .output()
