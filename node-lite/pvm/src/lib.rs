@@ -5,6 +5,7 @@ pub mod call_state;
 pub mod cost;
 pub mod dynamic;
 pub mod engine;
+pub mod fast_builtin;
 pub mod fidelity;
 pub mod format_spec;
 pub mod format_string;

@@ -9,6 +9,7 @@
 
 use crate::{
     cost::{self, cycles, limits},
+    fast_builtin::{self, Fast},
     fidelity,
     instrument::{CHARGE, CHARGE_CHARS, METERED_ITER},
     natives, patches,
@@ -22,6 +23,7 @@ use rustpython_vm::{
         PyBaseExceptionRef, PyByteArray, PyBytes, PyDictRef, PyFloat, PyInt, PyList, PyModule,
         PyStr, PyTuple, PyType, PyUtf8StrRef,
     },
+    convert::TryFromObject,
     function::{FuncArgs, OptionalArg},
 };
 use std::cell::RefCell;
@@ -41,6 +43,18 @@ thread_local! {
 fn m_charge(n: u64, vm: &VirtualMachine) -> PyResult<bool> {
     natives::charge(n, vm)?;
     Ok(true)
+}
+
+/// `__m__(n)` through [`fast_builtin`]: `n` converted as the typed parameter is.
+fn m_charge_fast(n: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let n = u64::try_from_object(vm, n)?;
+    Ok(vm.ctx.new_bool(m_charge(n, vm)?).into())
+}
+
+/// `__mi__(iterable, n)` through [`fast_builtin`].
+fn metered_iter_fast(iterable: PyObjectRef, n: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    let n = u64::try_from_object(vm, n)?;
+    crate::metered_iter::metered_iter(iterable, n, vm)
 }
 
 fn m_charge_chars(s: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -727,8 +741,16 @@ fn sorted_metered(args: FuncArgs, vm: &VirtualMachine) -> PyResult {
 pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     let b = vm.builtins.dict();
     set_builtin(&b, "__import__", crate::library::import_hook, vm)?;
-    set_builtin(&b, CHARGE, m_charge, vm)?;
-    set_builtin(&b, CHARGE_CHARS, m_charge_chars, vm)?;
+    // The builtins the instrumenter calls on every block and operator (`fast_builtin`).
+    fast_builtin::init();
+    fast_builtin::set(&b, CHARGE, Fast::One(m_charge_fast), m_charge, vm)?;
+    fast_builtin::set(
+        &b,
+        CHARGE_CHARS,
+        Fast::One(m_charge_chars),
+        m_charge_chars,
+        vm,
+    )?;
     set_builtin(&b, crate::instrument::REWORD, fidelity::reword_builtin, vm)?;
     set_builtin(
         &b,
@@ -737,18 +759,24 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
         vm,
     )?;
     set_builtin(&b, "__cowboy_pass", m_pass, vm)?;
-    set_builtin(&b, ops::ADD, op_add, vm)?;
-    set_builtin(&b, ops::SUB, op_sub, vm)?;
-    set_builtin(&b, ops::MUL, op_mul, vm)?;
-    set_builtin(&b, ops::POW, op_pow, vm)?;
-    set_builtin(&b, ops::LSHIFT, op_lshift, vm)?;
-    set_builtin(&b, ops::MOD, op_mod, vm)?;
-    set_builtin(&b, ops::IADD, op_iadd, vm)?;
-    set_builtin(&b, ops::ISUB, op_isub, vm)?;
-    set_builtin(&b, ops::IMUL, op_imul, vm)?;
-    set_builtin(&b, ops::IPOW, op_ipow, vm)?;
-    set_builtin(&b, ops::ILSHIFT, op_ilshift, vm)?;
-    set_builtin(&b, ops::IMOD, op_imod, vm)?;
+    type Op = fn(PyObjectRef, PyObjectRef, &VirtualMachine) -> PyResult;
+    let checked: [(&'static str, Op); 12] = [
+        (ops::ADD, op_add),
+        (ops::SUB, op_sub),
+        (ops::MUL, op_mul),
+        (ops::POW, op_pow),
+        (ops::LSHIFT, op_lshift),
+        (ops::MOD, op_mod),
+        (ops::IADD, op_iadd),
+        (ops::ISUB, op_isub),
+        (ops::IMUL, op_imul),
+        (ops::IPOW, op_ipow),
+        (ops::ILSHIFT, op_ilshift),
+        (ops::IMOD, op_imod),
+    ];
+    for (name, op) in checked {
+        fast_builtin::set(&b, name, Fast::Two(op), op, vm)?;
+    }
     set_builtin(&b, crate::instrument::AUGMENTED_ITEM, augmented_item, vm)?;
     set_builtin(
         &b,
@@ -790,7 +818,13 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, "sorted", sorted_metered, vm)?;
     // `__mi__(iterable, n)`: per-element charges for comprehensions and loops.
     crate::metered_iter::init(vm);
-    set_builtin(&b, METERED_ITER, crate::metered_iter::metered_iter, vm)?;
+    fast_builtin::set(
+        &b,
+        METERED_ITER,
+        Fast::Two(metered_iter_fast),
+        crate::metered_iter::metered_iter,
+        vm,
+    )?;
     // Library code builds code at run time (dataclasses, namedtuple, string annotations):
     // compiled with the metering instrumenter, and under the actor's rules while a call runs.
     let compile = b.get_item("compile", vm)?;
