@@ -149,3 +149,53 @@ where
     };
     dict.set_item(name, builtin.into_ref(&vm.ctx).into(), vm)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Engine;
+
+    /// What `expr` evaluates to in library code, or its exception's type and message.
+    fn eval(engine: &mut Engine, expr: &str) -> String {
+        let source = format!(
+            "try:\n    result = {expr}\nexcept BaseException as e:\n    result = (type(e).__name__, str(e))\n"
+        );
+        engine.debug_exec(&source).unwrap_or_else(|e| e)
+    }
+
+    #[test]
+    fn calls_the_instrumenter_writes_take_the_fast_path_and_others_the_native_function() {
+        let mut engine = Engine::new().expect("engine");
+        // The shapes the instrumenter writes.
+        assert_eq!(eval(&mut engine, "__ad__(2, 3)"), "5");
+        assert_eq!(eval(&mut engine, "__iad__([1], [2])"), "[1, 2]");
+        assert_eq!(eval(&mut engine, "__mu__('ab', 2)"), "'abab'");
+        assert_eq!(eval(&mut engine, "__m__(5)"), "True");
+        assert_eq!(eval(&mut engine, "__mc__('abc')"), "'abc'");
+        assert_eq!(eval(&mut engine, "list(__mi__(range(3), 1))"), "[0, 1, 2]");
+        assert_eq!(
+            eval(&mut engine, "__pw__(2, 5000)"),
+            eval(&mut engine, "__ipw__(2, 5000)")
+        );
+        // Conversion errors are the typed parameter's.
+        assert!(eval(&mut engine, "__m__(-1)").starts_with("('OverflowError'"));
+        assert!(eval(&mut engine, "__m__('x')").starts_with("('TypeError'"));
+        // Any other shape is the native function's call: refused, never a crash.
+        for odd in [
+            "__ad__(1)",
+            "__ad__(1, 2, 3)",
+            "__ad__(1, b=2)",
+            "__m__()",
+            "__mi__([])",
+        ] {
+            assert!(
+                eval(&mut engine, odd).starts_with("('TypeError'"),
+                "{odd}: {}",
+                eval(&mut engine, odd)
+            );
+        }
+        assert_eq!(
+            eval(&mut engine, "repr(__ad__)"),
+            "'<built-in function __ad__>'"
+        );
+    }
+}
