@@ -30,36 +30,24 @@ pub enum Fast {
 }
 
 impl Fast {
-    fn arity(self) -> usize {
-        match self {
-            Fast::One(_) => 1,
-            Fast::Two(_) => 2,
-        }
-    }
-
     /// Calls the function with `args` if there are exactly as many as it takes.
+    ///
+    /// The arguments are passed as new references and `args` is dropped after the call, first
+    /// to last: the temporaries an expression made (`A() + B()` is `__ad__(A(), B())`) are
+    /// released in CPython's order, so their finalizers run in it (moving them into the
+    /// function would drop the last first).
     fn call(
         self,
-        mut args: Vec<PyObjectRef>,
+        args: Vec<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> Result<PyResult, Vec<PyObjectRef>> {
-        if args.len() != self.arity() {
-            return Err(args);
-        }
-        match self {
-            Fast::One(f) => match args.pop() {
-                Some(a) => Ok(f(a, vm)),
-                None => Err(args),
-            },
-            Fast::Two(f) => {
-                let b = args.pop();
-                let a = args.pop();
-                match (a, b) {
-                    (Some(a), Some(b)) => Ok(f(a, b, vm)),
-                    (a, b) => Err(a.into_iter().chain(b).collect()),
-                }
-            }
-        }
+        let result = match (self, args.as_slice()) {
+            (Fast::One(f), [a]) => f(a.clone(), vm),
+            (Fast::Two(f), [a, b]) => f(a.clone(), b.clone(), vm),
+            _ => return Err(args),
+        };
+        drop(args);
+        Ok(result)
     }
 }
 
@@ -79,7 +67,7 @@ impl std::fmt::Debug for FastBuiltin {
     }
 }
 
-#[pyclass(with(Callable, Representable))]
+#[pyclass(flags(DISALLOW_INSTANTIATION), with(Callable, Representable))]
 impl FastBuiltin {}
 
 impl Callable for FastBuiltin {
@@ -193,9 +181,20 @@ mod tests {
                 eval(&mut engine, odd)
             );
         }
+        // Not a constructor of empty builtins.
+        assert!(eval(&mut engine, "type(__ad__)()").starts_with("('TypeError'"));
         assert_eq!(
             eval(&mut engine, "repr(__ad__)"),
             "'<built-in function __ad__>'"
         );
+    }
+
+    /// Temporaries passed to an operator are released first to last, as in CPython, so
+    /// their finalizers run in that order.
+    #[test]
+    fn operands_are_released_in_cpython_s_order() {
+        let mut engine = Engine::new().expect("engine");
+        let source = "order = []\nclass T:\n    def __init__(self, n):\n        self.n = n\n    def __add__(self, other):\n        return 0\n    def __del__(self):\n        order.append(self.n)\n__ad__(T(1), T(2))\nresult = order\n";
+        assert_eq!(engine.debug_exec(source), Ok("[1, 2]".into()));
     }
 }
