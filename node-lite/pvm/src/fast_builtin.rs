@@ -17,7 +17,7 @@ use rustpython_vm::{
     Py, PyObject, PyObjectRef, PyPayload, PyResult, VirtualMachine,
     builtins::PyDictRef,
     class::PyClassImpl,
-    function::{FuncArgs, IntoPyNativeFn},
+    function::FuncArgs,
     pyclass,
     types::{Callable, Representable},
 };
@@ -57,7 +57,8 @@ impl Fast {
 pub struct FastBuiltin {
     name: &'static str,
     fast: Fast,
-    /// The native function of the same Rust function, for calls of another shape.
+    /// The native function of the same Rust function, for calls of another shape (its
+    /// arity check raises what it raised before).
     general: PyObjectRef,
 }
 
@@ -117,19 +118,14 @@ pub fn init() {
     ty.slots.vectorcall.store(Some(vectorcall));
 }
 
-/// Sets `dict[name]` to a fast builtin calling `fast`, with the native function of `general`
-/// (the same Rust function, typed parameters) for calls of another shape.
-pub fn set<F, K>(
-    dict: &PyDictRef,
-    name: &'static str,
-    fast: Fast,
-    general: F,
-    vm: &VirtualMachine,
-) -> PyResult<()>
-where
-    F: IntoPyNativeFn<K>,
-{
-    let general = vm.new_function(name, general).into();
+/// Sets `dict[name]` to a fast builtin calling `fast`, with a native function of the same Rust
+/// function for calls of another shape.
+pub fn set(dict: &PyDictRef, name: &'static str, fast: Fast, vm: &VirtualMachine) -> PyResult<()> {
+    let general = match fast {
+        Fast::One(f) => vm.new_function(name, f),
+        Fast::Two(f) => vm.new_function(name, f),
+    }
+    .into();
     let builtin = FastBuiltin {
         name,
         fast,

@@ -7,6 +7,7 @@ use rustpython_vm::{
     AsObject, Py, PyObjectRef, PyPayload, PyResult, VirtualMachine,
     builtins::PyType,
     class::{PyClassImpl, StaticType},
+    convert::TryFromObject,
     protocol::{PyIter, PyIterReturn},
     pyclass,
     types::{IterNext, Iterable, SelfIter},
@@ -32,9 +33,10 @@ impl IterNext for MeteredIter {
     }
 }
 
-/// `__mi__(iterable, n)`.
-pub fn metered_iter(iterable: PyObjectRef, cost: u64, vm: &VirtualMachine) -> PyResult {
+/// `__mi__(iterable, n)` (`n` converted as a typed `u64` parameter is).
+pub fn metered_iter(iterable: PyObjectRef, cost: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let inner = iterable.get_iter(vm)?;
+    let cost = u64::try_from_object(vm, cost)?;
     Ok(MeteredIter { inner, cost }.into_ref(&vm.ctx).into())
 }
 

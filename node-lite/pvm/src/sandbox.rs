@@ -40,21 +40,10 @@ thread_local! {
 
 // ---- metering builtins ----------------------------------------------------------------------
 
-fn m_charge(n: u64, vm: &VirtualMachine) -> PyResult<bool> {
-    natives::charge(n, vm)?;
-    Ok(true)
-}
-
-/// `__m__(n)` through [`fast_builtin`]: `n` converted as the typed parameter is.
-fn m_charge_fast(n: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-    let n = u64::try_from_object(vm, n)?;
-    Ok(vm.ctx.new_bool(m_charge(n, vm)?).into())
-}
-
-/// `__mi__(iterable, n)` through [`fast_builtin`].
-fn metered_iter_fast(iterable: PyObjectRef, n: PyObjectRef, vm: &VirtualMachine) -> PyResult {
-    let n = u64::try_from_object(vm, n)?;
-    crate::metered_iter::metered_iter(iterable, n, vm)
+/// `__m__(n)` (`n` converted as a typed `u64` parameter is).
+fn m_charge(n: PyObjectRef, vm: &VirtualMachine) -> PyResult {
+    natives::charge(u64::try_from_object(vm, n)?, vm)?;
+    Ok(vm.ctx.new_bool(true).into())
 }
 
 fn m_charge_chars(s: PyObjectRef, vm: &VirtualMachine) -> PyResult {
@@ -743,14 +732,8 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, "__import__", crate::library::import_hook, vm)?;
     // The builtins the instrumenter calls on every block and operator (`fast_builtin`).
     fast_builtin::init();
-    fast_builtin::set(&b, CHARGE, Fast::One(m_charge_fast), m_charge, vm)?;
-    fast_builtin::set(
-        &b,
-        CHARGE_CHARS,
-        Fast::One(m_charge_chars),
-        m_charge_chars,
-        vm,
-    )?;
+    fast_builtin::set(&b, CHARGE, Fast::One(m_charge), vm)?;
+    fast_builtin::set(&b, CHARGE_CHARS, Fast::One(m_charge_chars), vm)?;
     set_builtin(&b, crate::instrument::REWORD, fidelity::reword_builtin, vm)?;
     set_builtin(
         &b,
@@ -775,7 +758,7 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
         (ops::IMOD, op_imod),
     ];
     for (name, op) in checked {
-        fast_builtin::set(&b, name, Fast::Two(op), op, vm)?;
+        fast_builtin::set(&b, name, Fast::Two(op), vm)?;
     }
     set_builtin(&b, crate::instrument::AUGMENTED_ITEM, augmented_item, vm)?;
     set_builtin(
@@ -821,8 +804,7 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     fast_builtin::set(
         &b,
         METERED_ITER,
-        Fast::Two(metered_iter_fast),
-        crate::metered_iter::metered_iter,
+        Fast::Two(crate::metered_iter::metered_iter),
         vm,
     )?;
     // Library code builds code at run time (dataclasses, namedtuple, string annotations):
