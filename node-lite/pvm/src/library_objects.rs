@@ -646,9 +646,11 @@ fn plain_namespace(args: &mut FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
 
 /// The write barrier for a class created after start-up (see `patches::patch_new_type`).
 pub fn patch_new_type(ty: &Py<PyType>) {
-    let Ok(registry) = SETATTRO_REGISTRY.lock() else {
-        return;
-    };
+    // The registry only grows, one whole entry at a time: a panic while it was held left it
+    // consistent, and a class must not go unguarded because of one.
+    let registry = SETATTRO_REGISTRY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(f) = ty.slots.setattro.load()
         && let Some(i) = registry.iter().position(|a| *a == f as usize)
     {

@@ -256,23 +256,37 @@ fn iternext_wrappers() -> [IterNextFn; TABLE] {
         96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127)
 }
 
-/// Finds (or assigns) the table index of `original` and records it.
+/// Why a native slot could not be wrapped: the wrapper table has no entry left.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the {slot} wrapper table is full ({TABLE} distinct native functions): raise \
+     `patches::TABLE` (a native type left with its own {slot} would show addresses or go \
+     uncharged)"
+)]
+struct TableFull {
+    slot: &'static str,
+}
+
+/// Finds (or assigns) the table index of `original` and records it. A full table is an error:
+/// the type would keep its unwrapped slot, whose output shows raw addresses (`repr`) or whose
+/// iteration is not charged (`__next__`) — a fork, where a node that refuses to start is not.
 fn index_of<F: Copy>(
     list: &mut Vec<usize>,
     originals: &[OnceLock<F>; TABLE],
     original: F,
     addr: usize,
-) -> Option<usize> {
+    slot: &'static str,
+) -> Result<usize, TableFull> {
     if let Some(i) = list.iter().position(|&a| a == addr) {
-        return Some(i);
+        return Ok(i);
     }
     if list.len() >= TABLE {
-        return None;
+        return Err(TableFull { slot });
     }
     let i = list.len();
     list.push(addr);
     let _ = originals[i].set(original);
-    Some(i)
+    Ok(i)
 }
 
 /// Every type reachable from `object` through `__subclasses__`.
@@ -297,26 +311,39 @@ pub fn all_types(vm: &VirtualMachine) -> Vec<PyTypeRef> {
     out
 }
 
-fn patch_type_slots(ty: &Py<PyType>, registry: &mut Registry) {
+fn patch_type_slots(ty: &Py<PyType>, registry: &mut Registry) -> Result<(), TableFull> {
     crate::fidelity::fill_contains_slot(ty);
     let reprs = repr_wrappers();
     let nexts = iternext_wrappers();
     if let Some(f) = ty.slots.repr.load() {
         let addr = f as usize;
-        if !reprs.iter().any(|w| *w as usize == addr)
-            && let Some(i) = index_of(&mut registry.repr, &REPR_ORIGINALS, f, addr)
-        {
+        if !reprs.iter().any(|w| *w as usize == addr) {
+            let i = index_of(&mut registry.repr, &REPR_ORIGINALS, f, addr, "repr")?;
             ty.slots.repr.store(Some(reprs[i]));
         }
     }
     if let Some(f) = ty.slots.iternext.load() {
         let addr = f as usize;
-        if !nexts.iter().any(|w| *w as usize == addr)
-            && let Some(i) = index_of(&mut registry.iternext, &ITERNEXT_ORIGINALS, f, addr)
-        {
+        if !nexts.iter().any(|w| *w as usize == addr) {
+            let i = index_of(
+                &mut registry.iternext,
+                &ITERNEXT_ORIGINALS,
+                f,
+                addr,
+                "__next__",
+            )?;
             ty.slots.iternext.store(Some(nexts[i]));
         }
     }
+    Ok(())
+}
+
+/// The wrapper tables' registry. It only grows, one whole entry at a time, so a thread that
+/// panicked while holding it left it consistent.
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The class in `ty`'s MRO (itself first) whose own namespace defines `name`.
@@ -343,7 +370,8 @@ pub fn defining_class(
 /// do not reach it by themselves. Every class goes through `type.__new__`
 /// (`library_objects::install_class_guard`), which calls this on what it made.
 pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
-    if let Ok(registry) = REGISTRY.lock() {
+    {
+        let registry = registry();
         if let Some(f) = ty.slots.repr.load()
             && let Some(i) = registry.repr.iter().position(|a| *a == f as usize)
         {
@@ -741,9 +769,7 @@ pub fn first_on_this_thread(what: &'static str) -> bool {
 /// `itertools` iteration on a thread's later interpreters and not on its first. Slots already
 /// patched are left alone, so the result is the same whichever interpreter runs this.
 pub fn patch_native_types(vm: &VirtualMachine) -> PyResult<()> {
-    let mut registry = REGISTRY
-        .lock()
-        .map_err(|_| vm.new_runtime_error("patch registry poisoned"))?;
+    let mut registry = registry();
     // Built-in types only: classes get their patched slots when they are created
     // (`patch_new_type`), so what is patched never depends on which classes earlier
     // interpreters of this process happened to leave behind.
@@ -751,7 +777,9 @@ pub fn patch_native_types(vm: &VirtualMachine) -> PyResult<()> {
         if !ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE)
             && !crate::metered_iter::is_metered_iter_type(&ty)
         {
-            patch_type_slots(&ty, &mut registry);
+            patch_type_slots(&ty, &mut registry).map_err(|full| {
+                vm.new_runtime_error(format!("native type '{}': {full}", ty.name()))
+            })?;
         }
     }
     Ok(())
@@ -1168,6 +1196,35 @@ pub fn charge_sort(n: usize, vm: &VirtualMachine) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_wrapper_table_is_an_error_not_an_unwrapped_slot() {
+        fn original(_: &PyObject, _: &VirtualMachine) -> PyResult<PyIterReturn> {
+            Ok(PyIterReturn::StopIteration(None))
+        }
+        let originals: [OnceLock<IterNextFn>; TABLE] = [const { OnceLock::new() }; TABLE];
+        let mut list: Vec<usize> = (1..=TABLE).collect();
+        // A function already in the table keeps its entry.
+        assert_eq!(
+            index_of(&mut list, &originals, original as IterNextFn, 5, "__next__"),
+            Ok(4)
+        );
+        let full = index_of(&mut list, &originals, original as IterNextFn, 0, "__next__");
+        assert_eq!(full, Err(TableFull { slot: "__next__" }));
+        assert_eq!(list.len(), TABLE);
+        assert!(
+            full.unwrap_err()
+                .to_string()
+                .contains("raise `patches::TABLE`"),
+            "the error says what to do"
+        );
+        // The interpreter's own tables have room: a RustPython upgrade that adds native types
+        // fails here before it fails a node's start.
+        let engine = crate::Engine::new();
+        assert!(engine.is_ok(), "{:?}", engine.err());
+        let registry = registry();
+        assert!(registry.repr.len() < TABLE && registry.iternext.len() < TABLE);
+    }
 
     #[test]
     fn addresses_are_stripped() {
