@@ -346,6 +346,12 @@ impl Engine {
             collect_garbage(Vec::new(), vm);
             // Everything alive now is the library's: shared by all calls, read-only in them.
             library_objects::record(vm);
+            // And frozen now, so that the collection below walks only what the reset makes. It
+            // frees what it freed walking everything: the record holds every frozen object, so
+            // each is reachable, and an object made since is reachable through one exactly when
+            // a frozen object refers to it, which the collector counts as a reference from
+            // outside what it walks. (The whole library walked twice was a third of a start.)
+            rustpython_vm::gc_state::gc_state().freeze();
             for class in library_objects::library_types() {
                 library_objects::compact_namespace(&class);
             }
@@ -366,8 +372,9 @@ impl Engine {
             vm.call_method(&reset.touched_abcs, "clear", ())
                 .map_err(fail)?;
             crate::free_lists::fill(vm).map_err(fail)?;
-            // The library, which lives as long as the interpreter, is frozen: the collector,
-            // which runs between calls, walks only what calls created.
+            // The library, which lives as long as the interpreter, is frozen with what the
+            // reset left: the collector, which runs between calls, walks only what calls
+            // created.
             collect_garbage(Vec::new(), vm);
             rustpython_vm::gc_state::gc_state().freeze();
             Ok(())
