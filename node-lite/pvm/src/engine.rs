@@ -245,7 +245,17 @@ fn call_running() -> RwLockReadGuard<'static, ()> {
 
 /// Calls served by one interpreter before it is replaced: a bound on whatever a long-lived
 /// interpreter accumulates that collecting reference cycles (`collect_garbage`) does not free.
-const CALLS_PER_INTERPRETER: u64 = 10_000;
+/// A replacement costs as much as thousands of small calls (starting an interpreter), and
+/// nothing a call can observe depends on when it happens, so it is rare: at 10,000 it was a
+/// quarter of a counter call's time. What grows between replacements is bounded on its own:
+/// loaded actor code by [`ACTORS_PER_INTERPRETER`]; a call's objects are all freed after it.
+const CALLS_PER_INTERPRETER: u64 = 100_000;
+
+/// Distinct actors' compiled code one interpreter keeps ([`Engine::load`]'s cache) before it
+/// is replaced. Code is never evicted alone: dropping it would give its constants back to the
+/// free lists in the middle of the interpreter's life, and every call must find them as full as
+/// a fresh node's (`free_lists`).
+const ACTORS_PER_INTERPRETER: usize = 1_000;
 
 /// Why an engine could not start.
 #[derive(Debug, thiserror::Error)]
@@ -445,6 +455,11 @@ impl Engine {
             return Ok(a.clone());
         }
         let (_, shape) = validate::validate(&canonical)?;
+        if self.actors.len() >= ACTORS_PER_INTERPRETER {
+            // Between calls (a call holds the engine): code handed out before is recompiled
+            // on the fresh interpreter when it runs (`generation`).
+            self.replace_interpreter();
+        }
         let reserve = &mut self.reserve;
         let code = self.interpreter.enter(|vm| {
             let code = library::compile_instrumented(&canonical, ACTOR_FILE, true, vm)?;

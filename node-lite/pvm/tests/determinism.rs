@@ -147,6 +147,47 @@ fn warm_and_cold_runs_agree() {
 }
 
 #[test]
+fn code_loaded_before_an_interpreter_replacement_runs_the_same_after_it() {
+    // An interpreter keeps the code of at most 1,000 distinct actors: loading one more replaces
+    // it, in `load`. Code handed out before runs on the new interpreter (compiled again there)
+    // with the same result and the same charges.
+    const SOURCE: &str = "import json\nclass Actor:\n    def go(self):\n        return json.dumps({'a': [1, 2.5, None]})\n";
+    let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");
+    let (before, replaced, after) = pvm
+        .run(|engine| {
+            let limits = Limits {
+                cycles: 10_000_000,
+                cells: 100_000,
+            };
+            let code = engine.load(SOURCE).expect("valid actor");
+            let mut go = |engine: &mut cowboy_pvm::Engine| {
+                let out = engine.call(
+                    &code,
+                    &mut MemoryHost::default(),
+                    corpus::ctx(),
+                    "go",
+                    &[],
+                    limits,
+                );
+                (format!("{:?}", out.result), out.cycles_used, out.cells_used)
+            };
+            let before = go(engine);
+            let hash = cowboy_types::code_hash(&code.source).0;
+            for i in 0..1_000 {
+                let other = format!("class Actor:\n    def go(self):\n        return {i}\n");
+                engine.load(&other).expect("valid actor");
+            }
+            // The cache was emptied with the interpreter it belonged to.
+            let replaced = engine.cached(&hash).is_none();
+            (before, replaced, go(engine))
+        })
+        .expect("PVM thread");
+    assert!(replaced, "1,001 distinct actors loaded on one interpreter");
+    assert!(before.0.starts_with("Ok("), "{before:?}");
+    assert_eq!(before, after);
+}
+
+#[test]
 fn cyclic_garbage_with_finalizers_costs_the_same_every_call() {
     // Each call leaves 300 self-referencing objects with a `__del__`. RustPython's automatic
     // collector ran when this thread's allocation count crossed its threshold — in some later
@@ -351,7 +392,7 @@ fn call_on_interpreters_of_one_thread(source: &'static str, count: usize) -> Vec
 
 #[test]
 fn a_replaced_interpreter_charges_the_same() {
-    // A validator replaces its interpreter on the same thread (every 10,000 calls, or after a
+    // A validator replaces its interpreter on the same thread (every 100,000 calls, or after a
     // panic). RustPython's built-in types are that thread's statics, shared by both
     // interpreters: wrapping their methods again used to make every metered string, list and
     // dict method charge twice on the second interpreter — a node that had run longer charged
@@ -657,7 +698,7 @@ fn a_metaclass_setattr_goes_through_the_class_guard() {
 fn replacing_an_interpreter_keeps_little_of_the_old_one() {
     // The new interpreter recorded every object alive as the library's, and froze every object
     // the collector tracked, while the old interpreter was still alive: each replacement (every
-    // 10,000 calls, or after a panic an actor may provoke) kept a whole library's objects for
+    // 100,000 calls, or after a panic an actor may provoke) kept a whole library's objects for
     // as long as the thread ran.
     const SOURCE: &str = "import collections\nclass Actor:\n    def f(self):\n        return len(collections.OrderedDict(a=1))\n";
     let pvm = cowboy_pvm::PvmThread::spawn().expect("PVM starts");

@@ -280,7 +280,7 @@ fn recorded_results_are_cpython_s() {
 
 #[test]
 fn a_thread_s_later_interpreters_charge_and_answer_as_its_first() {
-    // A validator replaces its interpreter on the same thread (every 10,000 calls, or after a
+    // A validator replaces its interpreter on the same thread (every 100,000 calls, or after a
     // panic), and RustPython's built-in types are that thread's, shared by every interpreter
     // it starts: whatever the PVM patches in them must come out the same on each. A `for`
     // loop once cost one cycle more per iteration on every interpreter but the first.

@@ -1,5 +1,5 @@
 //! Interpreters started one after another on one thread, as a validator replaces its
-//! interpreter (every 10,000 calls, or after a panic) on the thread that keeps RustPython's
+//! interpreter (every 100,000 calls, or after a panic) on the thread that keeps RustPython's
 //! built-in types: for the tests that a thread's later interpreters charge and answer as its
 //! first.
 
