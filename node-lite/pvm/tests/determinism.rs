@@ -160,7 +160,7 @@ fn code_loaded_before_an_interpreter_replacement_runs_the_same_after_it() {
                 cells: 100_000,
             };
             let code = engine.load(SOURCE).expect("valid actor");
-            let mut go = |engine: &mut cowboy_pvm::Engine| {
+            let go = |engine: &mut cowboy_pvm::Engine| {
                 let out = engine.call(
                     &code,
                     &mut MemoryHost::default(),
