@@ -384,7 +384,9 @@ impl Engine {
             crate::free_lists::fill(vm).map_err(fail)?;
             // The library, which lives as long as the interpreter, is frozen with what the
             // reset left: the collector, which runs between calls, walks only what calls
-            // created.
+            // created. (When the reset left nothing tracked, this collection is skipped and the
+            // method cache keeps what the seal filled: found results only, the same on every
+            // interpreter, so a matter of speed.)
             collect_garbage(Vec::new(), vm);
             rustpython_vm::gc_state::gc_state().freeze();
             Ok(())

@@ -451,9 +451,11 @@ fn wrappers() -> [SetattroFn; TABLE] {
 pub fn install_write_barrier(vm: &VirtualMachine) -> PyResult<()> {
     let wrappers = wrappers();
     let type_setattro = vm.ctx.types.type_type.slots.setattro.load();
+    // Only grows, one whole entry at a time: a panic while it was held left it consistent, and
+    // refusing it would stop every later interpreter of this node (and not of others) starting.
     let mut registry = SETATTRO_REGISTRY
         .lock()
-        .map_err(|_| vm.new_runtime_error("setattr patch registry poisoned"))?;
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     for ty in crate::patches::all_types(vm) {
         if ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
             continue;
