@@ -441,6 +441,15 @@ macro_rules! table {
     };
 }
 
+/// The wrapper table's registry. It only grows, one whole entry at a time, so a thread that
+/// panicked while holding it left it consistent: refusing it would leave classes unguarded, or
+/// stop every later interpreter of this node (and of no other) from starting.
+fn setattro_registry() -> std::sync::MutexGuard<'static, Vec<usize>> {
+    SETATTRO_REGISTRY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn wrappers() -> [SetattroFn; TABLE] {
     table!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31)
 }
@@ -451,11 +460,7 @@ fn wrappers() -> [SetattroFn; TABLE] {
 pub fn install_write_barrier(vm: &VirtualMachine) -> PyResult<()> {
     let wrappers = wrappers();
     let type_setattro = vm.ctx.types.type_type.slots.setattro.load();
-    // Only grows, one whole entry at a time: a panic while it was held left it consistent, and
-    // refusing it would stop every later interpreter of this node (and not of others) starting.
-    let mut registry = SETATTRO_REGISTRY
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut registry = setattro_registry();
     for ty in crate::patches::all_types(vm) {
         if ty.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
             continue;
@@ -648,11 +653,7 @@ fn plain_namespace(args: &mut FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
 
 /// The write barrier for a class created after start-up (see `patches::patch_new_type`).
 pub fn patch_new_type(ty: &Py<PyType>) {
-    // The registry only grows, one whole entry at a time: a panic while it was held left it
-    // consistent, and a class must not go unguarded because of one.
-    let registry = SETATTRO_REGISTRY
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let registry = setattro_registry();
     if let Some(f) = ty.slots.setattro.load()
         && let Some(i) = registry.iter().position(|a| *a == f as usize)
     {
