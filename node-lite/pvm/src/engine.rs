@@ -310,6 +310,7 @@ impl Engine {
             natives::init_exception_types(vm);
             patches::install(vm).map_err(fail)?;
             sandbox::install_library_builtins(vm).map_err(fail)?;
+            crate::bound_helpers::check_installed(vm).map_err(InitError)?;
             // Before the preload too: library modules keep built-in methods they import
             // (`json` keeps `int.__repr__`), and must keep the same ones on every interpreter.
             patches::expose_patched_slots(vm).map_err(fail)?;

@@ -1,6 +1,7 @@
 //! The Python VM (PVM): deterministic, metered, sandboxed Python actors on RustPython.
 
 pub mod alloc;
+pub mod bound_helpers;
 pub mod call_state;
 pub mod cost;
 pub mod dynamic;

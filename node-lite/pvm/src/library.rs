@@ -14,15 +14,13 @@
 //!   deterministic, metered replacements.
 
 use crate::{
-    call_state::with_state, cost::cycles, instrument, meter, natives, validate::IMPORT_WHITELIST,
+    bound_helpers::Bytecode, call_state::with_state, cost::cycles, instrument, meter, natives,
+    validate::IMPORT_WHITELIST,
 };
 use rustpython_vm::{
     AsObject, PyObjectRef, PyPayload, PyRef, PyResult, VirtualMachine,
     builtins::{PyDict, PyDictRef, PyList, PyModule, PySet, PyStr, PyTuple},
-    compiler::{
-        self,
-        core::{SourceFileBuilder, bytecode::CodeObject},
-    },
+    compiler::{self, core::SourceFileBuilder},
     function::FuncArgs,
     scope::Scope,
 };
@@ -137,20 +135,25 @@ pub fn compile_instrumented(
 
 /// The bytecode of instrumented module source: what compiling depends on is the source, the
 /// path and the rules, never an interpreter.
-fn instrumented_bytecode(source: &str, path: &str, actor: bool) -> Result<CodeObject, String> {
+pub(crate) fn instrumented_bytecode(
+    source: &str,
+    path: &str,
+    actor: bool,
+) -> Result<Bytecode, String> {
     let parsed =
         compiler::parser::parse_module(source).map_err(|e| format!("{path}: {}", e.error))?;
     let mut module = parsed.into_syntax();
     instrument::instrument_module(&mut module.body, actor);
     let file = SourceFileBuilder::new(path, source).finish();
     compiler::codegen::compile::compile_program(&module, file, Default::default())
+        .map(Bytecode::new)
         .map_err(|e| format!("{path}: {e}"))
 }
 
 /// An interpreter's code object for compiled bytecode.
-fn code_object(code: CodeObject, vm: &VirtualMachine) -> PyRef<rustpython_vm::builtins::PyCode> {
-    crate::string_pool::intern_code_names(&code, vm);
-    let code = vm.ctx.new_code(code);
+fn code_object(code: Bytecode, vm: &VirtualMachine) -> PyRef<rustpython_vm::builtins::PyCode> {
+    crate::string_pool::intern_code_names(code.code(), vm);
+    let code = code.into_code_object(vm);
     crate::engine::freeze_code(&code);
     code
 }
@@ -159,7 +162,7 @@ fn code_object(code: CodeObject, vm: &VirtualMachine) -> PyRef<rustpython_vm::bu
 /// Compiling is a third of starting an interpreter, and an engine starts a new one every
 /// [`crate::engine`]`::CALLS_PER_INTERPRETER` calls. Only the embedded sources are kept (a
 /// fixed set): code an actor builds at run time is never cached here.
-static LIBRARY_BYTECODE: LazyLock<Mutex<HashMap<&'static str, CodeObject>>> =
+static LIBRARY_BYTECODE: LazyLock<Mutex<HashMap<&'static str, Bytecode>>> =
     LazyLock::new(Default::default);
 
 /// [`compile_instrumented`] for an embedded library module, compiled once per process.
@@ -200,7 +203,7 @@ pub fn compile_instrumented_expression(
     let code =
         compiler::codegen::compile::compile_expression(&expression, file, Default::default())
             .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
-    Ok(code_object(code, vm))
+    Ok(code_object(Bytecode::new(code), vm))
 }
 
 trait SyntaxErrorMsg {

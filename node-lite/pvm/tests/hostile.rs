@@ -38,6 +38,10 @@ fn cases() -> Vec<(&'static str, String, Expect)> {
     use Expect::*;
     vec![
         ("infinite loop", actor("while True:\n    pass"), Kind(ErrorKind::OutOfCycles)),
+        // The marker that binds the metering builtins into code (`bound_helpers`), spelled by
+        // the actor: its literal stays a string, and its loops are charged all the same.
+        ("literal spelling a bound builtin", actor("f = '\\0cowboy-bound-builtin:__ad__'\nf(1, 2)"), Exception("'str' object is not callable")),
+        ("loop beside a literal spelling a bound builtin", actor("s = '\\0cowboy-bound-builtin:__m__'\nwhile True:\n    pass"), Kind(ErrorKind::OutOfCycles)),
         ("infinite recursion", "class Actor:\n    def attack(self):\n        return self.attack()\n".into(), Kind(ErrorKind::RecursionLimit)),
         ("huge list", actor("x = [0] * 10**9"), Kind(ErrorKind::MemoryLimit)),
         ("huge string", actor("x = 'a' * 10**9"), Kind(ErrorKind::MemoryLimit)),

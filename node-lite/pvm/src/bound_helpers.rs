@@ -1,0 +1,514 @@
+//! Binds the builtins the instrumenter calls into the code that calls them: each
+//! `LOAD_GLOBAL` of one (`__ad__`, `__m__`, …) becomes a `LOAD_CONST` of the builtin itself,
+//! when the code object is made.
+//!
+//! Why: a metered loop calls two or three of these builtins per iteration, and each
+//! `LOAD_GLOBAL` looked its name up twice (a miss in the module's globals, then a hit in the
+//! builtins) with specialization off (`engine::freeze_code`: RustPython's `LOAD_GLOBAL_BUILTIN`
+//! trusts 16-bit dict versions, which wrap). `perf` on `cargo bench -p cowboy-pvm --bench pvm`
+//! (`loop_metered`) put those lookups at 11.5% of the loop.
+//!
+//! Why it runs the same program:
+//! - the constant is the object the lookup found: these names are reserved (actor code cannot
+//!   bind them, `instrument::is_reserved`), every builtins dict that instrumented code runs
+//!   with holds the interpreter's one object for each (`sandbox::install_actor_builtins`
+//!   copies them, `dynamic::globals_for_run` puts them back), and nothing replaces them after
+//!   `sandbox::install_library_builtins`, which runs before any code is compiled;
+//! - a name missing from the builtins is not bound, so it still raises `NameError` where it
+//!   did;
+//! - the rewrite keeps every instruction's offset (the load's cache units become `NOP`s), so
+//!   jumps, the exception table and the line table are untouched; neither form allocates or
+//!   charges.
+//!
+//! The builtin travels from the bytecode to the code object as a marker string constant that
+//! [`HelperBag`] turns into the object. A module whose own constants contain the marker's
+//! prefix (source can spell any string) is left unbound, so no literal of actor code can ever
+//! become a builtin.
+
+use crate::instrument::{self, ops};
+use rustpython_vm::{
+    PyObjectRef, PyPayload, PyRef, VirtualMachine,
+    builtins::{PyCode, PyDictRef, PySlice, PyStrInterned},
+    bytecode::{
+        Arg, BorrowedConstant, CodeObject, CodeUnit, CodeUnits, Constant, ConstantBag,
+        ConstantData, Instruction, OpArgByte,
+    },
+    vm::Context,
+};
+
+/// The constant type of an interpreter's code objects (RustPython's `Literal`, which it does
+/// not export by name).
+type Literal = <<PyCode as std::ops::Deref>::Target as ConstantOf>::Constant;
+
+trait ConstantOf {
+    type Constant;
+}
+
+impl<C: Constant> ConstantOf for CodeObject<C> {
+    type Constant = C;
+}
+
+/// Every builtin that is bound: the ones metered code calls on its blocks, loops and
+/// operators. All are installed once, by `sandbox::install_library_builtins`.
+const BOUND: &[&str] = &[
+    instrument::CHARGE,
+    instrument::CHARGE_CHARS,
+    instrument::METERED_ITER,
+    ops::ADD,
+    ops::SUB,
+    ops::MUL,
+    ops::POW,
+    ops::LSHIFT,
+    ops::MOD,
+    ops::IADD,
+    ops::ISUB,
+    ops::IMUL,
+    ops::IPOW,
+    ops::ILSHIFT,
+    ops::IMOD,
+    instrument::PRIVATE_ATTRIBUTE,
+];
+
+/// Starts the marker constant of a bound builtin (followed by its name).
+const MARKER: &str = "\0cowboy-bound-builtin:";
+
+/// Compiled bytecode, its loads of the builtins of [`BOUND`] rewritten to load markers (what
+/// compiling depends on is still the source, the path and the rules, never an interpreter).
+#[derive(Clone)]
+pub struct Bytecode {
+    code: CodeObject,
+    /// Whether the rewrite wrote markers: only then are its constants made with a
+    /// [`HelperBag`] (unrewritten code may spell a marker of its own).
+    bound: bool,
+}
+
+impl Bytecode {
+    /// Rewrites the loads of bound builtins in `code` and every code object nested in it (see
+    /// the module comment). Leaves `code` as it is if any of its constants spells the marker
+    /// prefix.
+    pub fn new(mut code: CodeObject) -> Self {
+        let bound = !spells_marker(&code) && rewrite_one(&mut code);
+        Self { code, bound }
+    }
+
+    pub fn code(&self) -> &CodeObject {
+        &self.code
+    }
+
+    /// The interpreter's code object: markers become the interpreter's builtins of their name.
+    pub fn into_code_object(self, vm: &VirtualMachine) -> PyRef<PyCode> {
+        if !self.bound {
+            return vm.ctx.new_code(self.code);
+        }
+        let helpers = Helpers::of(&vm.builtins.dict(), vm);
+        vm.ctx.new_code(self.code.map_bag(HelperBag {
+            ctx: &vm.ctx,
+            helpers: &helpers,
+        }))
+    }
+}
+
+/// Checks that the interpreter's builtins hold every bound builtin (they are installed before
+/// anything is compiled, and never replaced): an interpreter without one would call a marker
+/// string where its peers call the builtin, so it must not start.
+pub fn check_installed(vm: &VirtualMachine) -> Result<(), String> {
+    let builtins = vm.builtins.dict();
+    match BOUND
+        .iter()
+        .find(|name| !matches!(builtins.get_item_opt(**name, vm), Ok(Some(_))))
+    {
+        Some(name) => Err(format!(
+            "the metering builtin {name} is not installed before code is compiled"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The builtins of [`BOUND`] an interpreter has, by name.
+struct Helpers(Vec<(&'static str, PyObjectRef)>);
+
+impl Helpers {
+    /// The bound builtins found in `builtins` (the interpreter's own dict).
+    fn of(builtins: &PyDictRef, vm: &VirtualMachine) -> Self {
+        Self(
+            BOUND
+                .iter()
+                .filter_map(|&name| Some((name, builtins.get_item_opt(name, vm).ok()??)))
+                .collect(),
+        )
+    }
+
+    fn get(&self, name: &str) -> Option<&PyObjectRef> {
+        self.0.iter().find(|(n, _)| *n == name).map(|(_, o)| o)
+    }
+}
+
+/// Whether a constant of `code` spells the marker prefix or is a frozenset (which the bag
+/// cannot make; the compiler never emits one).
+fn spells_marker(code: &CodeObject) -> bool {
+    fn constant(c: &ConstantData) -> bool {
+        match c {
+            ConstantData::Str { value } => value.as_bytes().starts_with(MARKER.as_bytes()),
+            ConstantData::Frozenset { .. } => true,
+            ConstantData::Tuple { elements } => elements.iter().any(constant),
+            ConstantData::Slice { elements } => elements.iter().any(constant),
+            ConstantData::Code { code } => spells_marker(code),
+            _ => false,
+        }
+    }
+    code.constants.iter().any(constant)
+}
+
+fn rewrite_one(code: &mut CodeObject) -> bool {
+    // Nested code is cloned once per enclosing level (RustPython's constants cannot be taken
+    // apart): this runs once per compile, for the library once per process.
+    let mut constants: Vec<ConstantData> = code.constants.iter().cloned().collect();
+    let mut changed = false;
+    for c in constants.iter_mut() {
+        if let ConstantData::Code { code } = c {
+            changed |= rewrite_one(code);
+        }
+    }
+    let mut units: Vec<CodeUnit> = code.instructions.to_vec();
+    let mut i = 0;
+    // Where the current instruction's `EXTENDED_ARG` prefix starts, and the argument so far.
+    let mut start = 0;
+    let mut arg: u32 = 0;
+    while i < units.len() {
+        let unit = units[i];
+        let byte = u32::from(u8::from(unit.arg));
+        if matches!(unit.op, Instruction::ExtendedArg) {
+            arg = (arg << 8) | byte;
+            i += 1;
+            continue;
+        }
+        let oparg = (arg << 8) | byte;
+        let end = i + 1 + unit.op.cache_entries();
+        if matches!(unit.op, Instruction::LoadGlobal { .. })
+            && let Some(name) = code.names.get((oparg >> 1) as usize)
+            && BOUND.contains(&name.as_str())
+            && let Some(index) = constant_index(&mut constants, name.as_str())
+            && let Some(replacement) = load_const(index, oparg & 1 == 1, end - start)
+        {
+            units.splice(start..end, replacement);
+            changed = true;
+        }
+        arg = 0;
+        i = end;
+        start = end;
+    }
+    if changed {
+        code.instructions = CodeUnits::from(units);
+        code.constants = constants.into_iter().collect();
+    }
+    changed
+}
+
+/// The index of the marker constant for `name`, appended if missing; `None` past 65,535
+/// constants (two argument bytes is all a load of five units has room for).
+fn constant_index(constants: &mut Vec<ConstantData>, name: &str) -> Option<u32> {
+    let marker = format!("{MARKER}{name}");
+    let found = constants.iter().position(
+        |c| matches!(c, ConstantData::Str { value } if value.as_bytes() == marker.as_bytes()),
+    );
+    let index = match found {
+        Some(i) => i,
+        None => {
+            constants.push(ConstantData::Str {
+                value: marker.as_str().into(),
+            });
+            constants.len() - 1
+        }
+    };
+    u32::try_from(index).ok().filter(|&i| i <= 0xffff)
+}
+
+/// `LOAD_CONST index` (and `PUSH_NULL` for a call), padded with `NOP`s to `len` units.
+fn load_const(index: u32, push_null: bool, len: usize) -> Option<Vec<CodeUnit>> {
+    let unit = |op, arg: u32| CodeUnit::new(op, OpArgByte::from((arg & 0xff) as u8));
+    let mut out = Vec::with_capacity(len);
+    if index > 0xff {
+        out.push(unit(Instruction::ExtendedArg, index >> 8));
+    }
+    out.push(unit(
+        Instruction::LoadConst {
+            consti: Arg::marker(),
+        },
+        index,
+    ));
+    if push_null {
+        out.push(unit(Instruction::PushNull, 0));
+    }
+    if out.len() > len {
+        return None;
+    }
+    out.resize(len, unit(Instruction::Nop, 0));
+    Some(out)
+}
+
+/// Makes an interpreter's constants of compiled bytecode as RustPython's own bag does
+/// (`PyObjBag`, which it does not export: the test
+/// `the_bag_makes_the_constants_rustpython_makes_and_binds_every_load` compares the two on the
+/// whole library), except that the markers [`Bytecode::new`] wrote become the builtins they
+/// name. A marker whose builtin is missing stays a string (`check_installed` keeps such an
+/// interpreter from starting).
+#[derive(Clone, Copy)]
+struct HelperBag<'a> {
+    ctx: &'a Context,
+    helpers: &'a Helpers,
+}
+
+impl ConstantBag for HelperBag<'_> {
+    type Constant = Literal;
+
+    fn make_constant<C: Constant>(&self, constant: BorrowedConstant<'_, C>) -> Literal {
+        let ctx = self.ctx;
+        let object: PyObjectRef = match constant {
+            BorrowedConstant::Str { value } => {
+                let bound = value
+                    .as_bytes()
+                    .strip_prefix(MARKER.as_bytes())
+                    .and_then(|name| std::str::from_utf8(name).ok())
+                    .and_then(|name| self.helpers.get(name));
+                match bound {
+                    Some(object) => object.clone(),
+                    // RustPython interns the short strings of code.
+                    None if value.len() <= 20 => ctx.intern_str(value).to_object(),
+                    None => ctx.new_str(value).into(),
+                }
+            }
+            BorrowedConstant::Integer { value } => ctx.new_bigint(value).into(),
+            BorrowedConstant::Float { value } => ctx.new_float(value).into(),
+            BorrowedConstant::Complex { value } => ctx.new_complex(value).into(),
+            BorrowedConstant::Bytes { value } => ctx.new_bytes(value.to_vec()).into(),
+            BorrowedConstant::Boolean { value } => ctx.new_bool(value).into(),
+            BorrowedConstant::Code { code } => ctx.new_code(code.map_clone_bag(self)).into(),
+            BorrowedConstant::Tuple { elements } => ctx
+                .new_tuple(
+                    elements
+                        .iter()
+                        .map(|c| self.make_constant(c.borrow_constant()).into())
+                        .collect(),
+                )
+                .into(),
+            BorrowedConstant::Slice { elements } => {
+                let [start, stop, step] = elements;
+                let part = |c: &C| PyObjectRef::from(self.make_constant(c.borrow_constant()));
+                PySlice {
+                    start: Some(part(start)),
+                    stop: part(stop),
+                    step: Some(part(step)),
+                }
+                .into_ref(ctx)
+                .into()
+            }
+            // `rewrite` hands no code with a frozenset constant to this bag.
+            BorrowedConstant::Frozenset { .. } | BorrowedConstant::None => ctx.none(),
+            BorrowedConstant::Ellipsis => ctx.ellipsis.clone().into(),
+        };
+        object.into()
+    }
+
+    fn make_int(&self, value: malachite_bigint::BigInt) -> Literal {
+        PyObjectRef::from(self.ctx.new_int(value)).into()
+    }
+
+    fn make_tuple(&self, elements: impl Iterator<Item = Literal>) -> Literal {
+        PyObjectRef::from(
+            self.ctx
+                .new_tuple(elements.map(PyObjectRef::from).collect()),
+        )
+        .into()
+    }
+
+    fn make_code(&self, code: CodeObject<Literal>) -> Literal {
+        PyObjectRef::from(self.ctx.new_code(code)).into()
+    }
+
+    fn make_name(&self, name: &str) -> &'static PyStrInterned {
+        self.ctx.intern_str(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
+    use super::*;
+    use crate::library::{COWBOY_SOURCES, STDLIB_SOURCES, instrumented_bytecode};
+    use rustpython_vm::{AsObject, Interpreter, PyObject, PyRef};
+    use std::borrow::Borrow as _;
+
+    /// Each instruction's offset, opcode and whole argument (`EXTENDED_ARG`s folded in).
+    fn instructions(code: &PyCode) -> Vec<(usize, Instruction, u32)> {
+        let mut out = Vec::new();
+        let mut arg = 0u32;
+        let mut i = 0;
+        while i < code.code.instructions.len() {
+            let unit = code.code.instructions[i];
+            arg = (arg << 8) | u32::from(u8::from(unit.arg));
+            if matches!(unit.op, Instruction::ExtendedArg) {
+                i += 1;
+                continue;
+            }
+            out.push((i, unit.op, arg));
+            arg = 0;
+            i += 1 + unit.op.cache_entries();
+        }
+        out
+    }
+
+    fn nested(code: &PyCode) -> Vec<&PyCode> {
+        code.code
+            .constants
+            .iter()
+            .filter_map(|c| {
+                let object: &PyObject = c.borrow();
+                object.downcast_ref::<PyCode>().map(|c| &**c)
+            })
+            .collect()
+    }
+
+    /// `ours` has the constants, names and instructions of `theirs`; its constants are as
+    /// often the very object `theirs` has as two of RustPython's own makings (`again`) are.
+    fn same_as_rustpython(theirs: &PyCode, again: &PyCode, ours: &PyCode, vm: &VirtualMachine) {
+        let where_ = theirs.code.qualname.as_str();
+        assert_eq!(
+            theirs.code.constants.len(),
+            ours.code.constants.len(),
+            "{where_}"
+        );
+        let units = |c: &PyCode| -> Vec<String> {
+            c.code
+                .instructions
+                .iter()
+                .map(|u| format!("{:?} {}", u.op, u8::from(u.arg)))
+                .collect()
+        };
+        assert_eq!(units(theirs), units(ours), "{where_}");
+        for ((t, a), o) in theirs
+            .code
+            .names
+            .iter()
+            .zip(&*again.code.names)
+            .zip(&*ours.code.names)
+        {
+            assert_eq!(
+                t.as_object().is(a.as_object()),
+                t.as_object().is(o.as_object())
+            );
+        }
+        let constants = theirs
+            .code
+            .constants
+            .iter()
+            .zip(again.code.constants.iter())
+            .zip(ours.code.constants.iter());
+        for ((t, a), o) in constants {
+            let (t, a, o): (&PyObject, &PyObject, &PyObject) = (t.borrow(), a.borrow(), o.borrow());
+            assert!(t.class().is(o.class()), "{where_}: {t:?} / {o:?}");
+            assert_eq!(t.is(a), t.is(o), "{where_}: identity of {t:?}");
+            if let (Some(t), Some(a), Some(o)) = (
+                t.downcast_ref::<PyCode>(),
+                a.downcast_ref::<PyCode>(),
+                o.downcast_ref::<PyCode>(),
+            ) {
+                same_as_rustpython(t, a, o, vm);
+            } else {
+                let repr = |x: &PyObject| x.repr(vm).unwrap().to_string();
+                assert_eq!(repr(t), repr(o), "{where_}");
+            }
+        }
+    }
+
+    /// No load of a bound name is left, in `code` or nested in it; returns how many loads
+    /// of a builtin object it makes instead.
+    fn bound_loads(code: &PyCode, helpers: &Helpers) -> usize {
+        let mut count = 0;
+        for (at, op, arg) in instructions(code) {
+            match op {
+                Instruction::LoadGlobal { .. } => {
+                    let name = code.code.names[(arg >> 1) as usize].as_str();
+                    assert!(!BOUND.contains(&name), "{name} loaded by name at {at}");
+                }
+                Instruction::LoadConst { .. } => {
+                    let object: &PyObject = code.code.constants.get(arg as usize).unwrap().borrow();
+                    count += usize::from(helpers.0.iter().any(|(_, h)| h.is(object)));
+                }
+                _ => {}
+            }
+        }
+        count
+            + nested(code)
+                .iter()
+                .map(|c| bound_loads(c, helpers))
+                .sum::<usize>()
+    }
+
+    #[test]
+    fn the_bag_makes_the_constants_rustpython_makes_and_binds_every_load() {
+        Interpreter::without_stdlib(Default::default()).enter(|vm| {
+            let builtins = vm.builtins.dict();
+            assert!(check_installed(vm).is_err());
+            for name in BOUND {
+                let stand_in = vm.ctx.new_list(vec![]);
+                builtins.set_item(*name, stand_in.into(), vm).unwrap();
+            }
+            check_installed(vm).unwrap();
+            let helpers = Helpers::of(&builtins, vm);
+            let unbound = Helpers(Vec::new());
+            let mut loads = 0;
+            for src in COWBOY_SOURCES.iter().chain(STDLIB_SOURCES.iter()) {
+                let bytecode = instrumented_bytecode(src.source, src.name, false).unwrap();
+                // The same code compiled without the rewrite.
+                let parsed = rustpython_vm::compiler::parser::parse_module(src.source).unwrap();
+                let mut module = parsed.into_syntax();
+                instrument::instrument_module(&mut module.body, false);
+                let file =
+                    rustpython_vm::compiler::core::SourceFileBuilder::new(src.name, src.source)
+                        .finish();
+                let plain = rustpython_vm::compiler::codegen::compile::compile_program(
+                    &module,
+                    file,
+                    Default::default(),
+                )
+                .unwrap();
+                let theirs: PyRef<PyCode> = vm.ctx.new_code(plain.clone());
+                let again = vm.ctx.new_code(plain.clone());
+                let bag = HelperBag {
+                    ctx: &vm.ctx,
+                    helpers: &unbound,
+                };
+                let ours = vm.ctx.new_code(plain.map_bag(bag));
+                same_as_rustpython(&theirs, &again, &ours, vm);
+
+                loads += bound_loads(&bytecode.into_code_object(vm), &helpers);
+            }
+            // Every block of the library charges: thousands of loads are bound.
+            assert!(loads > 10_000, "{loads} loads bound");
+        });
+    }
+
+    #[test]
+    fn code_that_spells_the_marker_is_left_unbound() {
+        Interpreter::without_stdlib(Default::default()).enter(|vm| {
+            let spelled = format!(
+                "def f(a):\n    return ('{}__ad__', a + 1)\n",
+                "\\0cowboy-bound-builtin:"
+            );
+            let bytecode = instrumented_bytecode(&spelled, "<actor>", true).unwrap();
+            assert!(!bytecode.bound);
+            let code = bytecode.into_code_object(vm);
+            let f = nested(&code)[0];
+            let names: Vec<String> = instructions(f)
+                .into_iter()
+                .filter(|(_, op, _)| matches!(op, Instruction::LoadGlobal { .. }))
+                .map(|(_, _, arg)| f.code.names[(arg >> 1) as usize].as_str().to_owned())
+                .collect();
+            assert!(names.contains(&ops::ADD.to_owned()), "{names:?}");
+
+            let plain = instrumented_bytecode("def f(a):\n    return a + 1\n", "<actor>", true);
+            assert!(plain.unwrap().bound);
+        });
+    }
+}
