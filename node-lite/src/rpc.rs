@@ -298,7 +298,11 @@ impl CowboyApiServer for Rpc {
                 format!("invalid transaction: {e}"),
                 Some(serde_json::json!({ "rule": tx_rule(&e) })),
             )),
-            Err(AdmitError::Pool(e)) => Err(err(code::POOL_REFUSED, e.to_string())),
+            Err(AdmitError::Pool(e)) => Err(ErrorObjectOwned::owned(
+                code::POOL_REFUSED,
+                e.to_string(),
+                Some(serde_json::json!({ "rule": pool_rule(&e) })),
+            )),
             Err(AdmitError::Unavailable(e)) => Err(err(code::UNAVAILABLE, e)),
             Err(AdmitError::State(e)) => Err(state(e)),
         }
@@ -856,6 +860,21 @@ fn timer_view(id: Hash, t: TimerRecord) -> TimerView {
 }
 
 /// A short name for the validity rule a transaction broke.
+fn pool_rule(e: &cowboy_mempool::PoolError) -> &'static str {
+    use cowboy_mempool::PoolError::*;
+    use cowboy_rpc::code::pool_rule;
+    match e {
+        AlreadyKnown(_) => pool_rule::ALREADY_KNOWN,
+        NonceTooLow { .. } => pool_rule::NONCE_TOO_LOW,
+        NonceTooHigh { .. } => pool_rule::NONCE_TOO_HIGH,
+        FeeBelowBasefee { .. } => pool_rule::BASEFEE,
+        InsufficientBalance { .. } => pool_rule::BALANCE,
+        Underpriced { .. } => pool_rule::REPLACEMENT_UNDERPRICED,
+        SenderFull { .. } => pool_rule::SENDER_FULL,
+        PoolFull => pool_rule::POOL_FULL,
+    }
+}
+
 fn tx_rule(e: &cowboy_execution::TxError) -> &'static str {
     use cowboy_execution::TxError::*;
     match e {

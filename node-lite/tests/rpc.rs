@@ -1373,3 +1373,149 @@ async fn a_node_keeps_call_traces_unless_told_not_to() {
     }
     assert_eq!(receipts[0], receipts[1], "tracing changes nothing on chain");
 }
+
+/// A client that has the node admit `race` (same sender, same nonce, other fees) right after
+/// it reads a nonce: what a transaction of the sender gossiped from another validator, or sent
+/// by another process with the same key, does when it lands between a client's nonce read and
+/// its send.
+struct RacingClient {
+    inner: cowboy_rpc::jsonrpsee::http_client::HttpClient,
+    race: std::sync::Mutex<Option<Transaction>>,
+    nonces_read: std::sync::atomic::AtomicUsize,
+}
+
+impl cowboy_rpc::jsonrpsee::core::client::ClientT for RacingClient {
+    async fn notification<P>(
+        &self,
+        method: &str,
+        params: P,
+    ) -> Result<(), cowboy_rpc::jsonrpsee::core::ClientError>
+    where
+        P: cowboy_rpc::jsonrpsee::core::traits::ToRpcParams + Send,
+    {
+        self.inner.notification(method, params).await
+    }
+
+    async fn request<R, P>(
+        &self,
+        method: &str,
+        params: P,
+    ) -> Result<R, cowboy_rpc::jsonrpsee::core::ClientError>
+    where
+        R: serde::de::DeserializeOwned,
+        P: cowboy_rpc::jsonrpsee::core::traits::ToRpcParams + Send,
+    {
+        // Read as JSON (the caller's type need not be `Send` across the racing send).
+        let answer: Result<serde_json::Value, _> = self.inner.request(method, params).await;
+        if method == "cowboy_getNonce" {
+            self.nonces_read
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let race = self.race.lock().unwrap().take();
+            if let Some(tx) = race {
+                self.inner
+                    .send_raw_transaction(HexBytes(tx.to_bytes()))
+                    .await
+                    .expect("the racing transaction is admitted");
+            }
+        }
+        answer.and_then(|v| {
+            serde_json::from_value(v).map_err(cowboy_rpc::jsonrpsee::core::ClientError::ParseError)
+        })
+    }
+
+    async fn batch_request<'a, R>(
+        &self,
+        batch: cowboy_rpc::jsonrpsee::core::params::BatchRequestBuilder<'a>,
+    ) -> Result<
+        cowboy_rpc::jsonrpsee::core::client::BatchResponse<'a, R>,
+        cowboy_rpc::jsonrpsee::core::ClientError,
+    >
+    where
+        R: serde::de::DeserializeOwned + std::fmt::Debug + 'a,
+    {
+        self.inner.batch_request(batch).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn send_signs_again_when_its_nonce_is_taken_between_read_and_send() {
+    let (_dir, _core, addr) = start().await;
+    let racing = |race| RacingClient {
+        inner: cowboy_rpc::client(&format!("http://{addr}")).expect("client"),
+        race: std::sync::Mutex::new(race),
+        nonces_read: Default::default(),
+    };
+    let instruction = Instruction::System(SystemInstruction::Transfer {
+        to: key(3).address(),
+        amount: 1,
+    });
+
+    // The node refuses the first signing with the rule named in its data…
+    let client = racing(Some(transfer(&key(1), 0, CHAIN_ID)));
+    let first = cowboy_rpc::prepare::signed_transaction(
+        &client,
+        &key(1),
+        instruction.clone(),
+        &Default::default(),
+    )
+    .await
+    .expect("signed");
+    assert_eq!(first.nonce, 0, "read before the racing transaction landed");
+    let refused = client
+        .inner
+        .send_raw_transaction(HexBytes(first.to_bytes()))
+        .await
+        .expect_err("nonce taken");
+    let cowboy_rpc::jsonrpsee::core::ClientError::Call(call) = refused else {
+        panic!("not a call error: {refused:?}");
+    };
+    assert_eq!(call.code(), code::POOL_REFUSED);
+    let data: serde_json::Value = serde_json::from_str(call.data().expect("data").get()).unwrap();
+    assert_eq!(data["rule"], code::pool_rule::REPLACEMENT_UNDERPRICED);
+
+    // …and `send`, which chose the nonce, reads it again and signs again.
+    let client = racing(Some(transfer(&key(1), 1, CHAIN_ID)));
+    let hash =
+        cowboy_rpc::prepare::send(&client, &key(1), instruction.clone(), &Default::default())
+            .await
+            .expect("sent with the next nonce");
+    let sent = client
+        .inner
+        .transaction(hash)
+        .await
+        .unwrap()
+        .expect("pending");
+    assert_eq!(
+        sent.transaction["nonce"],
+        serde_json::json!(2),
+        "{}",
+        sent.transaction
+    );
+    assert_eq!(
+        client.nonces_read.load(std::sync::atomic::Ordering::SeqCst),
+        2
+    );
+
+    // A nonce the caller chose is never changed.
+    let client = racing(None);
+    client
+        .inner
+        .send_raw_transaction(HexBytes(transfer(&key(1), 3, CHAIN_ID).to_bytes()))
+        .await
+        .expect("admitted");
+    let chosen = cowboy_rpc::prepare::TxOptions {
+        nonce: Some(3),
+        ..Default::default()
+    };
+    let refused = cowboy_rpc::prepare::send(&client, &key(1), instruction, &chosen)
+        .await
+        .expect_err("the chosen nonce is taken");
+    assert!(
+        refused.to_string().contains("nonce 3 is already pending"),
+        "{refused}"
+    );
+    assert_eq!(
+        client.nonces_read.load(std::sync::atomic::Ordering::SeqCst),
+        0
+    );
+}

@@ -37,12 +37,34 @@ pub const MAX_REQUEST_BYTES: u32 = 1024 * 1024;
 pub mod code {
     /// The transaction breaks a validity rule (the message names it; `data.rule` too).
     pub const INVALID_TRANSACTION: i32 = -32010;
-    /// The pool refused the transaction (nonce, fee, balance, replacement, capacity).
+    /// The pool refused the transaction (nonce, fee, balance, replacement, capacity); the
+    /// message says why, and `data.rule` names the rule, one of [`pool_rule`].
     pub const POOL_REFUSED: i32 = -32011;
     /// The request names something that does not exist (an actor, a block).
     pub const NOT_FOUND: i32 = -32012;
     /// The node cannot answer right now (starting, halted after a divergence).
     pub const UNAVAILABLE: i32 = -32013;
+
+    /// The rules a [`POOL_REFUSED`] error names in `data.rule`.
+    pub mod pool_rule {
+        /// The same transaction is already pending.
+        pub const ALREADY_KNOWN: &str = "already_known";
+        /// The nonce was already used.
+        pub const NONCE_TOO_LOW: &str = "nonce_too_low";
+        /// The nonce leaves too large a gap after the sender's next one.
+        pub const NONCE_TOO_HIGH: &str = "nonce_too_high";
+        /// A fee cap is below the lane's basefee.
+        pub const BASEFEE: &str = "basefee";
+        /// The balance cannot cover this and the sender's earlier pending transactions.
+        pub const BALANCE: &str = "balance";
+        /// Another transaction with this nonce is pending, and this one does not raise its
+        /// fees enough to replace it.
+        pub const REPLACEMENT_UNDERPRICED: &str = "replacement_underpriced";
+        /// The sender has as many pending transactions as the pool holds for one sender.
+        pub const SENDER_FULL: &str = "sender_full";
+        /// The pool is full of transactions paying more.
+        pub const POOL_FULL: &str = "pool_full";
+    }
 }
 
 /// A block by height, by hash, or the newest executed one.

@@ -264,18 +264,57 @@ pub async fn unsigned_transaction<C: CowboyApiClient + Sync>(
     Ok(tx)
 }
 
+/// How many times [`send`] signs a transaction whose nonce it chose: the first time, and again
+/// each time the node says another transaction took that nonce in the meantime.
+pub const SEND_ATTEMPTS: usize = 3;
+
 /// Fills, signs and sends a transaction carrying `instruction` from `key`'s address; returns
 /// its hash once the node accepted it.
+///
+/// Without a nonce in `options`, the nonce is the sender's pending one when it is read. Another
+/// transaction of the same sender can reach the node's pool between that read and the send
+/// (gossiped from another node, or sent by another process with the same key), and then the
+/// node refuses this one: its nonce is taken (`replacement_underpriced`) or was just executed
+/// (`nonce_too_low`). `send` then reads the nonce again and signs again, up to
+/// [`SEND_ATTEMPTS`] times. A nonce given in `options` is never changed.
 pub async fn send<C: CowboyApiClient + Sync>(
     client: &C,
     key: &PrivateKey,
     instruction: Instruction,
     options: &TxOptions,
 ) -> Result<Hash, PrepareError> {
-    let tx = signed_transaction(client, key, instruction, options).await?;
-    Ok(client
-        .send_raw_transaction(cowboy_types::json::HexBytes(tx.to_bytes()))
-        .await?)
+    let mut attempt = 1;
+    loop {
+        let tx = signed_transaction(client, key, instruction.clone(), options).await?;
+        match client
+            .send_raw_transaction(cowboy_types::json::HexBytes(tx.to_bytes()))
+            .await
+        {
+            Err(e) if options.nonce.is_none() && attempt < SEND_ATTEMPTS && nonce_taken(&e) => {
+                attempt += 1;
+            }
+            sent => return Ok(sent?),
+        }
+    }
+}
+
+/// Whether the node refused a transaction because its nonce was taken since it was read.
+fn nonce_taken(e: &jsonrpsee::core::ClientError) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Data {
+        rule: String,
+    }
+    let jsonrpsee::core::ClientError::Call(call) = e else {
+        return false;
+    };
+    call.code() == crate::code::POOL_REFUSED
+        && call
+            .data()
+            .and_then(|d| serde_json::from_str::<Data>(d.get()).ok())
+            .is_some_and(|d| {
+                use crate::code::pool_rule;
+                d.rule == pool_rule::REPLACEMENT_UNDERPRICED || d.rule == pool_rule::NONCE_TOO_LOW
+            })
 }
 
 /// [`send`], then waits up to `timeout` for the receipt (`None` if it did not come).
