@@ -1,37 +1,43 @@
-//! Binds the builtins the instrumenter calls into the code that calls them: each
-//! `LOAD_GLOBAL` of one (`__ad__`, `__m__`, …) becomes a `LOAD_CONST` of the builtin itself,
-//! when the code object is made.
+//! Binds the builtins the instrumenter calls into the code that calls them: a call of one
+//! (`__ad__(a, b)`, `__m__(n)`, …) loads the builtin as a constant of its code object, not by
+//! name.
 //!
-//! Why: a metered loop calls two or three of these builtins per iteration, and each
-//! `LOAD_GLOBAL` looked its name up twice (a miss in the module's globals, then a hit in the
-//! builtins) with specialization off (`engine::freeze_code`: RustPython's `LOAD_GLOBAL_BUILTIN`
-//! trusts 16-bit dict versions, which wrap). `perf` on `cargo bench -p cowboy-pvm --bench pvm`
-//! (`loop_metered`) put those lookups at 11.5% of the loop.
+//! Why: a metered loop calls two or three of these builtins per iteration, and each load by
+//! name looked it up twice (a miss in the module's globals, then a hit in the builtins; three
+//! times in a class body) with specialization off (`engine::freeze_code`: RustPython's
+//! `LOAD_GLOBAL_BUILTIN` trusts 16-bit dict versions, which wrap). `perf` on `cargo bench -p
+//! cowboy-pvm --bench pvm` (`loop_metered`) put those lookups at 11.5% of the loop.
+//!
+//! How: after instrumenting, each such name in the tree becomes a marker string literal
+//! (`"\0cowboy-bound-builtin:__ad__"(a, b)`), which the compiler emits as a `LOAD_CONST` and a
+//! `PUSH_NULL`, as for any callee. [`HelperBag`] makes the interpreter's code object from the
+//! bytecode and turns each marker constant into the builtin of its name.
 //!
 //! Why it runs the same program:
 //! - the constant is the object the lookup found: these names are reserved (actor code cannot
-//!   bind them, `instrument::is_reserved`), every builtins dict that instrumented code runs
-//!   with holds the interpreter's one object for each (`sandbox::install_actor_builtins`
+//!   bind or mention them, `instrument::is_reserved`), every builtins dict that instrumented
+//!   code runs with holds the interpreter's one object for each (`sandbox::install_actor_builtins`
 //!   copies them, `dynamic::globals_for_run` puts them back), and nothing replaces them after
-//!   `sandbox::install_library_builtins`, which runs before any code is compiled;
-//! - a name missing from the builtins is not bound, so it still raises `NameError` where it
-//!   did;
-//! - the rewrite keeps every instruction's offset (the load's cache units become `NOP`s), so
-//!   jumps, the exception table and the line table are untouched; neither form allocates or
-//!   charges.
+//!   `sandbox::install_library_builtins`, which runs before anything is compiled
+//!   ([`check_installed`] refuses to start an interpreter without them);
+//! - neither form allocates or charges.
 //!
-//! The builtin travels from the bytecode to the code object as a marker string constant that
-//! [`HelperBag`] turns into the object. A module whose own constants contain the marker's
-//! prefix (source can spell any string) is left unbound, so no literal of actor code can ever
-//! become a builtin.
+//! No literal of the source can become a builtin: every marker starts with a NUL character,
+//! and a module with a NUL in any of its string literals (or f-string parts) is left unbound.
+//! Every string constant of a code object comes from those literals, from identifiers (which
+//! have no NUL), or from a marker.
 
 use crate::instrument::{self, ops};
 use rustpython_vm::{
     PyObjectRef, PyPayload, PyRef, VirtualMachine,
     builtins::{PyCode, PyDictRef, PySlice, PyStrInterned},
-    bytecode::{
-        Arg, BorrowedConstant, CodeObject, CodeUnit, CodeUnits, Constant, ConstantBag,
-        ConstantData, Instruction, OpArgByte,
+    bytecode::{BorrowedConstant, CodeObject, Constant, ConstantBag},
+    compiler::ast::{
+        self, Expr, ExprContext, Stmt,
+        visitor::{
+            self, Visitor,
+            transformer::{self, Transformer},
+        },
     },
     vm::Context,
 };
@@ -72,22 +78,78 @@ const BOUND: &[&str] = &[
 /// Starts the marker constant of a bound builtin (followed by its name).
 const MARKER: &str = "\0cowboy-bound-builtin:";
 
-/// Compiled bytecode, its loads of the builtins of [`BOUND`] rewritten to load markers (what
-/// compiling depends on is still the source, the path and the rules, never an interpreter).
+/// Binds the builtins in an instrumented module (see the module comment); says whether it did
+/// (see [`Bytecode::new`]).
+pub fn bind_module(body: &mut [Stmt]) -> bool {
+    let mut nul = FindsNul(false);
+    nul.visit_body(body);
+    if nul.0 {
+        return false;
+    }
+    let bind = Binds(std::cell::Cell::new(false));
+    bind.visit_body(body);
+    bind.0.get()
+}
+
+/// [`bind_module`] for an instrumented expression (`eval` mode).
+pub fn bind_expression(expr: &mut Expr) -> bool {
+    let mut nul = FindsNul(false);
+    nul.visit_expr(expr);
+    if nul.0 {
+        return false;
+    }
+    let bind = Binds(std::cell::Cell::new(false));
+    bind.visit_expr(expr);
+    bind.0.get()
+}
+
+/// Whether a string literal, or the literal part of an f- or t-string, holds a NUL.
+struct FindsNul(bool);
+
+impl<'a> Visitor<'a> for FindsNul {
+    fn visit_string_literal(&mut self, literal: &'a ast::StringLiteral) {
+        self.0 |= literal.value.contains('\0');
+    }
+
+    fn visit_interpolated_string_element(&mut self, element: &'a ast::InterpolatedStringElement) {
+        if let ast::InterpolatedStringElement::Literal(literal) = element {
+            self.0 |= literal.value.contains('\0');
+        }
+        visitor::walk_interpolated_string_element(self, element);
+    }
+}
+
+/// Turns each load of a bound name into its marker literal; notes whether it turned any.
+struct Binds(std::cell::Cell<bool>);
+
+impl Transformer for Binds {
+    fn visit_expr(&self, expr: &mut Expr) {
+        if let Expr::Name(name) = expr
+            && name.ctx == ExprContext::Load
+            && let Some(bound) = BOUND.iter().find(|b| **b == name.id.as_str())
+        {
+            *expr = instrument::str_lit(&format!("{MARKER}{bound}"), name.range);
+            self.0.set(true);
+            return;
+        }
+        transformer::walk_expr(self, expr);
+    }
+}
+
+/// Compiled bytecode, and whether its bound builtins were turned into markers (what compiling
+/// depends on is still the source, the path and the rules, never an interpreter).
 #[derive(Clone)]
 pub struct Bytecode {
     code: CodeObject,
-    /// Whether the rewrite wrote markers: only then are its constants made with a
-    /// [`HelperBag`] (unrewritten code may spell a marker of its own).
+    /// Only then are its constants made with a [`HelperBag`] (unbound code may spell a marker
+    /// of its own).
     bound: bool,
 }
 
 impl Bytecode {
-    /// Rewrites the loads of bound builtins in `code` and every code object nested in it (see
-    /// the module comment). Leaves `code` as it is if any of its constants spells the marker
-    /// prefix.
-    pub fn new(mut code: CodeObject) -> Self {
-        let bound = !spells_marker(&code) && rewrite_one(&mut code);
+    /// `code` compiled from a tree that [`bind_module`] (or [`bind_expression`]) returned
+    /// `bound` for.
+    pub fn new(code: CodeObject, bound: bool) -> Self {
         Self { code, bound }
     }
 
@@ -143,113 +205,10 @@ impl Helpers {
     }
 }
 
-/// Whether a constant of `code` spells the marker prefix or is a frozenset (which the bag
-/// cannot make; the compiler never emits one).
-fn spells_marker(code: &CodeObject) -> bool {
-    fn constant(c: &ConstantData) -> bool {
-        match c {
-            ConstantData::Str { value } => value.as_bytes().starts_with(MARKER.as_bytes()),
-            ConstantData::Frozenset { .. } => true,
-            ConstantData::Tuple { elements } => elements.iter().any(constant),
-            ConstantData::Slice { elements } => elements.iter().any(constant),
-            ConstantData::Code { code } => spells_marker(code),
-            _ => false,
-        }
-    }
-    code.constants.iter().any(constant)
-}
-
-fn rewrite_one(code: &mut CodeObject) -> bool {
-    // Nested code is cloned once per enclosing level (RustPython's constants cannot be taken
-    // apart): this runs once per compile, for the library once per process.
-    let mut constants: Vec<ConstantData> = code.constants.iter().cloned().collect();
-    let mut changed = false;
-    for c in constants.iter_mut() {
-        if let ConstantData::Code { code } = c {
-            changed |= rewrite_one(code);
-        }
-    }
-    let mut units: Vec<CodeUnit> = code.instructions.to_vec();
-    let mut i = 0;
-    // Where the current instruction's `EXTENDED_ARG` prefix starts, and the argument so far.
-    let mut start = 0;
-    let mut arg: u32 = 0;
-    while i < units.len() {
-        let unit = units[i];
-        let byte = u32::from(u8::from(unit.arg));
-        if matches!(unit.op, Instruction::ExtendedArg) {
-            arg = (arg << 8) | byte;
-            i += 1;
-            continue;
-        }
-        let oparg = (arg << 8) | byte;
-        let end = i + 1 + unit.op.cache_entries();
-        if matches!(unit.op, Instruction::LoadGlobal { .. })
-            && let Some(name) = code.names.get((oparg >> 1) as usize)
-            && BOUND.contains(&name.as_str())
-            && let Some(index) = constant_index(&mut constants, name.as_str())
-            && let Some(replacement) = load_const(index, oparg & 1 == 1, end - start)
-        {
-            units.splice(start..end, replacement);
-            changed = true;
-        }
-        arg = 0;
-        i = end;
-        start = end;
-    }
-    if changed {
-        code.instructions = CodeUnits::from(units);
-        code.constants = constants.into_iter().collect();
-    }
-    changed
-}
-
-/// The index of the marker constant for `name`, appended if missing; `None` past 65,535
-/// constants (two argument bytes is all a load of five units has room for).
-fn constant_index(constants: &mut Vec<ConstantData>, name: &str) -> Option<u32> {
-    let marker = format!("{MARKER}{name}");
-    let found = constants.iter().position(
-        |c| matches!(c, ConstantData::Str { value } if value.as_bytes() == marker.as_bytes()),
-    );
-    let index = match found {
-        Some(i) => i,
-        None => {
-            constants.push(ConstantData::Str {
-                value: marker.as_str().into(),
-            });
-            constants.len() - 1
-        }
-    };
-    u32::try_from(index).ok().filter(|&i| i <= 0xffff)
-}
-
-/// `LOAD_CONST index` (and `PUSH_NULL` for a call), padded with `NOP`s to `len` units.
-fn load_const(index: u32, push_null: bool, len: usize) -> Option<Vec<CodeUnit>> {
-    let unit = |op, arg: u32| CodeUnit::new(op, OpArgByte::from((arg & 0xff) as u8));
-    let mut out = Vec::with_capacity(len);
-    if index > 0xff {
-        out.push(unit(Instruction::ExtendedArg, index >> 8));
-    }
-    out.push(unit(
-        Instruction::LoadConst {
-            consti: Arg::marker(),
-        },
-        index,
-    ));
-    if push_null {
-        out.push(unit(Instruction::PushNull, 0));
-    }
-    if out.len() > len {
-        return None;
-    }
-    out.resize(len, unit(Instruction::Nop, 0));
-    Some(out)
-}
-
 /// Makes an interpreter's constants of compiled bytecode as RustPython's own bag does
 /// (`PyObjBag`, which it does not export: the test
 /// `the_bag_makes_the_constants_rustpython_makes_and_binds_every_load` compares the two on the
-/// whole library), except that the markers [`Bytecode::new`] wrote become the builtins they
+/// whole library), except that the markers [`bind_module`] wrote become the builtins they
 /// name. A marker whose builtin is missing stays a string (`check_installed` keeps such an
 /// interpreter from starting).
 #[derive(Clone, Copy)]
@@ -302,7 +261,8 @@ impl ConstantBag for HelperBag<'_> {
                 .into_ref(ctx)
                 .into()
             }
-            // `rewrite` hands no code with a frozenset constant to this bag.
+            // The compiler never emits a frozenset constant (RustPython's bag cannot make one
+            // either: it has no `VirtualMachine` to hash the elements with).
             BorrowedConstant::Frozenset { .. } | BorrowedConstant::None => ctx.none(),
             BorrowedConstant::Ellipsis => ctx.ellipsis.clone().into(),
         };
@@ -336,7 +296,7 @@ mod tests {
 
     use super::*;
     use crate::library::{COWBOY_SOURCES, STDLIB_SOURCES, instrumented_bytecode};
-    use rustpython_vm::{AsObject, Interpreter, PyObject, PyRef};
+    use rustpython_vm::{AsObject, Interpreter, PyObject, PyRef, bytecode::Instruction};
     use std::borrow::Borrow as _;
 
     /// Each instruction's offset, opcode and whole argument (`EXTENDED_ARG`s folded in).
@@ -425,17 +385,17 @@ mod tests {
     /// of a builtin object it makes instead.
     fn bound_loads(code: &PyCode, helpers: &Helpers) -> usize {
         let mut count = 0;
-        for (at, op, arg) in instructions(code) {
-            match op {
-                Instruction::LoadGlobal { .. } => {
-                    let name = code.code.names[(arg >> 1) as usize].as_str();
-                    assert!(!BOUND.contains(&name), "{name} loaded by name at {at}");
-                }
-                Instruction::LoadConst { .. } => {
-                    let object: &PyObject = code.code.constants.get(arg as usize).unwrap().borrow();
-                    count += usize::from(helpers.0.iter().any(|(_, h)| h.is(object)));
-                }
-                _ => {}
+        for name in code.code.names.iter() {
+            assert!(
+                !BOUND.contains(&name.as_str()),
+                "{name} named in {}",
+                code.code.qualname
+            );
+        }
+        for (_, op, arg) in instructions(code) {
+            if let Instruction::LoadConst { .. } = op {
+                let object: &PyObject = code.code.constants.get(arg as usize).unwrap().borrow();
+                count += usize::from(helpers.0.iter().any(|(_, h)| h.is(object)));
             }
         }
         count
@@ -458,9 +418,10 @@ mod tests {
             let helpers = Helpers::of(&builtins, vm);
             let unbound = Helpers(Vec::new());
             let mut loads = 0;
+            let mut unbound_modules = Vec::new();
             for src in COWBOY_SOURCES.iter().chain(STDLIB_SOURCES.iter()) {
                 let bytecode = instrumented_bytecode(src.source, src.name, false).unwrap();
-                // The same code compiled without the rewrite.
+                // The same code compiled unbound.
                 let parsed = rustpython_vm::compiler::parser::parse_module(src.source).unwrap();
                 let mut module = parsed.into_syntax();
                 instrument::instrument_module(&mut module.body, false);
@@ -482,8 +443,15 @@ mod tests {
                 let ours = vm.ctx.new_code(plain.map_bag(bag));
                 same_as_rustpython(&theirs, &again, &ours, vm);
 
-                loads += bound_loads(&bytecode.into_code_object(vm), &helpers);
+                if bytecode.bound {
+                    loads += bound_loads(&bytecode.into_code_object(vm), &helpers);
+                } else {
+                    unbound_modules.push(src.name);
+                }
             }
+            // Modules with a NUL in a literal stay unbound (none of the library today).
+            eprintln!("left unbound: {unbound_modules:?}");
+            assert!(unbound_modules.len() < 10, "{unbound_modules:?}");
             // Every block of the library charges: thousands of loads are bound.
             assert!(loads > 10_000, "{loads} loads bound");
         });
@@ -492,11 +460,11 @@ mod tests {
     #[test]
     fn code_that_spells_the_marker_is_left_unbound() {
         Interpreter::without_stdlib(Default::default()).enter(|vm| {
-            let spelled = format!(
-                "def f(a):\n    return ('{}__ad__', a + 1)\n",
-                "\\0cowboy-bound-builtin:"
-            );
-            let bytecode = instrumented_bytecode(&spelled, "<actor>", true).unwrap();
+            // A NUL anywhere in a literal, even one that is not a marker, even split across
+            // the parts of an f-string.
+            let spelled =
+                "def f(a):\n    return (f'\\0cowboy-bound-' f'builtin:__ad__{a}', a + 1)\n";
+            let bytecode = instrumented_bytecode(spelled, "<actor>", true).unwrap();
             assert!(!bytecode.bound);
             let code = bytecode.into_code_object(vm);
             let f = nested(&code)[0];

@@ -168,7 +168,7 @@ fn is_private_name(name: &str) -> bool {
         && !crate::library_objects::PUBLIC_UNDERSCORE_NAMES.contains(&name)
 }
 
-fn str_lit(s: &str, range: TextRange) -> Expr {
+pub(crate) fn str_lit(s: &str, range: TextRange) -> Expr {
     Expr::StringLiteral(ast::ExprStringLiteral {
         node_index: AtomicNodeIndex::NONE,
         range,

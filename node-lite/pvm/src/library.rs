@@ -144,9 +144,10 @@ pub(crate) fn instrumented_bytecode(
         compiler::parser::parse_module(source).map_err(|e| format!("{path}: {}", e.error))?;
     let mut module = parsed.into_syntax();
     instrument::instrument_module(&mut module.body, actor);
+    let bound = crate::bound_helpers::bind_module(&mut module.body);
     let file = SourceFileBuilder::new(path, source).finish();
     compiler::codegen::compile::compile_program(&module, file, Default::default())
-        .map(Bytecode::new)
+        .map(|code| Bytecode::new(code, bound))
         .map_err(|e| format!("{path}: {e}"))
 }
 
@@ -199,11 +200,12 @@ pub fn compile_instrumented_expression(
         .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {}", e.error)))?;
     let mut expression = parsed.into_syntax();
     instrument::instrument_expression(&mut expression.body, actor);
+    let bound = crate::bound_helpers::bind_expression(&mut expression.body);
     let file = SourceFileBuilder::new(path, source).finish();
     let code =
         compiler::codegen::compile::compile_expression(&expression, file, Default::default())
             .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {e}")))?;
-    Ok(code_object(Bytecode::new(code), vm))
+    Ok(code_object(Bytecode::new(code, bound), vm))
 }
 
 trait SyntaxErrorMsg {
