@@ -1,0 +1,195 @@
+//! Instructions executed by the PVM's benchmark workloads, counted by callgrind: exact and
+//! repeatable, so a change of a few percent shows, where wall times (`--bench pvm`) swing by 2×
+//! on a shared machine. Each figure is given next to its baseline, counted in the same run:
+//!
+//! - `loop_metered` vs `loop_unmetered` (`pvm`'s loops: the same 10,000 iterations as a metered
+//!   actor handler and as plain code);
+//! - `counter_increment`, a metered call with its storage load and save;
+//! - `interpreter_fresh`, one engine built (the library's bytecode already compiled, as for every
+//!   engine after a process's first).
+//!
+//! Run: `cargo bench -p cowboy-pvm --bench instructions` (needs `valgrind`; it runs itself under
+//! `valgrind --tool=callgrind`, once per workload, counting only the measured part).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Bench code: a failure is the bench failing.
+
+use cowboy_pvm::{ActorCode, BlockInfo, CallContext, Engine, Limits, MemoryHost};
+use std::{process::Command, rc::Rc};
+
+const COUNTER: &str = r#"
+from cowboy_sdk import actor
+
+@actor
+class Counter:
+    def __init__(self):
+        self.storage["count"] = 0
+
+    def increment(self):
+        self.storage["count"] += 1
+        return self.storage["count"]
+"#;
+
+const LOOP_BODY: &str = "total = 0\nfor i in range(10000):\n    total += i * 2\n";
+
+const LIMITS: Limits = Limits {
+    cycles: 100_000_000,
+    cells: 1_000_000,
+};
+
+/// Each workload and how many times it runs under the counter.
+const WORKLOADS: &[(&str, u64)] = &[
+    ("loop_metered", 5),
+    ("loop_unmetered", 5),
+    ("counter_increment", 200),
+    ("interpreter_fresh", 1),
+];
+
+fn ctx() -> CallContext {
+    CallContext {
+        actor: [0xaa; 20],
+        caller: [0x11; 20],
+        value: 0,
+        block: BlockInfo {
+            height: 1,
+            epoch: 0,
+            view: 1,
+            timestamp_ms: 0,
+            chain_id: 1,
+            beacon: vec![0; 48],
+        },
+        nonce: 0,
+        depth: 0,
+        limits: Default::default(),
+        entitlements: Default::default(),
+    }
+}
+
+struct Setup {
+    engine: Engine,
+    looper: Rc<ActorCode>,
+    loop_host: MemoryHost,
+    counter: Rc<ActorCode>,
+    counter_host: MemoryHost,
+    unmetered: String,
+}
+
+fn setup() -> Setup {
+    let mut engine = Engine::new().expect("engine");
+    let looped = format!(
+        "class Actor:\n    def run(self):\n{}        return total\n",
+        LOOP_BODY
+            .lines()
+            .map(|l| format!("        {l}\n"))
+            .collect::<String>()
+    );
+    let looper = engine.load(&looped).expect("loop actor");
+    let mut loop_host = MemoryHost::default();
+    let d = engine.deploy(&looper, &mut loop_host, ctx(), &[], LIMITS);
+    loop_host.apply(&[0xaa; 20], &d.effects);
+    let counter = engine.load(COUNTER).expect("counter");
+    let mut counter_host = MemoryHost::default();
+    let d = engine.deploy(&counter, &mut counter_host, ctx(), &[], LIMITS);
+    counter_host.apply(&[0xaa; 20], &d.effects);
+    let unmetered = format!("{LOOP_BODY}result = total\n");
+    // Once each before counting: what a first run does differently is not counted.
+    engine.call(&looper, &mut loop_host, ctx(), "run", &[], LIMITS);
+    engine.debug_exec(&unmetered).expect("runs");
+    let out = engine.call(&counter, &mut counter_host, ctx(), "increment", &[], LIMITS);
+    counter_host.apply(&[0xaa; 20], &out.effects);
+    Setup {
+        engine,
+        looper,
+        loop_host,
+        counter,
+        counter_host,
+        unmetered,
+    }
+}
+
+/// What callgrind counts (`--toggle-collect`): `runs` runs of `workload`.
+#[inline(never)]
+fn measured_workload(workload: &str, runs: u64, s: &mut Setup) {
+    for _ in 0..runs {
+        match workload {
+            "loop_metered" => {
+                let out = s
+                    .engine
+                    .call(&s.looper, &mut s.loop_host, ctx(), "run", &[], LIMITS);
+                assert!(out.result.is_ok());
+            }
+            "loop_unmetered" => {
+                s.engine.debug_exec(&s.unmetered).expect("runs");
+            }
+            "counter_increment" => {
+                let out = s.engine.call(
+                    &s.counter,
+                    &mut s.counter_host,
+                    ctx(),
+                    "increment",
+                    &[],
+                    LIMITS,
+                );
+                s.counter_host.apply(&[0xaa; 20], &out.effects);
+            }
+            "interpreter_fresh" => drop(Engine::new().expect("engine")),
+            other => panic!("no workload {other}"),
+        }
+    }
+}
+
+/// Runs this binary on `workload` under callgrind; instructions per run.
+fn count(workload: &str, runs: u64) -> Option<f64> {
+    let exe = std::env::current_exe().expect("own path");
+    let out_file = std::env::temp_dir().join(format!("cowboy-callgrind-{workload}.out"));
+    let output = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out_file.display()))
+        .arg("--collect-atstart=no")
+        .arg("--toggle-collect=*measured_workload*")
+        .arg(&exe)
+        .args(["--workload", workload, &runs.to_string()])
+        .output()
+        .ok()?;
+    let _ = std::fs::remove_file(&out_file);
+    let log = String::from_utf8_lossy(&output.stderr);
+    let collected = log
+        .lines()
+        .find_map(|l| l.split("Collected :").nth(1))
+        .and_then(|n| n.trim().parse::<u64>().ok());
+    if !output.status.success() || collected.is_none() {
+        eprintln!("{workload}: callgrind failed:\n{log}");
+        return None;
+    }
+    collected.map(|n| n as f64 / runs as f64)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--workload") {
+        let workload = &args[at + 1];
+        let runs = args[at + 2].parse().expect("runs");
+        let mut s = setup();
+        measured_workload(workload, runs, &mut s);
+        return;
+    }
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        eprintln!("instructions: valgrind is not installed (apt install valgrind); skipped");
+        return;
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for (workload, runs) in WORKLOADS {
+        let Some(n) = count(workload, *runs) else {
+            std::process::exit(1);
+        };
+        println!("pvm/{workload:<22} {:>14.0} instructions per run", n);
+        counts.insert(*workload, n);
+    }
+    println!(
+        "loop_metered / loop_unmetered = {:.3} (goal ≤ 1.25)",
+        counts["loop_metered"] / counts["loop_unmetered"]
+    );
+    println!(
+        "interpreter_fresh / counter_increment = {:.0} calls' worth",
+        counts["interpreter_fresh"] / counts["counter_increment"]
+    );
+}
