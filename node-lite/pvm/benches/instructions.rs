@@ -13,28 +13,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Bench code: a failure is the bench failing.
 
-use cowboy_pvm::{ActorCode, BlockInfo, CallContext, Engine, Limits, MemoryHost};
+use context::ctx;
+use cowboy_pvm::{ActorCode, Engine, MemoryHost, Value};
 use std::{process::Command, rc::Rc};
+use workloads::{COUNTER, LIMITS};
 
-const COUNTER: &str = r#"
-from cowboy_sdk import actor
-
-@actor
-class Counter:
-    def __init__(self):
-        self.storage["count"] = 0
-
-    def increment(self):
-        self.storage["count"] += 1
-        return self.storage["count"]
-"#;
-
-const LOOP_BODY: &str = "total = 0\nfor i in range(10000):\n    total += i * 2\n";
-
-const LIMITS: Limits = Limits {
-    cycles: 100_000_000,
-    cells: 1_000_000,
-};
+#[path = "../tests/support/context.rs"]
+mod context;
+#[path = "support/workloads.rs"]
+mod workloads;
 
 /// Each workload and how many times it runs under the counter.
 const WORKLOADS: &[(&str, u64)] = &[
@@ -43,26 +30,6 @@ const WORKLOADS: &[(&str, u64)] = &[
     ("counter_increment", 200),
     ("interpreter_fresh", 1),
 ];
-
-fn ctx() -> CallContext {
-    CallContext {
-        actor: [0xaa; 20],
-        caller: [0x11; 20],
-        value: 0,
-        block: BlockInfo {
-            height: 1,
-            epoch: 0,
-            view: 1,
-            timestamp_ms: 0,
-            chain_id: 1,
-            beacon: vec![0; 48],
-        },
-        nonce: 0,
-        depth: 0,
-        limits: Default::default(),
-        entitlements: Default::default(),
-    }
-}
 
 struct Setup {
     engine: Engine,
@@ -75,14 +42,7 @@ struct Setup {
 
 fn setup() -> Setup {
     let mut engine = Engine::new().expect("engine");
-    let looped = format!(
-        "class Actor:\n    def run(self):\n{}        return total\n",
-        LOOP_BODY
-            .lines()
-            .map(|l| format!("        {l}\n"))
-            .collect::<String>()
-    );
-    let looper = engine.load(&looped).expect("loop actor");
+    let looper = engine.load(&workloads::metered_loop()).expect("loop actor");
     let mut loop_host = MemoryHost::default();
     let d = engine.deploy(&looper, &mut loop_host, ctx(), &[], LIMITS);
     loop_host.apply(&[0xaa; 20], &d.effects);
@@ -90,7 +50,7 @@ fn setup() -> Setup {
     let mut counter_host = MemoryHost::default();
     let d = engine.deploy(&counter, &mut counter_host, ctx(), &[], LIMITS);
     counter_host.apply(&[0xaa; 20], &d.effects);
-    let unmetered = format!("{LOOP_BODY}result = total\n");
+    let unmetered = workloads::unmetered_loop();
     // Once each before counting: what a first run does differently is not counted.
     engine.call(&looper, &mut loop_host, ctx(), "run", &[], LIMITS);
     engine.debug_exec(&unmetered).expect("runs");
@@ -115,7 +75,7 @@ fn measured_workload(workload: &str, runs: u64, s: &mut Setup) {
                 let out = s
                     .engine
                     .call(&s.looper, &mut s.loop_host, ctx(), "run", &[], LIMITS);
-                assert!(out.result.is_ok());
+                assert_eq!(out.result, Ok(Value::Int(workloads::loop_total().into())));
             }
             "loop_unmetered" => {
                 s.engine.debug_exec(&s.unmetered).expect("runs");

@@ -10,49 +10,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
 
-use cowboy_pvm::{BlockInfo, CallContext, Engine, Limits, MemoryHost, Value};
+use context::ctx;
+use cowboy_pvm::{Engine, MemoryHost, Value};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use workloads::{COUNTER, LIMITS};
 
-const COUNTER: &str = r#"
-from cowboy_sdk import actor
-
-@actor
-class Counter:
-    def __init__(self):
-        self.storage["count"] = 0
-
-    def increment(self):
-        self.storage["count"] += 1
-        return self.storage["count"]
-"#;
-
-const LOOP_BODY: &str = "total = 0\nfor i in range(10000):\n    total += i * 2\n";
-
-fn ctx() -> CallContext {
-    CallContext {
-        actor: [0xaa; 20],
-        caller: [0x11; 20],
-        value: 0,
-        block: BlockInfo {
-            height: 1,
-            epoch: 0,
-            view: 1,
-            timestamp_ms: 0,
-            chain_id: 1,
-            beacon: vec![0; 48],
-        },
-        nonce: 0,
-        depth: 0,
-        limits: Default::default(),
-        entitlements: Default::default(),
-    }
-}
-
-const LIMITS: Limits = Limits {
-    cycles: 100_000_000,
-    cells: 1_000_000,
-};
+#[path = "../tests/support/context.rs"]
+mod context;
+#[path = "support/workloads.rs"]
+mod workloads;
 
 fn bench(c: &mut Criterion) {
     let mut engine = Engine::new().expect("engine");
@@ -70,25 +37,18 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let looped = format!(
-        "class Actor:\n    def run(self):\n{}        return total\n",
-        LOOP_BODY
-            .lines()
-            .map(|l| format!("        {l}\n"))
-            .collect::<String>()
-    );
-    let looper = engine.load(&looped).expect("loop actor");
+    let looper = engine.load(&workloads::metered_loop()).expect("loop actor");
     let mut loop_host = MemoryHost::default();
     let d = engine.deploy(&looper, &mut loop_host, ctx(), &[], LIMITS);
     loop_host.apply(&[0xaa; 20], &d.effects);
-    let expected = Value::Int((0..10_000i64).map(|i| i * 2).sum::<i64>().into());
+    let expected = Value::Int(workloads::loop_total().into());
     group.bench_function("loop_metered", |b| {
         b.iter(|| {
             let out = engine.call(&looper, &mut loop_host, ctx(), "run", &[], LIMITS);
             assert_eq!(out.result.as_ref().ok(), Some(&expected));
         })
     });
-    let unmetered = format!("{LOOP_BODY}result = total\n");
+    let unmetered = workloads::unmetered_loop();
     group.bench_function("loop_unmetered", |b| {
         b.iter(|| black_box(engine.debug_exec(&unmetered).expect("runs")))
     });

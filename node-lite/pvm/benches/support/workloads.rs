@@ -1,0 +1,45 @@
+//! The workloads `pvm` times and `instructions` counts, written once so both measure the same
+//! code: a counter actor, and one loop as a metered handler and as plain module code.
+
+use cowboy_pvm::Limits;
+
+pub const COUNTER: &str = r#"
+from cowboy_sdk import actor
+
+@actor
+class Counter:
+    def __init__(self):
+        self.storage["count"] = 0
+
+    def increment(self):
+        self.storage["count"] += 1
+        return self.storage["count"]
+"#;
+
+const LOOP_BODY: &str = "total = 0\nfor i in range(10000):\n    total += i * 2\n";
+
+/// What the loop returns.
+pub fn loop_total() -> i64 {
+    (0..10_000i64).map(|i| i * 2).sum()
+}
+
+/// The loop as the `run` handler of an actor (metered).
+pub fn metered_loop() -> String {
+    format!(
+        "class Actor:\n    def run(self):\n{}        return total\n",
+        LOOP_BODY
+            .lines()
+            .map(|l| format!("        {l}\n"))
+            .collect::<String>()
+    )
+}
+
+/// The loop as plain module code (`Engine::debug_exec`: not instrumented).
+pub fn unmetered_loop() -> String {
+    format!("{LOOP_BODY}result = total\n")
+}
+
+pub const LIMITS: Limits = Limits {
+    cycles: 100_000_000,
+    cells: 1_000_000,
+};
