@@ -81,26 +81,32 @@ const MARKER: &str = "\0cowboy-bound-builtin:";
 /// Binds the builtins in an instrumented module (see the module comment); says whether it did
 /// (see [`Bytecode::new`]).
 pub fn bind_module(body: &mut [Stmt]) -> bool {
-    let mut nul = FindsNul(false);
-    nul.visit_body(body);
-    if nul.0 {
-        return false;
-    }
-    let bind = Binds(std::cell::Cell::new(false));
-    bind.visit_body(body);
-    bind.0.get()
+    bind(
+        body,
+        |nul, body| nul.visit_body(body),
+        |binds, body| binds.visit_body(body),
+    )
 }
 
 /// [`bind_module`] for an instrumented expression (`eval` mode).
 pub fn bind_expression(expr: &mut Expr) -> bool {
+    bind(
+        expr,
+        |nul, expr| nul.visit_expr(expr),
+        |binds, expr| binds.visit_expr(expr),
+    )
+}
+
+/// Looks for a NUL in `tree`'s literals with `find`; if there is none, binds with `bind`.
+fn bind<T: ?Sized>(tree: &mut T, find: fn(&mut FindsNul, &T), bind: fn(&Binds, &mut T)) -> bool {
     let mut nul = FindsNul(false);
-    nul.visit_expr(expr);
+    find(&mut nul, tree);
     if nul.0 {
         return false;
     }
-    let bind = Binds(std::cell::Cell::new(false));
-    bind.visit_expr(expr);
-    bind.0.get()
+    let binds = Binds(std::cell::Cell::new(false));
+    bind(&binds, tree);
+    binds.0.get()
 }
 
 /// Whether a string literal, or the literal part of an f- or t-string, holds a NUL.
@@ -174,11 +180,8 @@ impl Bytecode {
 /// anything is compiled, and never replaced): an interpreter without one would call a marker
 /// string where its peers call the builtin, so it must not start.
 pub fn check_installed(vm: &VirtualMachine) -> Result<(), String> {
-    let builtins = vm.builtins.dict();
-    match BOUND
-        .iter()
-        .find(|name| !matches!(builtins.get_item_opt(**name, vm), Ok(Some(_))))
-    {
+    let helpers = Helpers::of(&vm.builtins.dict(), vm);
+    match BOUND.iter().find(|name| helpers.get(name).is_none()) {
         Some(name) => Err(format!(
             "the metering builtin {name} is not installed before code is compiled"
         )),
