@@ -859,7 +859,7 @@ fn timer_view(id: Hash, t: TimerRecord) -> TimerView {
     }
 }
 
-/// A short name for the validity rule a transaction broke.
+/// The name of the pool rule that refused a transaction (`data.rule` of `POOL_REFUSED`).
 fn pool_rule(e: &cowboy_mempool::PoolError) -> &'static str {
     use cowboy_mempool::PoolError::*;
     use cowboy_rpc::code::pool_rule;
@@ -875,6 +875,7 @@ fn pool_rule(e: &cowboy_mempool::PoolError) -> &'static str {
     }
 }
 
+/// A short name for the validity rule a transaction broke.
 fn tx_rule(e: &cowboy_execution::TxError) -> &'static str {
     use cowboy_execution::TxError::*;
     match e {
