@@ -41,13 +41,13 @@ use cowboy_rpc::jsonrpsee::{
     core::{
         BoxError,
         middleware::{Batch, BatchEntry, Notification, Request, RpcServiceBuilder, RpcServiceT},
-        server::{BatchResponseBuilder, MethodResponse, Methods},
+        server::{BatchResponseBuilder, MethodCallback, MethodResponse, Methods, ResponsePayload},
     },
     server::{
         BatchRequestConfig, ConnectionState, HttpBody, HttpRequest, HttpResponse, PingConfig,
         ServerConfig, ServerHandle, StopHandle, SubscriptionSink, stop_channel, ws,
     },
-    types::ErrorObjectOwned,
+    types::{ErrorObjectOwned, SubscriptionId},
 };
 use http_body_util::BodyExt as _;
 use hyper::StatusCode;
@@ -63,6 +63,7 @@ use std::{
     time::Duration,
 };
 use tokio::{net::TcpListener, sync::Semaphore};
+use tokio_util::sync::CancellationToken;
 
 /// The limits of the RPC port (`[rpc]` in `config.toml`; every field optional).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -380,12 +381,37 @@ struct WsState {
     changed: tokio::sync::Notify,
     /// A subscription of the connection, to see when its buffer has drained.
     drain: Mutex<Option<SubscriptionSink>>,
+    /// The places its live subscriptions hold under the per-address cap, by subscription.
+    places: Mutex<HashMap<SubscriptionId<'static>, Place>>,
 }
 
-/// A subscription's place under [`RpcLimits::max_subscriptions_per_ip`], given back when it
-/// ends.
-pub struct SubscriptionSlot {
+/// A live subscription's place under the per-address cap, and how to end it.
+struct Place {
     _held: Held,
+    end: CancellationToken,
+}
+
+/// A subscription's place under [`RpcLimits::max_subscriptions_per_ip`]. The place is given
+/// back when the subscription's follower ends (this is dropped), or before the node answers
+/// the client's unsubscribe ([`Unsubscribing`]): a client that has its answer may subscribe
+/// again at once, however late the follower's task runs.
+pub struct SubscriptionSlot {
+    connection: WsConnection,
+    id: SubscriptionId<'static>,
+    end: CancellationToken,
+}
+
+impl SubscriptionSlot {
+    /// Resolves once the client has unsubscribed (the follower then stops sending).
+    pub async fn unsubscribed(&self) {
+        self.end.cancelled().await
+    }
+}
+
+impl Drop for SubscriptionSlot {
+    fn drop(&mut self) {
+        self.connection.end_subscription(&self.id);
+    }
 }
 
 impl WsConnection {
@@ -397,22 +423,48 @@ impl WsConnection {
                 closing: AtomicBool::new(false),
                 changed: tokio::sync::Notify::new(),
                 drain: Mutex::new(None),
+                places: Mutex::new(HashMap::new()),
             }),
         }
     }
 
-    /// A place for one more subscription of this connection's address, or why there is none.
-    pub fn admit_subscription(&self) -> Result<SubscriptionSlot, String> {
+    /// A place for subscription `id` (before it is accepted, so an unsubscribe that follows
+    /// its acceptance at once finds it) of this connection's address, or why there is none.
+    pub fn admit_subscription(
+        &self,
+        id: SubscriptionId<'static>,
+    ) -> Result<SubscriptionSlot, String> {
         let shared = &self.inner.shared;
         let limit = shared.limits.max_subscriptions_per_ip;
-        hold(shared, self.inner.ip, Capped::Subscription, limit)
-            .map(|held| SubscriptionSlot { _held: held })
-            .ok_or_else(|| {
-                format!(
-                    "your address holds {limit} subscriptions, the most a node allows one \
-                     address; unsubscribe from some first"
-                )
-            })
+        let Some(held) = hold(shared, self.inner.ip, Capped::Subscription, limit) else {
+            return Err(format!(
+                "your address holds {limit} subscriptions, the most a node allows one \
+                 address; unsubscribe from some first"
+            ));
+        };
+        let end = CancellationToken::new();
+        let place = Place {
+            _held: held,
+            end: end.clone(),
+        };
+        self.places().insert(id.clone(), place);
+        Ok(SubscriptionSlot {
+            connection: self.clone(),
+            id,
+            end,
+        })
+    }
+
+    /// Ends subscription `id` of this connection and gives its place back; whether it was
+    /// live.
+    fn end_subscription(&self, id: &SubscriptionId<'static>) -> bool {
+        // Dropped outside the lock: giving the place back takes the clients' lock.
+        let place = self.places().remove(id);
+        place.map(|p| p.end.cancel()).is_some()
+    }
+
+    fn places(&self) -> std::sync::MutexGuard<'_, HashMap<SubscriptionId<'static>, Place>> {
+        self.inner.places.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Whether the connection is being closed (its subscriptions stop sending).
@@ -615,6 +667,97 @@ where
     }
 }
 
+/// Ends a subscription the client unsubscribes from, and gives its place under
+/// [`RpcLimits::max_subscriptions_per_ip`] back, before the answer leaves: otherwise the place
+/// would wait for the subscription's task to notice, and a client that subscribes again on
+/// the answer could be refused.
+///
+/// It also closes a race of jsonrpsee's: its subscribe answer leaves before the subscription
+/// is registered, so an unsubscribe sent on that answer can find nothing, be answered
+/// `false`, and leave the subscription running for good. Here the subscription is known from
+/// before its answer leaves, so that unsubscribe ends it and is answered `true`.
+#[derive(Clone)]
+struct Unsubscribing<S> {
+    inner: S,
+    connection: WsConnection,
+}
+
+impl<S> RpcServiceT for Unsubscribing<S>
+where
+    S: RpcServiceT<
+            MethodResponse = MethodResponse,
+            BatchResponse = MethodResponse,
+            NotificationResponse = MethodResponse,
+        > + Send
+        + Sync
+        + Clone
+        + 'static,
+{
+    type MethodResponse = MethodResponse;
+    type BatchResponse = MethodResponse;
+    type NotificationResponse = MethodResponse;
+
+    fn call<'a>(
+        &self,
+        request: Request<'a>,
+    ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
+        let inner = self.inner.clone();
+        let connection = self.connection.clone();
+        let request_id = request.id.clone().into_owned();
+        let unsubscribing = matches!(
+            connection
+                .inner
+                .shared
+                .methods
+                .method(request.method_name()),
+            Some(MethodCallback::Unsubscription(_))
+        )
+        .then(|| {
+            request
+                .params()
+                .one::<SubscriptionId>()
+                .ok()
+                .map(SubscriptionId::into_owned)
+        })
+        .flatten();
+        async move {
+            let response = inner.call(request).await;
+            match unsubscribing {
+                Some(id) if connection.end_subscription(&id) && !unsubscribed(&response) => {
+                    MethodResponse::response(
+                        request_id,
+                        ResponsePayload::success(true),
+                        WS_MAX_MESSAGE_BYTES as usize,
+                    )
+                }
+                _ => response,
+            }
+        }
+    }
+
+    fn batch<'a>(&self, batch: Batch<'a>) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
+        self.inner.batch(batch)
+    }
+
+    fn notification<'a>(
+        &self,
+        n: Notification<'a>,
+    ) -> impl Future<Output = Self::NotificationResponse> + Send + 'a {
+        self.inner.notification(n)
+    }
+}
+
+/// Whether jsonrpsee answered an unsubscribe `true`: it found the subscription.
+fn unsubscribed(response: &MethodResponse) -> bool {
+    #[derive(Deserialize)]
+    struct Answer {
+        result: Option<bool>,
+    }
+    response.is_success()
+        && serde_json::from_str::<Answer>(response.as_json().get())
+            .is_ok_and(|a| a.result == Some(true))
+}
+
 /// A listening RPC port.
 pub struct RpcServer {
     pub local_addr: SocketAddr,
@@ -708,6 +851,11 @@ async fn accept_loop<F, S>(
             .set_send_buffer_size(shared.limits.socket_send_buffer_bytes as usize)
         {
             tracing::debug!(%ip, error = %e, "cannot bound an RPC connection's send buffer");
+        }
+        // An answer leaves at once: a WebSocket frame is written in more than one piece, and
+        // Nagle's algorithm would hold the last one for the client's delayed ACK (~40 ms).
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(%ip, error = %e, "cannot turn off Nagle's algorithm on an RPC connection");
         }
         let held = hold(
             &shared,
@@ -1063,12 +1211,18 @@ async fn upgrade(
         );
     };
     let (in_flight_shared, ip) = (shared.clone(), slot.ip);
+    let unsubscribing = connection.clone();
+    // Innermost last, so that each call of a batch passes every layer below the batch's.
     let middleware = RpcServiceBuilder::new()
         .layer_fn(|inner| ConcurrentBatch { inner })
         .layer_fn(move |inner| InFlight {
             inner,
             shared: in_flight_shared.clone(),
             ip,
+        })
+        .layer_fn(move |inner| Unsubscribing {
+            inner,
+            connection: unsubscribing.clone(),
         });
     let state = ConnectionState::new(connection_stop, id, permit);
     match ws::connect(

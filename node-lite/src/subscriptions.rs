@@ -153,8 +153,8 @@ struct Follower<'a> {
     rpc: &'a Rpc,
     sink: SubscriptionSink,
     connection: Option<crate::rpc_server::WsConnection>,
-    /// Its place under the per-address subscription cap.
-    _slot: Option<crate::rpc_server::SubscriptionSlot>,
+    /// Its place under the per-address subscription cap (WebSocket only).
+    slot: Option<crate::rpc_server::SubscriptionSlot>,
     heights: watch::Receiver<u64>,
     limits: SubscriptionLimits,
     kind: &'static str,
@@ -207,6 +207,8 @@ impl Follower<'_> {
     /// Sends, block by block from `next`, what `step` makes of each executed block, until
     /// the subscription is done, the client leaves, or it is too slow.
     async fn follow(mut self, mut next: u64, mut feed: Feed) -> SubscriptionResult {
+        // Held until the end: dropping it gives the place back.
+        let slot = self.slot.take();
         let outcome = async {
             loop {
                 let head = *self.heights.borrow_and_update();
@@ -234,8 +236,18 @@ impl Follower<'_> {
                     _ = closing => return Err(Stop::Gone),
                 }
             }
-        }
-        .await;
+        };
+        // The client's unsubscribe ends it wherever it is, even before jsonrpsee knows it.
+        let unsubscribed = async {
+            match &slot {
+                Some(slot) => slot.unsubscribed().await,
+                None => std::future::pending().await,
+            }
+        };
+        let outcome = tokio::select! {
+            outcome = outcome => outcome,
+            () = unsubscribed => Err(Stop::Gone),
+        };
         match outcome {
             Ok(()) | Err(Stop::Gone) => Ok(()),
             Err(Stop::Error(message)) => {
@@ -264,7 +276,7 @@ impl Rpc {
         let admitted = first.and_then(|first| {
             let slot = connection
                 .as_ref()
-                .map(|c| c.admit_subscription())
+                .map(|c| c.admit_subscription(pending.subscription_id()))
                 .transpose()
                 .map_err(|message| ErrorObjectOwned::owned(-32429, message, None::<()>))?;
             Ok((first, slot))
@@ -281,7 +293,7 @@ impl Rpc {
             rpc: self,
             sink,
             connection,
-            _slot: slot,
+            slot,
             heights: self.core().subscribe(),
             limits: self.subscription_limits(),
             kind,
