@@ -41,7 +41,7 @@ use cowboy_rpc::jsonrpsee::{
     core::{
         BoxError,
         middleware::{Batch, BatchEntry, Notification, Request, RpcServiceBuilder, RpcServiceT},
-        server::{BatchResponseBuilder, MethodCallback, MethodResponse, Methods, ResponsePayload},
+        server::{BatchResponseBuilder, MethodCallback, MethodResponse, Methods},
     },
     server::{
         BatchRequestConfig, ConnectionState, HttpBody, HttpRequest, HttpResponse, PingConfig,
@@ -53,7 +53,7 @@ use http_body_util::BodyExt as _;
 use hyper::StatusCode;
 use serde::{Deserialize, Serialize};
 use std::{
-    collections::HashMap,
+    collections::{HashMap, hash_map::Entry},
     future::Future,
     net::{IpAddr, SocketAddr},
     sync::{
@@ -62,6 +62,7 @@ use std::{
     },
     time::Duration,
 };
+use tokio::sync::watch;
 use tokio::{net::TcpListener, sync::Semaphore};
 use tokio_util::sync::CancellationToken;
 
@@ -385,10 +386,12 @@ struct WsState {
     places: Mutex<HashMap<SubscriptionId<'static>, Place>>,
 }
 
-/// A live subscription's place under the per-address cap, and how to end it.
+/// A live subscription's place under the per-address cap, how to end it, and whether
+/// jsonrpsee has registered it yet.
 struct Place {
     _held: Held,
     end: CancellationToken,
+    accepted: watch::Receiver<bool>,
 }
 
 /// A subscription's place under [`RpcLimits::max_subscriptions_per_ip`]. The place is given
@@ -399,12 +402,19 @@ pub struct SubscriptionSlot {
     connection: WsConnection,
     id: SubscriptionId<'static>,
     end: CancellationToken,
+    accepted: watch::Sender<bool>,
 }
 
 impl SubscriptionSlot {
-    /// Resolves once the client has unsubscribed (the follower then stops sending).
-    pub async fn unsubscribed(&self) {
-        self.end.cancelled().await
+    /// Cancelled once the client has unsubscribed: the follower sends nothing more.
+    pub fn unsubscribed(&self) -> CancellationToken {
+        self.end.clone()
+    }
+
+    /// Records that jsonrpsee has accepted (registered) the subscription, so that an
+    /// unsubscribe that raced its answer may ask jsonrpsee again.
+    pub fn accepted(&self) {
+        self.accepted.send_replace(true);
     }
 }
 
@@ -443,16 +453,38 @@ impl WsConnection {
             ));
         };
         let end = CancellationToken::new();
+        let (accepted, accepting) = watch::channel(false);
         let place = Place {
             _held: held,
             end: end.clone(),
+            accepted: accepting,
         };
-        self.places().insert(id.clone(), place);
+        match self.places().entry(id.clone()) {
+            // Ids are random: a second live subscription with one would share its place.
+            Entry::Occupied(_) => {
+                return Err(format!(
+                    "the node drew subscription id {id:?} twice on this connection; subscribe \
+                     again"
+                ));
+            }
+            Entry::Vacant(vacant) => vacant.insert(place),
+        };
         Ok(SubscriptionSlot {
             connection: self.clone(),
             id,
             end,
+            accepted,
         })
+    }
+
+    /// Whether jsonrpsee has accepted subscription `id` of this connection, once it has
+    /// (`Err` if the subscription ended first, or is not this connection's).
+    async fn accepted(&self, id: &SubscriptionId<'static>) -> Result<(), ()> {
+        let accepting = self.places().get(id).map(|p| p.accepted.clone());
+        match accepting {
+            Some(mut accepting) => accepting.wait_for(|a| *a).await.map(drop).map_err(drop),
+            None => Err(()),
+        }
     }
 
     /// Ends subscription `id` of this connection and gives its place back; whether it was
@@ -643,7 +675,13 @@ where
     ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
         let inner = self.inner.clone();
         let limit = self.shared.limits.max_in_flight_per_ip;
-        let held = hold(&self.shared, self.ip, Capped::InFlight, limit);
+        // An unsubscribe is never refused (as jsonrpsee never refuses one): a client at the
+        // cap must be able to give back what it holds.
+        let held = if is_unsubscribe(&self.shared, &request) {
+            Some(None)
+        } else {
+            hold(&self.shared, self.ip, Capped::InFlight, limit).map(Some)
+        };
         async move {
             let Some(_held) = held else {
                 return MethodResponse::error(
@@ -675,7 +713,9 @@ where
 /// It also closes a race of jsonrpsee's: its subscribe answer leaves before the subscription
 /// is registered, so an unsubscribe sent on that answer can find nothing, be answered
 /// `false`, and leave the subscription running for good. Here the subscription is known from
-/// before its answer leaves, so that unsubscribe ends it and is answered `true`.
+/// before its answer leaves: an unsubscribe that jsonrpsee answers `false` while the
+/// connection has a subscription of that id waits until jsonrpsee has registered it and asks
+/// jsonrpsee again, whose answer (per method, once per subscription) is the answer.
 #[derive(Clone)]
 struct Unsubscribing<S> {
     inner: S,
@@ -703,38 +743,32 @@ where
     ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
         let inner = self.inner.clone();
         let connection = self.connection.clone();
-        let request_id = request.id.clone().into_owned();
-        let unsubscribing = matches!(
-            connection
-                .inner
-                .shared
-                .methods
-                .method(request.method_name()),
-            Some(MethodCallback::Unsubscription(_))
-        )
-        .then(|| {
-            request
-                .params()
-                .one::<SubscriptionId>()
-                .ok()
-                .map(SubscriptionId::into_owned)
-        })
-        .flatten();
+        let unsubscribing = is_unsubscribe(&connection.inner.shared, &request)
+            .then(|| {
+                request
+                    .params()
+                    .one::<SubscriptionId>()
+                    .ok()
+                    .map(SubscriptionId::into_owned)
+            })
+            .flatten();
         async move {
-            let response = inner.call(request).await;
-            match unsubscribing {
-                Some(id) if connection.end_subscription(&id) && !unsubscribed(&response) => {
-                    MethodResponse::response(
-                        request_id,
-                        ResponsePayload::success(true),
-                        WS_MAX_MESSAGE_BYTES as usize,
-                    )
-                }
-                _ => response,
+            let Some(id) = unsubscribing else {
+                return inner.call(request).await;
+            };
+            let again = request.clone();
+            let mut response = inner.call(request).await;
+            if !unsubscribed(&response) && connection.accepted(&id).await.is_ok() {
+                response = inner.call(again).await;
             }
+            if unsubscribed(&response) {
+                connection.end_subscription(&id);
+            }
+            response
         }
     }
 
+    // `ConcurrentBatch`, above this layer, hands each call of a batch to `call`.
     fn batch<'a>(&self, batch: Batch<'a>) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
         self.inner.batch(batch)
     }
@@ -745,6 +779,14 @@ where
     ) -> impl Future<Output = Self::NotificationResponse> + Send + 'a {
         self.inner.notification(n)
     }
+}
+
+/// Whether `request` calls an unsubscribe method.
+fn is_unsubscribe(shared: &Shared, request: &Request<'_>) -> bool {
+    matches!(
+        shared.methods.method(request.method_name()),
+        Some(MethodCallback::Unsubscription(_))
+    )
 }
 
 /// Whether jsonrpsee answered an unsubscribe `true`: it found the subscription.

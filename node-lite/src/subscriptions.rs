@@ -26,6 +26,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use std::time::Duration;
 use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 
 /// How far behind the head a subscription may fall (`[rpc] subscription_max_lag_blocks`).
 #[derive(Clone, Copy, Debug)]
@@ -153,8 +154,11 @@ struct Follower<'a> {
     rpc: &'a Rpc,
     sink: SubscriptionSink,
     connection: Option<crate::rpc_server::WsConnection>,
-    /// Its place under the per-address subscription cap (WebSocket only).
-    slot: Option<crate::rpc_server::SubscriptionSlot>,
+    /// Its place under the per-address subscription cap (WebSocket only); dropping it gives
+    /// the place back.
+    _slot: Option<crate::rpc_server::SubscriptionSlot>,
+    /// Cancelled when the client unsubscribes, before jsonrpsee's sink notices.
+    unsubscribed: CancellationToken,
     heights: watch::Receiver<u64>,
     limits: SubscriptionLimits,
     kind: &'static str,
@@ -200,15 +204,15 @@ impl Follower<'_> {
         }
     }
 
+    /// Whether it must send nothing more: the client unsubscribed or the connection closes.
     fn closing(&self) -> bool {
-        self.connection.as_ref().is_some_and(|c| c.is_closing())
+        self.unsubscribed.is_cancelled() || self.connection.as_ref().is_some_and(|c| c.is_closing())
     }
 
     /// Sends, block by block from `next`, what `step` makes of each executed block, until
     /// the subscription is done, the client leaves, or it is too slow.
     async fn follow(mut self, mut next: u64, mut feed: Feed) -> SubscriptionResult {
-        // Held until the end: dropping it gives the place back.
-        let slot = self.slot.take();
+        let unsubscribed = self.unsubscribed.clone();
         let outcome = async {
             loop {
                 let head = *self.heights.borrow_and_update();
@@ -237,16 +241,11 @@ impl Follower<'_> {
                 }
             }
         };
-        // The client's unsubscribe ends it wherever it is, even before jsonrpsee knows it.
-        let unsubscribed = async {
-            match &slot {
-                Some(slot) => slot.unsubscribed().await,
-                None => std::future::pending().await,
-            }
-        };
+        // The client's unsubscribe ends it wherever it is, before jsonrpsee's sink notices.
         let outcome = tokio::select! {
+            biased;
+            () = unsubscribed.cancelled() => Err(Stop::Gone),
             outcome = outcome => outcome,
-            () = unsubscribed => Err(Stop::Gone),
         };
         match outcome {
             Ok(()) | Err(Stop::Gone) => Ok(()),
@@ -289,11 +288,18 @@ impl Rpc {
             }
         };
         let sink = pending.accept().await.ok()?;
+        if let Some(slot) = &slot {
+            slot.accepted();
+        }
+        let unsubscribed = slot
+            .as_ref()
+            .map_or_else(CancellationToken::new, |s| s.unsubscribed());
         let follower = Follower {
             rpc: self,
             sink,
             connection,
-            slot,
+            _slot: slot,
+            unsubscribed,
             heights: self.core().subscribe(),
             limits: self.subscription_limits(),
             kind,

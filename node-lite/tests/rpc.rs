@@ -1239,6 +1239,18 @@ async fn one_address_holds_at_most_its_subscriptions_over_all_its_connections() 
     // subscription's own task notices: the next subscribe, sent on the answer, is admitted.
     // Many rounds, as the task is usually quick and the race it had was rare. (The typed
     // client's `unsubscribe` does not wait for the answer, so the test asks itself.)
+    // Another kind's unsubscribe does not end it.
+    let SubscriptionKind::Subscription(id) = first.kind().clone() else {
+        panic!("a subscription has an id");
+    };
+    let ended: bool = a
+        .request("cowboy_unsubscribeEvents", rpc_params![id])
+        .await
+        .expect("unsubscribe");
+    assert!(!ended, "a heads subscription is not an events subscription");
+    a.subscribe_new_heads(None)
+        .await
+        .expect_err("the heads subscription still holds its place");
     let mut held = first;
     for round in 0..200 {
         let SubscriptionKind::Subscription(id) = held.kind().clone() else {
@@ -1262,6 +1274,51 @@ async fn one_address_holds_at_most_its_subscriptions_over_all_its_connections() 
         .to_string();
     assert!(refused.contains("holds 2 subscriptions"), "{refused}");
     drop(held);
+}
+
+/// An unsubscribe is answered even when the address has its most requests in flight: a
+/// client at that cap can still give back what it holds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unsubscribe_passes_the_in_flight_cap() {
+    use cowboy_rpc::{
+        CowboyApiClient, CowboyPubSubClient,
+        jsonrpsee::core::{
+            client::{ClientT, Subscription, SubscriptionKind},
+            rpc_params,
+        },
+    };
+    let limits = RpcLimits {
+        max_in_flight_per_ip: 1,
+        ..RpcLimits::default()
+    };
+    let (_dir, _core, addr) = start_with(limits).await;
+    let url = format!("http://{addr}");
+    let a = std::sync::Arc::new(cowboy_rpc::ws_client(&url).await.expect("ws connect"));
+    let heads: Subscription<cowboy_rpc::BlockSummary> =
+        a.subscribe_new_heads(None).await.expect("subscribe");
+    let SubscriptionKind::Subscription(id) = heads.kind().clone() else {
+        panic!("a subscription has an id");
+    };
+    // A long poll takes the address's one place for requests in flight.
+    let polling = a.clone();
+    let _poll = tokio::spawn(async move { polling.wait_for_block(1_000, Some(60_000)).await });
+    loop {
+        match a.status().await {
+            Err(e)
+                if e.to_string()
+                    .contains("requests of your address are running") =>
+            {
+                break;
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => tokio::task::yield_now().await,
+        }
+    }
+    let ended: bool = a
+        .request("cowboy_unsubscribeNewHeads", rpc_params![id])
+        .await
+        .expect("the unsubscribe is answered");
+    assert!(ended);
 }
 
 /// `cowboy_simulate`: a transaction's receipt as the next block would give it, nothing
