@@ -769,13 +769,13 @@ fn collect_garbage(leftovers: Vec<PyObjectRef>, vm: &VirtualMachine) {
         if let Some(class) = o.downcast_ref::<rustpython_vm::builtins::PyType>() {
             // Only its namespace: an instance freed after it still looks its methods up
             // through its bases.
-            class.modified();
+            crate::method_cache::invalidate(class);
             let namespace = std::mem::take(&mut *class.attributes.write());
             drop(namespace);
             // A class is its own first MRO entry: a cycle only the collector breaks, so one
             // class left by every call made every call run it. Its namespace is empty now, so
             // without that entry lookups find what they found, and the class is freed with the
-            // rest (its method cache entries were dropped by `modified` above).
+            // rest (its method cache entries were invalidated above).
             class
                 .mro
                 .write()
@@ -814,7 +814,7 @@ fn collect_garbage(leftovers: Vec<PyObjectRef>, vm: &VirtualMachine) {
                 .is_some_and(|first| first.is(&class));
             if !own {
                 class.mro.write().insert(0, class.clone());
-                class.modified();
+                crate::method_cache::invalidate(&class);
             }
         }
     }

@@ -17,6 +17,7 @@ pub mod instrument;
 pub mod library;
 pub mod library_objects;
 pub mod meter;
+pub mod method_cache;
 pub mod natives;
 pub mod patches;
 pub mod prices;

@@ -568,11 +568,11 @@ fn guarded_type_setattro(
     // class's entries go before any write, and again after.
     let ty = zelf.downcast_ref::<PyType>();
     if let Some(ty) = ty {
-        ty.modified();
+        crate::method_cache::invalidate(ty);
     }
     let result = f(zelf, name, value, vm);
     if let Some(ty) = ty {
-        ty.modified();
+        crate::method_cache::invalidate(ty);
         if removes && result.is_ok() {
             crate::library_objects::compact_namespace(ty);
         }
