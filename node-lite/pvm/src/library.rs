@@ -553,7 +553,9 @@ fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
         } else {
             v
         };
-        dict.set_item(key, v, vm)?;
+        // The library's own key object (its hash is cached), as CPython's module dicts share
+        // their keys; a new string per name per import made half the facade's cost.
+        dict.set_item(&*k, v, vm)?;
     }
     if let Some(doc) = source.get_item_opt("__doc__", vm)? {
         dict.set_item("__doc__", doc, vm)?;
