@@ -137,6 +137,38 @@ class Store:
     assert!(outs[0].cells_used >= (2 + 4) as u64);
 }
 
+/// The SDK's storage is the class's `storage` only when the class (or a base) has none of its
+/// own; a class that has one keeps it, and a plain class gets the SDK's.
+#[test]
+fn a_class_with_its_own_storage_keeps_it() {
+    const SRC: &str = r#"
+class Base:
+    storage = "the base's"
+
+class Actor(Base):
+    def which(self):
+        return self.storage
+"#;
+    let outs = session(SRC, vec![("which", args(vec![]))]);
+    assert_eq!(outs[0].result, Ok(s("the base's")));
+    const OWN: &str = r#"
+class Actor:
+    storage = "its own"
+
+    def which(self):
+        return self.storage
+"#;
+    let outs = session(OWN, vec![("which", args(vec![]))]);
+    assert_eq!(outs[0].result, Ok(s("its own")));
+    const PLAIN: &str = r#"
+class Actor:
+    def which(self):
+        return repr(self.storage)
+"#;
+    let outs = session(PLAIN, vec![("which", args(vec![]))]);
+    assert_eq!(outs[0].result, Ok(s("<Storage>")));
+}
+
 #[test]
 fn plain_attributes_persist() {
     const SRC: &str = r#"
