@@ -1299,9 +1299,14 @@ async fn an_unsubscribe_passes_the_in_flight_cap() {
     let SubscriptionKind::Subscription(id) = heads.kind().clone() else {
         panic!("a subscription has an id");
     };
-    // A long poll takes the address's one place for requests in flight.
-    let polling = a.clone();
-    let _poll = tokio::spawn(async move { polling.wait_for_block(1_000, Some(60_000)).await });
+    // A long poll takes the address's one place for requests in flight: a status call
+    // refused proves it holds it (nothing else is running). The poll itself is refused when
+    // it arrives while a status call runs; then it is sent again.
+    let long_poll = || {
+        let polling = a.clone();
+        tokio::spawn(async move { polling.wait_for_block(1_000, Some(60_000)).await })
+    };
+    let mut poll = long_poll();
     loop {
         match a.status().await {
             Err(e)
@@ -1311,6 +1316,7 @@ async fn an_unsubscribe_passes_the_in_flight_cap() {
                 break;
             }
             Err(e) => panic!("{e}"),
+            Ok(_) if poll.is_finished() => poll = long_poll(),
             Ok(_) => tokio::task::yield_now().await,
         }
     }
