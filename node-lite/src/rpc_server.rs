@@ -396,7 +396,7 @@ struct Place {
 
 /// A subscription's place under [`RpcLimits::max_subscriptions_per_ip`]. The place is given
 /// back when the subscription's follower ends (this is dropped), or before the node answers
-/// the client's unsubscribe ([`Unsubscribing`]): a client that has its answer may subscribe
+/// the client's unsubscribe ([`ConnectionCalls`]): a client that has its answer may subscribe
 /// again at once, however late the follower's task runs.
 pub struct SubscriptionSlot {
     connection: WsConnection,
@@ -643,86 +643,31 @@ where
     }
 }
 
-/// Caps the calls one WebSocket connection runs at once (jsonrpsee starts a task for every
-/// message it reads, so nothing else would).
-/// It counts them against the client address's [`RpcLimits::max_in_flight_per_ip`], which its
-/// HTTP requests share.
-#[derive(Clone)]
-struct InFlight<S> {
-    inner: S,
-    shared: Arc<Shared>,
-    ip: IpAddr,
-}
-
-impl<S> RpcServiceT for InFlight<S>
-where
-    S: RpcServiceT<
-            MethodResponse = MethodResponse,
-            BatchResponse = MethodResponse,
-            NotificationResponse = MethodResponse,
-        > + Send
-        + Sync
-        + Clone
-        + 'static,
-{
-    type MethodResponse = MethodResponse;
-    type BatchResponse = MethodResponse;
-    type NotificationResponse = MethodResponse;
-
-    fn call<'a>(
-        &self,
-        request: Request<'a>,
-    ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
-        let inner = self.inner.clone();
-        let limit = self.shared.limits.max_in_flight_per_ip;
-        // An unsubscribe is never refused (as jsonrpsee never refuses one): a client at the
-        // cap must be able to give back what it holds.
-        let held = if is_unsubscribe(&self.shared, &request) {
-            Some(None)
-        } else {
-            hold(&self.shared, self.ip, Capped::InFlight, limit).map(Some)
-        };
-        async move {
-            let Some(_held) = held else {
-                return MethodResponse::error(
-                    request.id,
-                    ErrorObjectOwned::owned(-32429, too_many_in_flight(limit), None::<()>),
-                );
-            };
-            inner.call(request).await
-        }
-    }
-
-    fn batch<'a>(&self, batch: Batch<'a>) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
-        self.inner.batch(batch)
-    }
-
-    fn notification<'a>(
-        &self,
-        n: Notification<'a>,
-    ) -> impl Future<Output = Self::NotificationResponse> + Send + 'a {
-        self.inner.notification(n)
-    }
-}
-
-/// Ends a subscription the client unsubscribes from, and gives its place under
-/// [`RpcLimits::max_subscriptions_per_ip`] back, before the answer leaves: otherwise the place
-/// would wait for the subscription's task to notice, and a client that subscribes again on
-/// the answer could be refused.
+/// What every call of a WebSocket connection passes (`ConcurrentBatch`, above this layer,
+/// hands each call of a batch to `call`):
 ///
-/// It also closes a race of jsonrpsee's: its subscribe answer leaves before the subscription
-/// is registered, so an unsubscribe sent on that answer can find nothing, be answered
-/// `false`, and leave the subscription running for good. Here the subscription is known from
-/// before its answer leaves: an unsubscribe that jsonrpsee answers `false` while the
-/// connection has a subscription of that id waits until jsonrpsee has registered it and asks
-/// jsonrpsee again, whose answer (per method, once per subscription) is the answer.
+/// - **the in-flight cap**: the calls it runs at once (jsonrpsee starts a task for every
+///   message it reads, so nothing else would) count against the client address's
+///   [`RpcLimits::max_in_flight_per_ip`], which its HTTP requests share. An unsubscribe is
+///   never refused (as jsonrpsee never refuses one): a client at the cap must be able to give
+///   back what it holds.
+/// - **unsubscribes**: one ends the subscription and gives its place under
+///   [`RpcLimits::max_subscriptions_per_ip`] back before the answer leaves; otherwise the
+///   place would wait for the subscription's task to notice, and a client that subscribes
+///   again on the answer could be refused. It also closes a race of jsonrpsee's: its subscribe
+///   answer leaves before the subscription is registered, so an unsubscribe sent on that
+///   answer can find nothing, be answered `false`, and leave the subscription running for
+///   good. Here the subscription is known from before its answer leaves: an unsubscribe that
+///   jsonrpsee answers `false` while the connection has a subscription of that id waits until
+///   jsonrpsee has registered it and asks jsonrpsee again, whose answer (per method, once per
+///   subscription) is the answer.
 #[derive(Clone)]
-struct Unsubscribing<S> {
+struct ConnectionCalls<S> {
     inner: S,
     connection: WsConnection,
 }
 
-impl<S> RpcServiceT for Unsubscribing<S>
+impl<S> RpcServiceT for ConnectionCalls<S>
 where
     S: RpcServiceT<
             MethodResponse = MethodResponse,
@@ -743,7 +688,21 @@ where
     ) -> impl Future<Output = Self::MethodResponse> + Send + 'a {
         let inner = self.inner.clone();
         let connection = self.connection.clone();
-        let unsubscribing = is_unsubscribe(&connection.inner.shared, &request)
+        let shared = &connection.inner.shared;
+        let limit = shared.limits.max_in_flight_per_ip;
+        let unsubscribe = matches!(
+            shared.methods.method(request.method_name()),
+            Some(MethodCallback::Unsubscription(_))
+        );
+        // `Err` when the address is at the cap; `Ok(None)` for an unsubscribe, which holds none.
+        let held = if unsubscribe {
+            Ok(None)
+        } else {
+            hold(shared, connection.inner.ip, Capped::InFlight, limit)
+                .map(Some)
+                .ok_or(())
+        };
+        let unsubscribing = unsubscribe
             .then(|| {
                 request
                     .params()
@@ -753,6 +712,12 @@ where
             })
             .flatten();
         async move {
+            let Ok(_held) = held else {
+                return MethodResponse::error(
+                    request.id,
+                    ErrorObjectOwned::owned(-32429, too_many_in_flight(limit), None::<()>),
+                );
+            };
             let Some(id) = unsubscribing else {
                 return inner.call(request).await;
             };
@@ -768,7 +733,6 @@ where
         }
     }
 
-    // `ConcurrentBatch`, above this layer, hands each call of a batch to `call`.
     fn batch<'a>(&self, batch: Batch<'a>) -> impl Future<Output = Self::BatchResponse> + Send + 'a {
         self.inner.batch(batch)
     }
@@ -779,14 +743,6 @@ where
     ) -> impl Future<Output = Self::NotificationResponse> + Send + 'a {
         self.inner.notification(n)
     }
-}
-
-/// Whether `request` calls an unsubscribe method.
-fn is_unsubscribe(shared: &Shared, request: &Request<'_>) -> bool {
-    matches!(
-        shared.methods.method(request.method_name()),
-        Some(MethodCallback::Unsubscription(_))
-    )
 }
 
 /// Whether jsonrpsee answered an unsubscribe `true`: it found the subscription.
@@ -1252,19 +1208,13 @@ async fn upgrade(
             None,
         );
     };
-    let (in_flight_shared, ip) = (shared.clone(), slot.ip);
-    let unsubscribing = connection.clone();
-    // Innermost last, so that each call of a batch passes every layer below the batch's.
+    let calls = connection.clone();
+    // The batch layer outermost, so that each call of a batch passes the connection's layer.
     let middleware = RpcServiceBuilder::new()
         .layer_fn(|inner| ConcurrentBatch { inner })
-        .layer_fn(move |inner| InFlight {
+        .layer_fn(move |inner| ConnectionCalls {
             inner,
-            shared: in_flight_shared.clone(),
-            ip,
-        })
-        .layer_fn(move |inner| Unsubscribing {
-            inner,
-            connection: unsubscribing.clone(),
+            connection: calls.clone(),
         });
     let state = ConnectionState::new(connection_stop, id, permit);
     match ws::connect(
