@@ -54,9 +54,8 @@ impl<C: Constant> ConstantOf for CodeObject<C> {
     type Constant = C;
 }
 
-/// Every builtin that is bound: the ones metered code calls on its blocks, loops and
-/// operators. All are installed once, by `sandbox::install_library_builtins`.
-const BOUND: &[&str] = &[
+/// Every builtin that is bound ([`bound`]) but the fused operators.
+const BOUND_NAMED: &[&str] = &[
     instrument::CHARGE,
     instrument::CHARGE_CHARS,
     instrument::METERED_ITER,
@@ -75,38 +74,59 @@ const BOUND: &[&str] = &[
     instrument::PRIVATE_ATTRIBUTE,
 ];
 
+/// Every builtin that is bound: the ones metered code calls on its blocks, loops and
+/// operators, fused operators included. All are installed once, by
+/// `sandbox::install_library_builtins`.
+fn bound() -> impl Iterator<Item = &'static str> {
+    BOUND_NAMED
+        .iter()
+        .copied()
+        .chain(ops::fused().map(|f| f.name))
+}
+
 /// Starts the marker constant of a bound builtin (followed by its name).
 const MARKER: &str = "\0cowboy-bound-builtin:";
 
-/// Binds the builtins in an instrumented module (see the module comment); says whether it did
+/// Binds the builtins in an instrumented module (see the module comment), parsed from
+/// `source`, fusing checked operators as it goes (`instrument::Fuse`); says whether it did
 /// (see [`Bytecode::new`]).
-pub fn bind_module(body: &mut [Stmt]) -> bool {
+pub fn bind_module(body: &mut [Stmt], source: &str) -> bool {
     bind(
         body,
+        source,
         |nul, body| nul.visit_body(body),
         |binds, body| binds.visit_body(body),
     )
 }
 
 /// [`bind_module`] for an instrumented expression (`eval` mode).
-pub fn bind_expression(expr: &mut Expr) -> bool {
+pub fn bind_expression(expr: &mut Expr, source: &str) -> bool {
     bind(
         expr,
+        source,
         |nul, expr| nul.visit_expr(expr),
         |binds, expr| binds.visit_expr(expr),
     )
 }
 
 /// Looks for a NUL in `tree`'s literals with `find`; if there is none, binds with `bind`.
-fn bind<T: ?Sized>(tree: &mut T, find: fn(&mut FindsNul, &T), bind: fn(&Binds, &mut T)) -> bool {
+fn bind<T: ?Sized>(
+    tree: &mut T,
+    source: &str,
+    find: fn(&mut FindsNul, &T),
+    bind: fn(&Binds, &mut T),
+) -> bool {
     let mut nul = FindsNul(false);
     find(&mut nul, tree);
     if nul.0 {
         return false;
     }
-    let binds = Binds(std::cell::Cell::new(false));
+    let binds = Binds {
+        bound: std::cell::Cell::new(false),
+        fuse: instrument::Fuse::new(source),
+    };
     bind(&binds, tree);
-    binds.0.get()
+    binds.bound.get()
 }
 
 /// Whether a string literal, or the literal part of an f- or t-string, holds a NUL.
@@ -125,17 +145,24 @@ impl<'a> Visitor<'a> for FindsNul {
     }
 }
 
-/// Turns each load of a bound name into its marker literal; notes whether it turned any.
-struct Binds(std::cell::Cell<bool>);
+/// Turns each load of a bound name into its marker literal, after fusing the checked
+/// operators that can be (fused builtins are only ever bound); notes whether it turned any.
+struct Binds {
+    bound: std::cell::Cell<bool>,
+    fuse: instrument::Fuse,
+}
 
 impl Transformer for Binds {
     fn visit_expr(&self, expr: &mut Expr) {
+        if let Some(fused) = self.fuse.fused(expr) {
+            *expr = fused;
+        }
         if let Expr::Name(name) = expr
             && name.ctx == ExprContext::Load
-            && let Some(bound) = BOUND.iter().find(|b| **b == name.id.as_str())
+            && let Some(bound) = bound().find(|b| *b == name.id.as_str())
         {
             *expr = instrument::str_lit(&format!("{MARKER}{bound}"), name.range);
-            self.0.set(true);
+            self.bound.set(true);
             return;
         }
         transformer::walk_expr(self, expr);
@@ -181,7 +208,7 @@ impl Bytecode {
 /// string where its peers call the builtin, so it must not start.
 pub fn check_installed(vm: &VirtualMachine) -> Result<(), String> {
     let helpers = Helpers::of(&vm.builtins.dict(), vm);
-    match BOUND.iter().find(|name| helpers.get(name).is_none()) {
+    match bound().find(|name| helpers.get(name).is_none()) {
         Some(name) => Err(format!(
             "the metering builtin {name} is not installed before code is compiled"
         )),
@@ -189,16 +216,22 @@ pub fn check_installed(vm: &VirtualMachine) -> Result<(), String> {
     }
 }
 
-/// The builtins of [`BOUND`] an interpreter has, by name.
+/// The builtins of [`bound`] an interpreter has, by name.
 struct Helpers(Vec<(&'static str, PyObjectRef)>);
 
 impl Helpers {
-    /// The bound builtins found in `builtins` (the interpreter's own dict).
+    /// The bound builtins found in `builtins` (the interpreter's own dict); a fused one,
+    /// which no dict holds, is found through its outer operator's builtin.
     fn of(builtins: &PyDictRef, vm: &VirtualMachine) -> Self {
+        let lookup = |name: &'static str| builtins.get_item_opt(name, vm).ok().flatten();
+        let fused = |name: &str| {
+            let f = ops::fused().find(|f| f.name == name)?;
+            let outer = lookup(f.outer)?;
+            crate::fast_builtin::fused(&outer, f.name)
+        };
         Self(
-            BOUND
-                .iter()
-                .filter_map(|&name| Some((name, builtins.get_item_opt(name, vm).ok()??)))
+            bound()
+                .filter_map(|name| Some((name, lookup(name).or_else(|| fused(name))?)))
                 .collect(),
         )
     }
@@ -390,7 +423,7 @@ mod tests {
         let mut count = 0;
         for name in code.code.names.iter() {
             assert!(
-                !BOUND.contains(&name.as_str()),
+                !bound().any(|b| b == name.as_str()),
                 "{name} named in {}",
                 code.code.qualname
             );
@@ -413,9 +446,9 @@ mod tests {
         Interpreter::without_stdlib(Default::default()).enter(|vm| {
             let builtins = vm.builtins.dict();
             assert!(check_installed(vm).is_err());
-            for name in BOUND {
+            for name in bound() {
                 let stand_in = vm.ctx.new_list(vec![]);
-                builtins.set_item(*name, stand_in.into(), vm).unwrap();
+                builtins.set_item(name, stand_in.into(), vm).unwrap();
             }
             check_installed(vm).unwrap();
             let helpers = Helpers::of(&builtins, vm);
@@ -481,5 +514,67 @@ mod tests {
             let plain = instrumented_bytecode("def f(a):\n    return a + 1\n", "<actor>", true);
             assert!(plain.unwrap().bound);
         });
+    }
+
+    /// The builtins a function's code calls, bound or by name, in the order of its constants
+    /// and names.
+    fn called_builtins(source: &str) -> Vec<String> {
+        let bytecode = instrumented_bytecode(source, "<actor>", true).unwrap();
+        let f = bytecode
+            .code()
+            .constants
+            .iter()
+            .find_map(|c| match c.borrow_constant() {
+                BorrowedConstant::Code { code } => Some(code.clone()),
+                _ => None,
+            })
+            .expect("a function");
+        let bound = f
+            .constants
+            .iter()
+            .filter_map(|c| match c.borrow_constant() {
+                BorrowedConstant::Str { value } => value
+                    .as_str()
+                    .ok()
+                    .and_then(|v| v.strip_prefix(MARKER))
+                    .map(str::to_owned),
+                _ => None,
+            });
+        let named = f.names.iter().map(|n| n.to_string());
+        bound
+            .chain(named)
+            .filter(|n| is_reserved_operator(n))
+            .collect()
+    }
+
+    fn is_reserved_operator(name: &str) -> bool {
+        ops::ALL.contains(&name) || ops::fused().any(|f| f.name == name)
+    }
+
+    #[test]
+    fn an_operator_whose_right_operand_is_another_is_one_bound_call() {
+        assert_eq!(
+            called_builtins("def f(t, i):\n    t += i * 2\n    return t\n"),
+            ["__iad_mu__"]
+        );
+        assert_eq!(
+            called_builtins("def f(a, b, c, d):\n    return a + b * (c - d)\n"),
+            ["__ad_mu__", "__sb__"]
+        );
+        // Left-nested: the right operand is evaluated between the two operators.
+        assert_eq!(
+            called_builtins("def f(a, b, c):\n    return a * b + c\n"),
+            ["__ad__", "__mu__"]
+        );
+        // Over two lines, each operator's error names its own line: not fused.
+        assert_eq!(
+            called_builtins("def f(a, b, c):\n    return (a +\n        b * c)\n"),
+            ["__ad__", "__mu__"]
+        );
+        // Unbound code names its builtins, and no dict holds a fused one: not fused.
+        assert_eq!(
+            called_builtins("def f(a, b, c):\n    return (a + b * c, '\0')\n"),
+            ["__ad__", "__mu__"]
+        );
     }
 }

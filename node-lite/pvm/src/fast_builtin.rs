@@ -22,11 +22,20 @@ use rustpython_vm::{
     types::{Callable, Representable},
 };
 
+/// A Rust function of two arguments a fast builtin calls.
+pub type Binary = fn(PyObjectRef, PyObjectRef, &VirtualMachine) -> PyResult;
+
 /// The Rust function a fast builtin calls, by arity.
 #[derive(Clone, Copy)]
 pub enum Fast {
     One(fn(PyObjectRef, &VirtualMachine) -> PyResult),
-    Two(fn(PyObjectRef, PyObjectRef, &VirtualMachine) -> PyResult),
+    Two(Binary),
+    /// `(a, b, c)`: `outer(a, inner(b, c))`, what two calls of builtins made of `outer` and
+    /// `inner` compute (`instrument::Fuse`).
+    Fused {
+        outer: Binary,
+        inner: Binary,
+    },
 }
 
 impl Fast {
@@ -41,6 +50,10 @@ impl Fast {
         args: Vec<PyObjectRef>,
         vm: &VirtualMachine,
     ) -> Result<PyResult, Vec<PyObjectRef>> {
+        if let Fast::Fused { outer, inner } = self {
+            let [a, b, c] = <[PyObjectRef; 3]>::try_from(args)?;
+            return Ok(apply_fused(outer, inner, a, b, c, vm));
+        }
         let result = match (self, args.as_slice()) {
             (Fast::One(f), [a]) => f(a.clone(), vm),
             (Fast::Two(f), [a, b]) => f(a.clone(), b.clone(), vm),
@@ -49,6 +62,28 @@ impl Fast {
         drop(args);
         Ok(result)
     }
+}
+
+/// `outer(a, inner(b, c))`, releasing the operands in the order the two calls did: `b` and
+/// `c` when `inner` returns; then `a` and `inner`'s result when `outer` returns. When `inner`
+/// raises, `a` is released as it returns (the two calls left it on the frame's stack, which
+/// the exception's unwinding released next: no Python code runs in between either way).
+fn apply_fused(
+    outer: Binary,
+    inner: Binary,
+    a: PyObjectRef,
+    b: PyObjectRef,
+    c: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let right = inner(b.clone(), c.clone(), vm);
+    drop(b);
+    drop(c);
+    let right = right?;
+    let result = outer(a.clone(), right.clone(), vm);
+    drop(a);
+    drop(right);
+    result
 }
 
 /// A builtin with a fast positional call and its native function for every other call.
@@ -60,6 +95,9 @@ pub struct FastBuiltin {
     /// The native function of the same Rust function, for calls of another shape (its
     /// arity check raises what it raised before).
     general: PyObjectRef,
+    /// The fused builtins with this one as their outer operator, by name: held here, not in
+    /// any builtins dict (`instrument::Fuse`).
+    fused: Vec<(&'static str, PyObjectRef)>,
 }
 
 impl std::fmt::Debug for FastBuiltin {
@@ -121,17 +159,59 @@ pub fn init() {
 /// Sets `dict[name]` to a fast builtin calling `fast`, with a native function of the same Rust
 /// function for calls of another shape.
 pub fn set(dict: &PyDictRef, name: &'static str, fast: Fast, vm: &VirtualMachine) -> PyResult<()> {
+    set_with_fused(dict, name, fast, &[], vm)
+}
+
+/// [`set`], for a builtin that is the outer operator of the fused builtins `fused` (names and
+/// functions), which it holds: [`fused`] finds them.
+pub fn set_with_fused(
+    dict: &PyDictRef,
+    name: &'static str,
+    fast: Fast,
+    fused: &[(&'static str, Fast)],
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    let fused = fused
+        .iter()
+        .map(|&(name, fast)| (name, new(name, fast, Vec::new(), vm)))
+        .collect();
+    dict.set_item(name, new(name, fast, fused, vm), vm)
+}
+
+/// The fused builtin `name` that `outer` (a fast builtin) holds.
+pub fn fused(outer: &PyObject, name: &str) -> Option<PyObjectRef> {
+    let outer = outer.downcast_ref::<FastBuiltin>()?;
+    outer
+        .fused
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, f)| f.clone())
+}
+
+fn new(
+    name: &'static str,
+    fast: Fast,
+    fused: Vec<(&'static str, PyObjectRef)>,
+    vm: &VirtualMachine,
+) -> PyObjectRef {
     let general = match fast {
         Fast::One(f) => vm.new_function(name, f),
         Fast::Two(f) => vm.new_function(name, f),
+        Fast::Fused { outer, inner } => vm.new_function(
+            name,
+            move |a: PyObjectRef, b: PyObjectRef, c: PyObjectRef, vm: &VirtualMachine| {
+                apply_fused(outer, inner, a, b, c, vm)
+            },
+        ),
     }
     .into();
     let builtin = FastBuiltin {
         name,
         fast,
         general,
+        fused,
     };
-    dict.set_item(name, builtin.into_ref(&vm.ctx).into(), vm)
+    builtin.into_ref(&vm.ctx).into()
 }
 
 #[cfg(test)]
@@ -182,6 +262,85 @@ mod tests {
         assert_eq!(
             eval(&mut engine, "repr(__ad__)"),
             "'<built-in function __ad__>'"
+        );
+    }
+
+    /// An engine whose library code can name the fused builtins, which no builtins dict holds
+    /// otherwise.
+    fn engine_naming_fused_builtins() -> Engine {
+        let engine = Engine::new().expect("engine");
+        engine.interpreter().enter(|vm| {
+            let builtins = vm.builtins.dict();
+            for f in crate::instrument::ops::fused() {
+                let outer = builtins.get_item(f.outer, vm).expect("outer operator");
+                let fused = super::fused(&outer, f.name).expect("fused builtin");
+                builtins.set_item(f.name, fused, vm).expect("set");
+            }
+        });
+        engine
+    }
+
+    #[test]
+    fn a_fused_operator_computes_what_its_two_operators_compute() {
+        let mut engine = engine_naming_fused_builtins();
+        let both = |engine: &mut Engine, fused: &str, outer: &str, inner: &str, args: &str| {
+            let (a, rest) = args.split_once(", ").expect("three arguments");
+            (
+                eval(engine, &format!("{fused}({args})")),
+                eval(engine, &format!("{outer}({a}, {inner}({rest}))")),
+            )
+        };
+        for (fused, outer, inner, args) in [
+            ("__ad_mu__", "__ad__", "__mu__", "1, 2, 3"),
+            ("__iad_mu__", "__iad__", "__mu__", "[1], [2], 2"),
+            ("__sb_pw__", "__sb__", "__pw__", "10, 2, 3"),
+            ("__md_ad__", "__md__", "__ad__", "'%s-%s', 'a', 'b'"),
+            // Errors of either operator, and the integer limit.
+            ("__ad_mu__", "__ad__", "__mu__", "'a', 2, 3"),
+            ("__ad_mu__", "__ad__", "__mu__", "1, 'a', 'b'"),
+            ("__mu_pw__", "__mu__", "__pw__", "2, 2, 4096"),
+            ("__imd_md__", "__imd__", "__md__", "7, 5, 0"),
+        ] {
+            let (fused_result, two_calls) = both(&mut engine, fused, outer, inner, args);
+            assert_eq!(fused_result, two_calls, "{fused}({args})");
+        }
+        assert!(eval(&mut engine, "__mu_pw__(2, 2, 4096)").starts_with("('OverflowError'"));
+        // Any other shape is the native function's call: refused, never a crash.
+        for odd in [
+            "__ad_mu__(1, b=2, c=3)",
+            "__ad_mu__(1, 2)",
+            "__ad_mu__(1, 2, 3, 4)",
+        ] {
+            assert!(eval(&mut engine, odd).starts_with("('TypeError'"), "{odd}");
+        }
+    }
+
+    /// `outer(a, inner(b, c))` releases `b` and `c` after `inner`, then `a` and `inner`'s
+    /// result after `outer`: the fused builtin in the same order, also when `inner` raises.
+    #[test]
+    fn a_fused_operator_releases_operands_as_its_two_calls_do() {
+        let mut engine = engine_naming_fused_builtins();
+        let program = |call: &str| {
+            format!(
+                "order = []\nclass T:\n    def __init__(self, n):\n        self.n = n\n    def __add__(self, other):\n        order.append('add')\n        return T(9)\n    def __mul__(self, other):\n        order.append('mul')\n        if self.n == 0:\n            raise ValueError('no')\n        return T(8)\n    def __del__(self):\n        order.append(self.n)\ntry:\n    {call}\nexcept ValueError:\n    order.append('caught')\nresult = order\n"
+            )
+        };
+        for (fused, two_calls) in [
+            (
+                "__ad_mu__(T(1), T(2), T(3))",
+                "__ad__(T(1), __mu__(T(2), T(3)))",
+            ),
+            (
+                "__ad_mu__(T(1), T(0), T(3))",
+                "__ad__(T(1), __mu__(T(0), T(3)))",
+            ),
+        ] {
+            let expected = engine.debug_exec(&program(two_calls));
+            assert_eq!(engine.debug_exec(&program(fused)), expected, "{fused}");
+        }
+        assert_eq!(
+            engine.debug_exec(&program("__ad_mu__(T(1), T(2), T(3))")),
+            Ok("['mul', 2, 3, 'add', 1, 8, 9]".into())
         );
     }
 

@@ -83,6 +83,48 @@ pub mod ops {
             _ => return None,
         })
     }
+
+    /// A checked operator whose right operand is another checked (binary) operator, as one
+    /// call: `outer(a, inner(b, c))` is `name(a, b, c)`, which applies `inner` to `b` and `c`,
+    /// then `outer` to `a` and that result (see [`super::fuse`]).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Fused {
+        pub name: &'static str,
+        pub outer: &'static str,
+        pub inner: &'static str,
+    }
+
+    /// Every outer operator (binary or in-place) by every inner binary operator, named
+    /// `__<outer>_<inner>__` from the two names' cores.
+    macro_rules! fused_table {
+        ([$($outer:literal),*], $inner:tt) => { [$( fused_table!(@row $outer, $inner) ),*] };
+        (@row $outer:literal, [$($inner:literal),*]) => {
+            [$(Fused {
+                name: concat!("__", $outer, "_", $inner, "__"),
+                outer: concat!("__", $outer, "__"),
+                inner: concat!("__", $inner, "__"),
+            }),*]
+        };
+    }
+
+    /// The fused builtins, by outer operator (rows) and inner operator (columns).
+    pub const FUSED: [[Fused; 6]; 12] = fused_table!(
+        [
+            "ad", "sb", "mu", "pw", "ls", "md", "iad", "isb", "imu", "ipw", "ils", "imd"
+        ],
+        ["ad", "sb", "mu", "pw", "ls", "md"]
+    );
+
+    /// Every fused builtin.
+    pub fn fused() -> impl Iterator<Item = &'static Fused> {
+        FUSED.iter().flatten()
+    }
+
+    /// The fused builtin applying `inner` then `outer`, if both are checked operators (`inner`
+    /// a binary one).
+    pub fn fuse(outer: &str, inner: &str) -> Option<&'static Fused> {
+        fused().find(|f| f.outer == outer && f.inner == inner)
+    }
 }
 
 /// Actor imports are rewritten into calls of these builtins, so that only an actor's own
@@ -133,6 +175,7 @@ pub fn is_reserved(name: &str) -> bool {
         || name == AUGMENTED_ITEM
         || name == AUGMENTED_ATTRIBUTE
         || ops::ALL.contains(&name)
+        || ops::fused().any(|f| f.name == name)
         || [imports::IMPORT, imports::IMPORT_FROM, imports::IMPORT_STAR].contains(&name)
 }
 
@@ -159,6 +202,73 @@ pub fn instrument_expression(expr: &mut Expr, actor: bool) {
     pass.visit_expr(expr);
     let body = take_expr(expr);
     *expr = charged_expr(expr_cost(&body), body);
+}
+
+/// Fuses checked operators after the rewrite: a checked operator whose right operand is
+/// another, `outer(a, inner(b, c))`, becomes one call of their fused builtin,
+/// `outer_inner(a, b, c)` ([`ops::FUSED`]). `total += i * 2` makes one call per iteration
+/// instead of two; a call of one of these builtins is most of a metered loop's overhead
+/// (`cargo bench -p cowboy-pvm --bench instructions`, `loop_metered`).
+///
+/// Fused builtins are only ever bound (`bound_helpers`, which applies this as it binds): no
+/// builtins dict holds them, because code can see a dict's size (`annotationlib` copies an
+/// annotation function's builtins, one cycle per entry).
+///
+/// Why it runs the same program:
+/// - the order of evaluation is unchanged: `a`, `b` and `c` are evaluated first in both forms
+///   (the right operand is evaluated after `a`, and its operands before it applies), then
+///   `inner`, then `outer`; the fused builtin calls the same two Rust functions, so results,
+///   errors and charges are theirs, and it releases the operands when the two calls did
+///   (`fast_builtin`);
+/// - charges were computed on the source's tree before this step, so no count changes;
+/// - a traceback names the line of the call that raised: the two are fused only when they
+///   start on the same line, where either call's error names the same line.
+pub(crate) struct Fuse {
+    /// Offsets of the source's line breaks, in order.
+    line_breaks: Vec<u32>,
+}
+
+impl Fuse {
+    /// For a tree parsed from `source`.
+    pub(crate) fn new(source: &str) -> Self {
+        let line_breaks = source
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .filter_map(|(i, _)| u32::try_from(i).ok())
+            .collect();
+        Self { line_breaks }
+    }
+
+    fn line(&self, offset: ruff_text_size::TextSize) -> usize {
+        let offset = u32::from(offset);
+        self.line_breaks.partition_point(|&b| b < offset)
+    }
+
+    /// The fused call for `expr`, if it is `outer(a, inner(b, c))` with both on one line.
+    pub(crate) fn fused(&self, expr: &mut Expr) -> Option<Expr> {
+        let Expr::Call(outer) = expr else { return None };
+        let [_, Expr::Call(inner)] = &*outer.arguments.args else {
+            return None;
+        };
+        let (Expr::Name(outer_name), Expr::Name(inner_name)) = (&*outer.func, &*inner.func) else {
+            return None;
+        };
+        if !outer.arguments.keywords.is_empty()
+            || !inner.arguments.keywords.is_empty()
+            || inner.arguments.args.len() != 2
+            || self.line(outer.range.start()) != self.line(inner.range.start())
+        {
+            return None;
+        }
+        let fused = ops::fuse(outer_name.id.as_str(), inner_name.id.as_str())?;
+        let mut args = std::mem::take(&mut outer.arguments.args).into_vec();
+        let Some(Expr::Call(inner)) = args.pop() else {
+            return None;
+        };
+        args.extend(inner.arguments.args.into_vec());
+        Some(call(fused.name, args, outer.range))
+    }
 }
 
 /// A single-underscore name (`_x`, not `__x__`): the ones [`PRIVATE_ATTRIBUTE`] checks.

@@ -144,7 +144,7 @@ pub(crate) fn instrumented_bytecode(
         compiler::parser::parse_module(source).map_err(|e| format!("{path}: {}", e.error))?;
     let mut module = parsed.into_syntax();
     instrument::instrument_module(&mut module.body, actor);
-    let bound = crate::bound_helpers::bind_module(&mut module.body);
+    let bound = crate::bound_helpers::bind_module(&mut module.body, source);
     let file = SourceFileBuilder::new(path, source).finish();
     compiler::codegen::compile::compile_program(&module, file, Default::default())
         .map(|code| Bytecode::new(code, bound))
@@ -200,7 +200,7 @@ pub fn compile_instrumented_expression(
         .map_err(|e| vm.new_syntax_error_msg(format!("{path}: {}", e.error)))?;
     let mut expression = parsed.into_syntax();
     instrument::instrument_expression(&mut expression.body, actor);
-    let bound = crate::bound_helpers::bind_expression(&mut expression.body);
+    let bound = crate::bound_helpers::bind_expression(&mut expression.body, source);
     let file = SourceFileBuilder::new(path, source).finish();
     let code =
         compiler::codegen::compile::compile_expression(&expression, file, Default::default())

@@ -757,8 +757,24 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
         (ops::ILSHIFT, op_ilshift),
         (ops::IMOD, op_imod),
     ];
-    for (name, op) in checked {
-        fast_builtin::set(&b, name, Fast::Two(op), vm)?;
+    let op = |name: &str| {
+        checked
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, op)| *op)
+            .ok_or_else(|| vm.new_runtime_error(format!("no checked operator {name}")))
+    };
+    // Each operator holds the fused builtins it is the outer operator of: they are bound into
+    // code (`bound_helpers`), never in a builtins dict, whose size code can see.
+    for (name, outer) in checked {
+        let fused = ops::fused()
+            .filter(|f| f.outer == name)
+            .map(|f| {
+                let inner = op(f.inner)?;
+                Ok((f.name, Fast::Fused { outer, inner }))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        fast_builtin::set_with_fused(&b, name, Fast::Two(outer), &fused, vm)?;
     }
     set_builtin(&b, crate::instrument::AUGMENTED_ITEM, augmented_item, vm)?;
     set_builtin(

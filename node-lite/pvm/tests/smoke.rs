@@ -39,3 +39,57 @@ fn counter() {
     println!("call: {:?}", out);
     assert_eq!(out.result, Ok(Value::Int(5.into())));
 }
+
+/// An error in a nested operator names the line the operator starts on, whether the two
+/// operators start on one line (and make one call, `instrument::Fuse`) or not.
+#[test]
+fn an_error_in_a_nested_operator_names_its_line() {
+    let src = "class Actor:\n    def same(self, a, b):\n        return a + b * 2\n    def split(self, a, b):\n        return (a +\n            b * 2)\n    def outer(self, a, b):\n        return (a +\n            b * 2)\n";
+    let mut engine = Engine::new().expect("engine");
+    let code = engine.load(src).expect("load");
+    let mut host = MemoryHost::default();
+    let lim = Limits {
+        cycles: 1_000_000,
+        cells: 100_000,
+    };
+    let deployed = engine.deploy(&code, &mut host, ctx(1), &[], lim);
+    host.apply(&[0xaa; 20], &deployed.effects);
+    let mut failing_line = |method: &str, a: Value, b: Value| {
+        let out = engine.call(
+            &code,
+            &mut host,
+            ctx(2),
+            method,
+            &Value::List(vec![a, b]).encode().unwrap(),
+            lim,
+        );
+        let error = out.result.expect_err("the call fails");
+        let traceback = error.traceback.expect("a traceback");
+        let line = traceback
+            .lines()
+            .filter_map(|l| l.split(", line ").nth(1))
+            .next_back()
+            .and_then(|rest| rest.split(',').next())
+            .and_then(|n| n.parse::<u32>().ok());
+        (error.message, line)
+    };
+    let text = |x: &str| Value::Str(x.into());
+    // `b * 2` fails (the inner operator).
+    let (message, line) = failing_line("same", Value::Int(1.into()), Value::None);
+    assert!(
+        message.contains("unsupported operand type(s) for *"),
+        "{message}"
+    );
+    assert_eq!(line, Some(3));
+    let (_, line) = failing_line("split", Value::Int(1.into()), Value::None);
+    assert_eq!(line, Some(6));
+    // `a + …` fails (the outer operator).
+    let (message, line) = failing_line("same", Value::Int(1.into()), text("x"));
+    assert!(
+        message.contains("unsupported operand type(s) for +"),
+        "{message}"
+    );
+    assert_eq!(line, Some(3));
+    let (_, line) = failing_line("outer", Value::Int(1.into()), text("x"));
+    assert_eq!(line, Some(8));
+}
