@@ -80,6 +80,14 @@ fn source_text(source: &PyObjectRef, vm: &VirtualMachine) -> PyResult<String> {
     ))
 }
 
+/// The identifier-like words of `text` (`dataclasses` builds its methods' source from field
+/// names: a field named like a builtin of the metering rewrite would be bound as that builtin,
+/// `bound_helpers`, and the method would store or call the builtin where it means the field).
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+}
+
 /// Compiles run-time source under the rules above.
 fn compile_source(text: &str, mode: Mode, vm: &VirtualMachine) -> PyResult<PyRef<PyCode>> {
     // Leading whitespace is allowed in eval input, as CPython's eval strips it.
@@ -88,7 +96,16 @@ fn compile_source(text: &str, mode: Mode, vm: &VirtualMachine) -> PyResult<PyRef
     } else {
         text
     };
-    let actor_rules = meter::in_call() && !called_by_dataclass_generator(vm);
+    let dataclass_methods = meter::in_call() && called_by_dataclass_generator(vm);
+    if dataclass_methods
+        && let Some(name) = identifiers(text).find(|w| crate::instrument::is_reserved(w))
+    {
+        return Err(vm.new_type_error(format!(
+            "dataclass field names may not be names of the metering rewrite's builtins, \
+             not {name:?} (rule: dataclass-field-name)"
+        )));
+    }
+    let actor_rules = meter::in_call() && !dataclass_methods;
     if actor_rules && let Err(problems) = validate::validate_dynamic(text, mode == Mode::Eval) {
         let first = problems
             .first()

@@ -178,14 +178,11 @@ pub fn set_with_fused(
     dict.set_item(name, new(name, fast, fused, vm), vm)
 }
 
-/// The fused builtin `name` that `outer` (a fast builtin) holds.
-pub fn fused(outer: &PyObject, name: &str) -> Option<PyObjectRef> {
-    let outer = outer.downcast_ref::<FastBuiltin>()?;
+/// The fused builtins `outer` holds, by name (none if it is not a fast builtin).
+pub fn fused(outer: &PyObject) -> &[(&'static str, PyObjectRef)] {
     outer
-        .fused
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, f)| f.clone())
+        .downcast_ref::<FastBuiltin>()
+        .map_or(&[], |outer| outer.fused.as_slice())
 }
 
 fn new(
@@ -273,8 +270,11 @@ mod tests {
             let builtins = vm.builtins.dict();
             for f in crate::instrument::ops::fused() {
                 let outer = builtins.get_item(f.outer, vm).expect("outer operator");
-                let fused = super::fused(&outer, f.name).expect("fused builtin");
-                builtins.set_item(f.name, fused, vm).expect("set");
+                let (_, fused) = super::fused(&outer)
+                    .iter()
+                    .find(|(name, _)| *name == f.name)
+                    .expect("fused builtin");
+                builtins.set_item(f.name, fused.clone(), vm).expect("set");
             }
         });
         engine

@@ -231,10 +231,12 @@ pub(crate) struct Fuse {
 impl Fuse {
     /// For a tree parsed from `source`.
     pub(crate) fn new(source: &str) -> Self {
-        let line_breaks = source
-            .bytes()
+        // `\n`, `\r\n` and a lone `\r` each end a line, as for the compiler's line numbers.
+        let bytes = source.as_bytes();
+        let line_breaks = bytes
+            .iter()
             .enumerate()
-            .filter(|(_, b)| *b == b'\n')
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
             .filter_map(|(i, _)| u32::try_from(i).ok())
             .collect();
         Self { line_breaks }

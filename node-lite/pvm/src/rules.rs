@@ -273,9 +273,9 @@ pub const RULES: &[RuleInfo] = &[
         rule: Rule::DataclassFieldName,
         id: "dataclass-field-name",
         when: When::RunTime,
-        refuses: "dataclass fields whose names are not identifiers, or are keywords (set through `__annotations__` or `make_dataclass`)",
-        why: "`dataclasses` builds its methods as Python source from the field names: such a name would be code",
-        instead: "fields named by identifiers, as `make_dataclass` already requires",
+        refuses: "dataclass fields whose names are not identifiers, are keywords, or are names of the metering rewrite's builtins (`__m__`, `__ad__`, …), set through `__annotations__` or `make_dataclass`",
+        why: "`dataclasses` builds its methods as Python source from the field names: such a name would be code, or would call the metering builtin where it means the field",
+        instead: "fields named by identifiers; no field name needs the dunder form",
     },
     RuleInfo {
         rule: Rule::WrapperAttributes,
