@@ -21,19 +21,27 @@ fn ctx(height: u64) -> CallContext {
     }
 }
 
-#[test]
-fn counter() {
-    let src = "class Actor:\n    def __init__(self):\n        self.n = 0\n    def inc(self, by=1):\n        self.n += by\n        return self.n\n";
+const LIMITS: Limits = Limits {
+    cycles: 1_000_000,
+    cells: 100_000,
+};
+
+/// An engine with `src` loaded and deployed (at height 1) into a fresh host.
+fn deployed(src: &str) -> (Engine, std::rc::Rc<ActorCode>, MemoryHost) {
     let mut engine = Engine::new().expect("engine");
     let code = engine.load(src).expect("load");
     let mut host = MemoryHost::default();
-    let lim = Limits {
-        cycles: 1_000_000,
-        cells: 100_000,
-    };
-    let out = engine.deploy(&code, &mut host, ctx(1), &[], lim);
+    let out = engine.deploy(&code, &mut host, ctx(1), &[], LIMITS);
     println!("deploy: {:?}", out);
     host.apply(&[0xaa; 20], &out.effects);
+    (engine, code, host)
+}
+
+#[test]
+fn counter() {
+    let src = "class Actor:\n    def __init__(self):\n        self.n = 0\n    def inc(self, by=1):\n        self.n += by\n        return self.n\n";
+    let (mut engine, code, mut host) = deployed(src);
+    let lim = LIMITS;
     let args = Value::List(vec![Value::Int(5.into())]).encode().unwrap();
     let out = engine.call(&code, &mut host, ctx(2), "inc", &args, lim);
     println!("call: {:?}", out);
@@ -45,15 +53,8 @@ fn counter() {
 #[test]
 fn an_error_in_a_nested_operator_names_its_line() {
     let src = "class Actor:\n    def same(self, a, b):\n        return a + b * 2\n    def split(self, a, b):\n        return (a +\n            b * 2)\n    def outer(self, a, b):\n        return (a +\n            b * 2)\n";
-    let mut engine = Engine::new().expect("engine");
-    let code = engine.load(src).expect("load");
-    let mut host = MemoryHost::default();
-    let lim = Limits {
-        cycles: 1_000_000,
-        cells: 100_000,
-    };
-    let deployed = engine.deploy(&code, &mut host, ctx(1), &[], lim);
-    host.apply(&[0xaa; 20], &deployed.effects);
+    let (mut engine, code, mut host) = deployed(src);
+    let lim = LIMITS;
     let mut failing_line = |method: &str, a: Value, b: Value| {
         let out = engine.call(
             &code,
