@@ -4,6 +4,8 @@
 //!
 //! - `loop_metered` vs `loop_unmetered` (`pvm`'s loops: the same 10,000 iterations as a metered
 //!   actor handler and as plain code);
+//! - `while_metered`, a metered `while` loop that only counts (`cycle_price`'s baseline loop),
+//!   given per iteration;
 //! - `counter_increment`, a metered call with its storage load and save;
 //! - `interpreter_fresh`, one engine built (the library's bytecode already compiled, as for every
 //!   engine after a process's first).
@@ -27,6 +29,7 @@ mod workloads;
 const WORKLOADS: &[(&str, u64)] = &[
     ("loop_metered", 5),
     ("loop_unmetered", 5),
+    ("while_metered", 5),
     ("counter_increment", 200),
     ("interpreter_fresh", 1),
 ];
@@ -35,6 +38,7 @@ struct Setup {
     engine: Engine,
     looper: Rc<ActorCode>,
     loop_host: MemoryHost,
+    while_loop: Rc<ActorCode>,
     counter: Rc<ActorCode>,
     counter_host: MemoryHost,
     unmetered: String,
@@ -46,6 +50,11 @@ fn setup() -> Setup {
     let mut loop_host = MemoryHost::default();
     let d = engine.deploy(&looper, &mut loop_host, ctx(), &[], LIMITS);
     loop_host.apply(&[0xaa; 20], &d.effects);
+    let while_loop = engine
+        .load(&workloads::metered_while())
+        .expect("while actor");
+    let d = engine.deploy(&while_loop, &mut loop_host, ctx(), &[], LIMITS);
+    loop_host.apply(&[0xaa; 20], &d.effects);
     let counter = engine.load(COUNTER).expect("counter");
     let mut counter_host = MemoryHost::default();
     let d = engine.deploy(&counter, &mut counter_host, ctx(), &[], LIMITS);
@@ -54,12 +63,14 @@ fn setup() -> Setup {
     // Once each before counting: what a first run does differently is not counted.
     engine.call(&looper, &mut loop_host, ctx(), "run", &[], LIMITS);
     engine.debug_exec(&unmetered).expect("runs");
+    engine.call(&while_loop, &mut loop_host, ctx(), "run", &[], LIMITS);
     let out = engine.call(&counter, &mut counter_host, ctx(), "increment", &[], LIMITS);
     counter_host.apply(&[0xaa; 20], &out.effects);
     Setup {
         engine,
         looper,
         loop_host,
+        while_loop,
         counter,
         counter_host,
         unmetered,
@@ -79,6 +90,15 @@ fn measured_workload(workload: &str, runs: u64, s: &mut Setup) {
             }
             "loop_unmetered" => {
                 s.engine.debug_exec(&s.unmetered).expect("runs");
+            }
+            "while_metered" => {
+                let out = s
+                    .engine
+                    .call(&s.while_loop, &mut s.loop_host, ctx(), "run", &[], LIMITS);
+                assert_eq!(
+                    out.result,
+                    Ok(Value::Int(workloads::WHILE_ITERATIONS.into()))
+                );
             }
             "counter_increment" => {
                 let out = s.engine.call(
@@ -147,6 +167,10 @@ fn main() {
     println!(
         "loop_metered / loop_unmetered = {:.3} (goal ≤ 1.25)",
         counts["loop_metered"] / counts["loop_unmetered"]
+    );
+    println!(
+        "while_metered: {:.0} instructions per iteration",
+        counts["while_metered"] / workloads::WHILE_ITERATIONS as f64
     );
     println!(
         "interpreter_fresh / counter_increment = {:.0} calls' worth",

@@ -4,6 +4,7 @@
 //!   ≤ 30 µs);
 //! - `loop_metered` vs `loop_unmetered`: the same loop as a metered actor handler and as plain
 //!   uninstrumented code on the same interpreter (goal ≤ 1.25×);
+//! - `while_metered`: a metered `while` loop that only counts (`cycle_price`'s baseline);
 //! - `interpreter_reuse` vs `interpreter_fresh`: a call on a live engine vs building one.
 //!
 //! Run: `cargo bench -p cowboy-pvm --bench pvm`.
@@ -46,6 +47,18 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let out = engine.call(&looper, &mut loop_host, ctx(), "run", &[], LIMITS);
             assert_eq!(out.result.as_ref().ok(), Some(&expected));
+        })
+    });
+    let while_loop = engine
+        .load(&workloads::metered_while())
+        .expect("while actor");
+    let d = engine.deploy(&while_loop, &mut loop_host, ctx(), &[], LIMITS);
+    loop_host.apply(&[0xaa; 20], &d.effects);
+    let counted = Value::Int(workloads::WHILE_ITERATIONS.into());
+    group.bench_function("while_metered", |b| {
+        b.iter(|| {
+            let out = engine.call(&while_loop, &mut loop_host, ctx(), "run", &[], LIMITS);
+            assert_eq!(out.result.as_ref().ok(), Some(&counted));
         })
     });
     let unmetered = workloads::unmetered_loop();

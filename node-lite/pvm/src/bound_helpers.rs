@@ -87,6 +87,10 @@ fn bound() -> impl Iterator<Item = &'static str> {
 /// Starts the marker constant of a bound builtin (followed by its name).
 const MARKER: &str = "\0cowboy-bound-builtin:";
 
+/// Starts the marker constant of a block's charge (followed by its cycles in decimal): the
+/// constant becomes a `charge_constant::ChargeConstant`.
+const CHARGE_MARKER: &str = "\0cowboy-charge:";
+
 /// Binds the builtins in an instrumented module (see the module comment), parsed from
 /// `source`, fusing checked operators as it goes (`instrument::Fuse`); says whether it did
 /// (see [`Bytecode::new`]).
@@ -146,16 +150,67 @@ impl<'a> Visitor<'a> for FindsNul {
 }
 
 /// Turns each load of a bound name into its marker literal, after fusing the checked
-/// operators that can be (fused builtins are only ever bound); notes whether it turned any.
+/// operators that can be (fused builtins are only ever bound), and each block charge into a
+/// charge constant (`charge_constant`); notes whether it turned any.
 struct Binds {
     bound: std::cell::Cell<bool>,
     fuse: instrument::Fuse,
 }
 
+impl Binds {
+    /// The charge constant's marker for `expr` if it is the instrumenter's `__m__(n)`.
+    fn charge_marker(&self, expr: &Expr) -> Option<Expr> {
+        let Expr::Call(call) = expr else { return None };
+        let Expr::Name(name) = &*call.func else {
+            return None;
+        };
+        let [Expr::NumberLiteral(n)] = &*call.arguments.args else {
+            return None;
+        };
+        let ast::Number::Int(n) = &n.value else {
+            return None;
+        };
+        if name.id.as_str() != instrument::CHARGE || !call.arguments.keywords.is_empty() {
+            return None;
+        }
+        let cycles = n.as_u64()?;
+        self.bound.set(true);
+        Some(instrument::str_lit(
+            &format!("{CHARGE_MARKER}{cycles}"),
+            call.range,
+        ))
+    }
+}
+
 impl Transformer for Binds {
+    fn visit_stmt(&self, stmt: &mut Stmt) {
+        // `__m__(n)` as a statement: `not C`, whose truth test charges.
+        if let Stmt::Expr(e) = stmt
+            && let Some(marker) = self.charge_marker(&e.value)
+        {
+            let range = ruff_text_size::Ranged::range(&*e.value);
+            *e.value = Expr::UnaryOp(ast::ExprUnaryOp {
+                node_index: ast::AtomicNodeIndex::NONE,
+                range,
+                op: ast::UnaryOp::Not,
+                operand: Box::new(marker),
+            });
+            return;
+        }
+        transformer::walk_stmt(self, stmt);
+    }
+
     fn visit_expr(&self, expr: &mut Expr) {
         if let Some(fused) = self.fuse.fused(expr) {
             *expr = fused;
+        }
+        // `(__m__(n) and test)`: `(C and test)`.
+        if let Expr::BoolOp(b) = expr
+            && b.op == ast::BoolOp::And
+            && let Some(first) = b.values.first_mut()
+            && let Some(marker) = self.charge_marker(first)
+        {
+            *first = marker;
         }
         if let Expr::Name(name) = expr
             && name.ctx == ExprContext::Load
@@ -271,11 +326,19 @@ impl ConstantBag for HelperBag<'_> {
                     .strip_prefix(MARKER.as_bytes())
                     .and_then(|name| std::str::from_utf8(name).ok())
                     .and_then(|name| self.helpers.get(name));
-                match bound {
-                    Some(object) => object.clone(),
+                let charge = value
+                    .as_bytes()
+                    .strip_prefix(CHARGE_MARKER.as_bytes())
+                    .and_then(|cycles| std::str::from_utf8(cycles).ok())
+                    .and_then(|cycles| cycles.parse::<u64>().ok());
+                match (bound, charge) {
+                    (Some(object), _) => object.clone(),
+                    (None, Some(cycles)) => {
+                        crate::charge_constant::ChargeConstant::object(cycles, ctx)
+                    }
                     // RustPython interns the short strings of code.
-                    None if value.len() <= 20 => ctx.intern_str(value).to_object(),
-                    None => ctx.new_str(value).into(),
+                    (None, None) if value.len() <= 20 => ctx.intern_str(value).to_object(),
+                    (None, None) => ctx.new_str(value).into(),
                 }
             }
             BorrowedConstant::Integer { value } => ctx.new_bigint(value).into(),
@@ -437,7 +500,12 @@ mod tests {
         for (_, op, arg) in instructions(code) {
             if let Instruction::LoadConst { .. } = op {
                 let object: &PyObject = code.code.constants.get(arg as usize).unwrap().borrow();
-                count += usize::from(helpers.0.iter().any(|(_, h)| h.is(object)));
+                count += usize::from(
+                    helpers.0.iter().any(|(_, h)| h.is(object))
+                        || object
+                            .downcast_ref::<crate::charge_constant::ChargeConstant>()
+                            .is_some(),
+                );
             }
         }
         count
@@ -555,6 +623,53 @@ mod tests {
 
     fn is_reserved_operator(name: &str) -> bool {
         ops::ALL.contains(&name) || ops::fused().any(|f| f.name == name)
+    }
+
+    /// The cycles of the charge constants of a function's code, in the order of its
+    /// constants, and the names it loads.
+    fn charges_and_names(source: &str) -> (Vec<u64>, Vec<String>) {
+        let bytecode = instrumented_bytecode(source, "<actor>", true).unwrap();
+        let f = bytecode
+            .code()
+            .constants
+            .iter()
+            .find_map(|c| match c.borrow_constant() {
+                BorrowedConstant::Code { code } => Some(code.clone()),
+                _ => None,
+            })
+            .expect("a function");
+        let charges = f
+            .constants
+            .iter()
+            .filter_map(|c| match c.borrow_constant() {
+                BorrowedConstant::Str { value } => value
+                    .as_str()
+                    .ok()
+                    .and_then(|v| v.strip_prefix(CHARGE_MARKER))
+                    .and_then(|n| n.parse().ok()),
+                _ => None,
+            })
+            .collect();
+        (charges, f.names.iter().map(|n| n.to_string()).collect())
+    }
+
+    #[test]
+    fn block_charges_are_constants_tested_for_truth() {
+        // The body's charge (a statement) and the loop test's (`(C and i < n)`).
+        let (charges, names) =
+            charges_and_names("def f(n):\n    i = 0\n    while i < n:\n        i += 1\n");
+        assert_eq!(charges.len(), 2, "{charges:?}");
+        assert!(!names.iter().any(|n| n == instrument::CHARGE), "{names:?}");
+        Interpreter::without_stdlib(Default::default()).enter(|vm| {
+            let constant = crate::charge_constant::ChargeConstant::object(7, &vm.ctx);
+            assert_eq!(constant.repr(vm).unwrap().to_string(), "<cycle charge 7>");
+            // Outside a call nothing is metered: the test is just true.
+            assert!(constant.try_to_bool(vm).unwrap());
+        });
+        // Unbound code keeps the calls.
+        let (charges, names) = charges_and_names("def f(n):\n    return (n, '\0')\n");
+        assert!(charges.is_empty());
+        assert!(names.iter().any(|n| n == instrument::CHARGE), "{names:?}");
     }
 
     #[test]

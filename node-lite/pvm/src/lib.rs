@@ -3,6 +3,7 @@
 pub mod alloc;
 pub mod bound_helpers;
 pub mod call_state;
+pub mod charge_constant;
 pub mod cost;
 pub mod dynamic;
 pub mod engine;

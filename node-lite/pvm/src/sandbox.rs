@@ -732,6 +732,7 @@ pub fn install_library_builtins(vm: &VirtualMachine) -> PyResult<()> {
     set_builtin(&b, "__import__", crate::library::import_hook, vm)?;
     // The builtins the instrumenter calls on every block and operator (`fast_builtin`).
     fast_builtin::init();
+    crate::charge_constant::init();
     fast_builtin::set(&b, CHARGE, Fast::One(m_charge), vm)?;
     fast_builtin::set(&b, CHARGE_CHARS, Fast::One(m_charge_chars), vm)?;
     set_builtin(&b, crate::instrument::REWORD, fidelity::reword_builtin, vm)?;

@@ -34,6 +34,18 @@ pub fn metered_loop() -> String {
     )
 }
 
+/// Iterations of [`metered_while`].
+pub const WHILE_ITERATIONS: i64 = 10_000;
+
+/// A `while` loop that only counts, as the `run` handler of an actor: the loop the cycle
+/// price is calibrated on (`cycle_price`, `loop (baseline)`), one test and one `+=` per
+/// iteration.
+pub fn metered_while() -> String {
+    format!(
+        "class Actor:\n    def run(self):\n        i = 0\n        while i < {WHILE_ITERATIONS}:\n            i += 1\n        return i\n"
+    )
+}
+
 /// The loop as plain module code (`Engine::debug_exec`: not instrumented).
 pub fn unmetered_loop() -> String {
     format!("{LOOP_BODY}result = total\n")
