@@ -326,11 +326,18 @@ impl ConstantBag for HelperBag<'_> {
                     .strip_prefix(MARKER.as_bytes())
                     .and_then(|name| std::str::from_utf8(name).ok())
                     .and_then(|name| self.helpers.get(name));
-                let charge = value
-                    .as_bytes()
-                    .strip_prefix(CHARGE_MARKER.as_bytes())
-                    .and_then(|cycles| std::str::from_utf8(cycles).ok())
-                    .and_then(|cycles| cycles.parse::<u64>().ok());
+                // A charge marker that does not parse (none is written so) charges every
+                // cycle: a broken charge fails the call, it never runs for free.
+                let charge =
+                    value
+                        .as_bytes()
+                        .strip_prefix(CHARGE_MARKER.as_bytes())
+                        .map(|cycles| {
+                            std::str::from_utf8(cycles)
+                                .ok()
+                                .and_then(|cycles| cycles.parse::<u64>().ok())
+                                .unwrap_or(u64::MAX)
+                        });
                 match (bound, charge) {
                     (Some(object), _) => object.clone(),
                     (None, Some(cycles)) => {
@@ -497,15 +504,29 @@ mod tests {
                 code.code.qualname
             );
         }
-        for (_, op, arg) in instructions(code) {
+        let listed = instructions(code);
+        for (i, (_, op, arg)) in listed.iter().enumerate() {
             if let Instruction::LoadConst { .. } = op {
-                let object: &PyObject = code.code.constants.get(arg as usize).unwrap().borrow();
-                count += usize::from(
-                    helpers.0.iter().any(|(_, h)| h.is(object))
-                        || object
-                            .downcast_ref::<crate::charge_constant::ChargeConstant>()
-                            .is_some(),
-                );
+                let object: &PyObject = code.code.constants.get(*arg as usize).unwrap().borrow();
+                let charge = object
+                    .downcast_ref::<crate::charge_constant::ChargeConstant>()
+                    .is_some();
+                if charge {
+                    // Tested for truth next (`not C`, a jump on `C`), or after the copy a
+                    // value-context `and` makes: a compiler that folded constant truth tests
+                    // (CPython's does) would drop the charge.
+                    let next = |k: usize| listed.get(i + k).map(|(_, op, _)| *op);
+                    let tested = matches!(next(1), Some(Instruction::ToBool))
+                        || (matches!(next(1), Some(Instruction::Copy { .. }))
+                            && matches!(next(2), Some(Instruction::ToBool)));
+                    assert!(
+                        tested,
+                        "a charge constant in {} is not tested for truth: {:?}",
+                        code.code.qualname,
+                        next(1)
+                    );
+                }
+                count += usize::from(helpers.0.iter().any(|(_, h)| h.is(object)) || charge);
             }
         }
         count
