@@ -611,11 +611,10 @@ mod tests {
         });
     }
 
-    /// The builtins a function's code calls, bound or by name, in the order of its constants
-    /// and names.
-    fn called_builtins(source: &str) -> Vec<String> {
+    /// The code of the first function `source` (actor code) defines, compiled and bound.
+    fn first_function(source: &str) -> CodeObject {
         let bytecode = instrumented_bytecode(source, "<actor>", true).unwrap();
-        let f = bytecode
+        bytecode
             .code()
             .constants
             .iter()
@@ -623,20 +622,31 @@ mod tests {
                 BorrowedConstant::Code { code } => Some(code.clone()),
                 _ => None,
             })
-            .expect("a function");
-        let bound = f
-            .constants
+            .expect("a function")
+    }
+
+    /// What follows `marker` in the marker constants of `f`, in the order of its constants.
+    fn marked(f: &CodeObject, marker: &'static str) -> Vec<String> {
+        f.constants
             .iter()
             .filter_map(|c| match c.borrow_constant() {
                 BorrowedConstant::Str { value } => value
                     .as_str()
                     .ok()
-                    .and_then(|v| v.strip_prefix(MARKER))
+                    .and_then(|v| v.strip_prefix(marker))
                     .map(str::to_owned),
                 _ => None,
-            });
+            })
+            .collect()
+    }
+
+    /// The builtins a function's code calls, bound or by name, in the order of its constants
+    /// and names.
+    fn called_builtins(source: &str) -> Vec<String> {
+        let f = first_function(source);
         let named = f.names.iter().map(|n| n.to_string());
-        bound
+        marked(&f, MARKER)
+            .into_iter()
             .chain(named)
             .filter(|n| is_reserved_operator(n))
             .collect()
@@ -649,27 +659,10 @@ mod tests {
     /// The cycles of the charge constants of a function's code, in the order of its
     /// constants, and the names it loads.
     fn charges_and_names(source: &str) -> (Vec<u64>, Vec<String>) {
-        let bytecode = instrumented_bytecode(source, "<actor>", true).unwrap();
-        let f = bytecode
-            .code()
-            .constants
+        let f = first_function(source);
+        let charges = marked(&f, CHARGE_MARKER)
             .iter()
-            .find_map(|c| match c.borrow_constant() {
-                BorrowedConstant::Code { code } => Some(code.clone()),
-                _ => None,
-            })
-            .expect("a function");
-        let charges = f
-            .constants
-            .iter()
-            .filter_map(|c| match c.borrow_constant() {
-                BorrowedConstant::Str { value } => value
-                    .as_str()
-                    .ok()
-                    .and_then(|v| v.strip_prefix(CHARGE_MARKER))
-                    .and_then(|n| n.parse().ok()),
-                _ => None,
-            })
+            .map(|n| n.parse().expect("cycles"))
             .collect();
         (charges, f.names.iter().map(|n| n.to_string()).collect())
     }
