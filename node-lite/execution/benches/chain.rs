@@ -539,7 +539,16 @@ fn timers(engine: &mut Engine, quick: bool) {
             let executed = chain
                 .execute(engine, &assembled.block, Some(vec![]))
                 .expect("block");
+            let executed_at = start.elapsed();
             chain.commit(&executed).expect("commit");
+            if std::env::var_os("COWBOY_BENCH_PHASES").is_some() {
+                eprintln!(
+                    "  phases: assemble+execute+root {:.1} ms (timers {:.1} ms), commit {:.1} ms",
+                    executed_at.as_secs_f64() * 1e3,
+                    executed.stats.timer_time.as_secs_f64() * 1e3,
+                    (start.elapsed() - executed_at).as_secs_f64() * 1e3
+                );
+            }
             w.push(start.elapsed().as_secs_f64() * 1e3);
             p.push(executed.stats.timer_time.as_secs_f64() * 1e3);
             assert_eq!(executed.stats.timers_fired, 20, "20 timers due per block");

@@ -318,12 +318,6 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
     let multipliers = x.env.params.lane_fee_multipliers.clone();
     let mut executed_txs = 0;
     for (i, checked) in std::mem::take(&mut run.checked).into_iter().enumerate() {
-        let hash = run
-            .block
-            .transactions
-            .get(i)
-            .map(|t| t.digest())
-            .unwrap_or(Hash::ZERO);
         let lane = checked
             .as_ref()
             .map_or(Lane::User, |v| lane_of(&v.tx.instruction));
@@ -363,6 +357,13 @@ fn user_transactions(run: &mut BlockRun<'_, '_, '_>) -> Result<(), BlockError> {
                 executed_txs += 1;
             }
             Err(error) => {
+                // Hashed only here: an admitted transaction's hash came with its check.
+                let hash = run
+                    .block
+                    .transactions
+                    .get(i)
+                    .map(|t| t.digest())
+                    .unwrap_or(Hash::ZERO);
                 x.file_traces(Vec::new());
                 run.receipts
                     .push((skipped_receipt(hash, &error), Some(i as u32)));
