@@ -30,6 +30,7 @@ const WORKLOADS: &[(&str, u64)] = &[
     ("loop_metered", 5),
     ("loop_unmetered", 5),
     ("while_metered", 5),
+    ("instances_metered", 3),
     ("counter_increment", 200),
     ("interpreter_fresh", 1),
 ];
@@ -39,6 +40,7 @@ struct Setup {
     looper: Rc<ActorCode>,
     loop_host: MemoryHost,
     while_loop: Rc<ActorCode>,
+    instances: Rc<ActorCode>,
     counter: Rc<ActorCode>,
     counter_host: MemoryHost,
     unmetered: String,
@@ -55,6 +57,11 @@ fn setup() -> Setup {
         .expect("while actor");
     let d = engine.deploy(&while_loop, &mut loop_host, ctx(), &[], LIMITS);
     loop_host.apply(&[0xaa; 20], &d.effects);
+    let instances = engine
+        .load(&workloads::metered_instances())
+        .expect("instances actor");
+    let d = engine.deploy(&instances, &mut loop_host, ctx(), &[], LIMITS);
+    loop_host.apply(&[0xaa; 20], &d.effects);
     let counter = engine.load(COUNTER).expect("counter");
     let mut counter_host = MemoryHost::default();
     let d = engine.deploy(&counter, &mut counter_host, ctx(), &[], LIMITS);
@@ -64,6 +71,7 @@ fn setup() -> Setup {
     engine.call(&looper, &mut loop_host, ctx(), "run", &[], LIMITS);
     engine.debug_exec(&unmetered).expect("runs");
     engine.call(&while_loop, &mut loop_host, ctx(), "run", &[], LIMITS);
+    engine.call(&instances, &mut loop_host, ctx(), "run", &[], LIMITS);
     let out = engine.call(&counter, &mut counter_host, ctx(), "increment", &[], LIMITS);
     counter_host.apply(&[0xaa; 20], &out.effects);
     Setup {
@@ -71,6 +79,7 @@ fn setup() -> Setup {
         looper,
         loop_host,
         while_loop,
+        instances,
         counter,
         counter_host,
         unmetered,
@@ -100,6 +109,15 @@ fn measured_workload(workload: &str, runs: u64, s: &mut Setup) {
                     Ok(Value::Int(workloads::WHILE_ITERATIONS.into()))
                 );
             }
+            "instances_metered" => {
+                let out = s
+                    .engine
+                    .call(&s.instances, &mut s.loop_host, ctx(), "run", &[], LIMITS);
+                assert_eq!(
+                    out.result,
+                    Ok(Value::Int(workloads::WHILE_ITERATIONS.into()))
+                );
+            }
             "counter_increment" => {
                 let out = s.engine.call(
                     &s.counter,
@@ -115,6 +133,21 @@ fn measured_workload(workload: &str, runs: u64, s: &mut Setup) {
             other => panic!("no workload {other}"),
         }
     }
+}
+
+/// The cycles one run of `while_metered` and of `instances_metered` is charged.
+fn cycles_charged() -> (u64, u64) {
+    let mut s = setup();
+    let mut cycles = |code: &Rc<ActorCode>| {
+        let out = s
+            .engine
+            .call(code, &mut s.loop_host, ctx(), "run", &[], LIMITS);
+        assert!(out.result.is_ok(), "{:?}", out.result);
+        out.cycles_used
+    };
+    let while_loop = s.while_loop.clone();
+    let instances = s.instances.clone();
+    (cycles(&while_loop), cycles(&instances))
 }
 
 /// Runs this binary on `workload` under callgrind; instructions per run.
@@ -171,6 +204,18 @@ fn main() {
     println!(
         "while_metered: {:.0} instructions per iteration",
         counts["while_metered"] / workloads::WHILE_ITERATIONS as f64
+    );
+    // Per cycle charged: what `cycle_price` compares in wall time, exactly.
+    let (while_cycles, instance_cycles) = cycles_charged();
+    let while_per_cycle = counts["while_metered"] / while_cycles as f64;
+    let instance_per_cycle = counts["instances_metered"] / instance_cycles as f64;
+    println!(
+        "instances_metered: {:.0} instructions per iteration; {:.0} per cycle charged against \
+         while_metered's {:.0} = {:.2}× (cycle_price's `instance creation` vs its baseline)",
+        counts["instances_metered"] / workloads::WHILE_ITERATIONS as f64,
+        instance_per_cycle,
+        while_per_cycle,
+        instance_per_cycle / while_per_cycle
     );
     println!(
         "interpreter_fresh / counter_increment = {:.0} calls' worth",

@@ -5,6 +5,8 @@
 //! - `loop_metered` vs `loop_unmetered`: the same loop as a metered actor handler and as plain
 //!   uninstrumented code on the same interpreter (goal ≤ 1.25×);
 //! - `while_metered`: a metered `while` loop that only counts (`cycle_price`'s baseline);
+//! - `instances_metered`: the same loop creating an instance per iteration (`cycle_price`'s
+//!   `instance creation`);
 //! - `interpreter_reuse` vs `interpreter_fresh`: a call on a live engine vs building one.
 //!
 //! Run: `cargo bench -p cowboy-pvm --bench pvm`.
@@ -58,6 +60,17 @@ fn bench(c: &mut Criterion) {
     group.bench_function("while_metered", |b| {
         b.iter(|| {
             let out = engine.call(&while_loop, &mut loop_host, ctx(), "run", &[], LIMITS);
+            assert_eq!(out.result.as_ref().ok(), Some(&counted));
+        })
+    });
+    let instances = engine
+        .load(&workloads::metered_instances())
+        .expect("instances actor");
+    let d = engine.deploy(&instances, &mut loop_host, ctx(), &[], LIMITS);
+    loop_host.apply(&[0xaa; 20], &d.effects);
+    group.bench_function("instances_metered", |b| {
+        b.iter(|| {
+            let out = engine.call(&instances, &mut loop_host, ctx(), "run", &[], LIMITS);
             assert_eq!(out.result.as_ref().ok(), Some(&counted));
         })
     });

@@ -278,10 +278,21 @@ pub fn is_library_object(obj: &PyObject) -> bool {
 
 /// Refuses a change to a library object while a call runs.
 pub fn check_mutation(obj: &PyObject, what: &str, vm: &VirtualMachine) -> PyResult<()> {
+    check_mutation_with(obj, || what.to_owned(), vm)
+}
+
+/// [`check_mutation`], saying what was refused only when it is (the write barrier runs on every
+/// attribute store).
+fn check_mutation_with(
+    obj: &PyObject,
+    what: impl FnOnce() -> String,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
     if meter::in_call() && is_library_object(obj) {
         return Err(vm.new_type_error(format!(
-            "cannot {what} {}: objects of the standard library are shared by all actors and \
+            "cannot {} {}: objects of the standard library are shared by all actors and \
              read-only (rule: library-read-only)",
+            what(),
             describe(obj)
         )));
     }
@@ -424,11 +435,15 @@ fn setattro_wrapper<const I: usize>(
     value: PySetterValue,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
-    let what = match value {
-        PySetterValue::Assign(_) => format!("set attribute '{name}' of"),
-        PySetterValue::Delete => format!("delete attribute '{name}' of"),
-    };
-    check_mutation(zelf, &what, vm)?;
+    let assign = matches!(value, PySetterValue::Assign(_));
+    check_mutation_with(
+        zelf,
+        || {
+            let verb = if assign { "set" } else { "delete" };
+            format!("{verb} attribute '{name}' of")
+        },
+        vm,
+    )?;
     let original = SETATTRO_ORIGINALS[I]
         .get()
         .ok_or_else(|| vm.new_runtime_error("setattr patch table is inconsistent"))?;
@@ -652,13 +667,44 @@ fn plain_namespace(args: &mut FuncArgs, vm: &VirtualMachine) -> PyResult<()> {
 }
 
 /// The write barrier for a class created after start-up (see `patches::patch_new_type`).
-pub fn patch_new_type(ty: &Py<PyType>) {
+///
+/// A class that defines neither `__setattr__` nor `__delattr__` anywhere in its MRO but on
+/// `object` gets `object`'s guarded slot. RustPython gave it a generic slot that looks
+/// `__setattr__` up and calls it as a method, because `object.__setattr__` is the method of
+/// [`install_write_barrier`], not a slot wrapper: every `self.x = v` then built an argument
+/// vector and a bound method to reach the same check and the same original slot (about 3,400
+/// instructions where the slot takes 400; `cargo bench -p cowboy-pvm --bench instructions`,
+/// `instances_metered`). Both run [`check_mutation`] on the target, then `object`'s original
+/// `setattro`, so what a call does, raises and is charged is the same.
+pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
+    let object_setattro = vm.ctx.types.object_type.slots.setattro.load();
+    // Only once `object`'s slot is guarded ([`install_write_barrier`] runs before any class is
+    // made, but a class must never inherit an unguarded slot).
+    let guarded =
+        object_setattro.is_some_and(|f| wrappers().iter().any(|w| *w as usize == f as usize));
+    if guarded
+        && inherits_object_method(ty, "__setattr__", vm)
+        && inherits_object_method(ty, "__delattr__", vm)
+    {
+        ty.slots.setattro.store(object_setattro);
+        return;
+    }
     let registry = setattro_registry();
     if let Some(f) = ty.slots.setattro.load()
         && let Some(i) = registry.iter().position(|a| *a == f as usize)
     {
         ty.slots.setattro.store(Some(wrappers()[i]));
     }
+}
+
+/// Whether the `name` that `ty`'s instances find is `object`'s own: no class of its MRO but
+/// `object` has it in its namespace.
+pub(crate) fn inherits_object_method(
+    ty: &Py<PyType>,
+    name: &'static str,
+    vm: &VirtualMachine,
+) -> bool {
+    crate::patches::defining_class(ty, name, vm).is_some_and(|c| c.is(vm.ctx.types.object_type))
 }
 
 /// Guards `type.__new__` (class statements, `type(name, bases, ns)`, metaclasses).

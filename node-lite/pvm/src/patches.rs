@@ -122,6 +122,7 @@ type RichCompareFn = fn(
 ) -> PyResult<Either<PyObjectRef, PyComparisonValue>>;
 type ContainsFn = fn(PySequence<'_>, &PyObject, &VirtualMachine) -> PyResult<bool>;
 type SetattroFn = fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
+type NewFn = fn(PyTypeRef, rustpython_vm::function::FuncArgs, &VirtualMachine) -> PyResult;
 
 /// Wrapper tables: one monomorphised wrapper per distinct original function (function
 /// pointers carry no data, so each wrapper finds its original by its const index).
@@ -395,7 +396,44 @@ pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
     }
     crate::fidelity::fill_contains_slot(ty);
     crate::identity::patch_new_type(ty, vm);
-    crate::library_objects::patch_new_type(ty);
+    crate::library_objects::patch_new_type(ty, vm);
+    inherit_object_new(ty, vm);
+}
+
+/// Gives a class whose instances are made by `object.__new__` `object`'s own constructor slot.
+///
+/// RustPython 0.5 gives every class a generic constructor slot as soon as `__new__` is anywhere
+/// in its MRO, which it always is (`object` has it): each `A()` looked `__new__` up, bound it,
+/// copied the arguments with the class in front and called it, which checked the class and
+/// then called `object`'s slot (about 3,500 of an instance's 14,000 instructions;
+/// `instances_metered` in `cargo bench -p cowboy-pvm --bench instructions`). When no class of
+/// the MRO but `object` defines `__new__`, and the class's nearest built-in base constructs
+/// with `object`'s slot, those checks pass for every call, so calling the slot directly
+/// makes the same object and raises the same errors. Assigning `__new__` to the class later
+/// makes RustPython give it the generic slot again.
+fn inherit_object_new(ty: &Py<PyType>, vm: &VirtualMachine) {
+    let object_new = vm.ctx.types.object_type.slots.new.load();
+    if ty
+        .slots
+        .flags
+        .has_feature(PyTypeFlags::DISALLOW_INSTANTIATION)
+        || !crate::library_objects::inherits_object_method(ty, "__new__", vm)
+    {
+        return;
+    }
+    // The check `object.__new__(cls)` makes: `cls`'s nearest built-in base constructs as
+    // `object` does.
+    let mut built_in = ty.to_owned();
+    while built_in.slots.flags.has_feature(PyTypeFlags::HEAPTYPE) {
+        let Some(base) = built_in.base.clone() else {
+            return;
+        };
+        built_in = base;
+    }
+    let same = |a: Option<NewFn>, b: Option<NewFn>| a.map(|f| f as usize) == b.map(|f| f as usize);
+    if object_new.is_some() && same(built_in.slots.new.load(), object_new) {
+        ty.slots.new.store(object_new);
+    }
 }
 
 /// `object`'s original repr slot (its wrapper handles direct `object.__repr__(x)` calls).

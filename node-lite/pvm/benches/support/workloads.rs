@@ -46,6 +46,15 @@ pub fn metered_while() -> String {
     )
 }
 
+/// [`metered_while`] creating one instance of a class with an `__init__` per iteration: the
+/// operation `cycle_price` finds slowest per cycle (`instance creation`), which sets the
+/// execution-budget factor of the default genesis.
+pub fn metered_instances() -> String {
+    format!(
+        "class A:\n    def __init__(self, x):\n        self.x = x\n\nclass Actor:\n    def run(self):\n        i = 0\n        while i < {WHILE_ITERATIONS}:\n            A(i)\n            i += 1\n        return i\n"
+    )
+}
+
 /// The loop as plain module code (`Engine::debug_exec`: not instrumented).
 pub fn unmetered_loop() -> String {
     format!("{LOOP_BODY}result = total\n")
