@@ -516,10 +516,21 @@ pub fn install_write_barrier(vm: &VirtualMachine) -> PyResult<()> {
             method,
             object_type,
             move |args: FuncArgs, vm: &VirtualMachine| -> PyResult {
-                if let (Some(target), Some(attr)) = (args.args.first(), args.args.get(1)) {
-                    let verb = if assign { "set" } else { "delete" };
-                    let attr = attr.str(vm)?;
-                    check_mutation(target, &format!("{verb} attribute '{attr}' of"), vm)?;
+                // The name's own text, as the class slot's guard says it: a `str` subclass's
+                // `__str__` does not run (nor does it in CPython). A name that is not a `str`
+                // is refused by the original before anything is set.
+                if let (Some(target), Some(attr)) = (
+                    args.args.first(),
+                    args.args.get(1).and_then(|a| a.downcast_ref::<PyStr>()),
+                ) {
+                    check_mutation_with(
+                        target,
+                        || {
+                            let verb = if assign { "set" } else { "delete" };
+                            format!("{verb} attribute '{attr}' of")
+                        },
+                        vm,
+                    )?;
                 }
                 original.call(args, vm)
             },

@@ -432,8 +432,31 @@ fn inherit_object_new(ty: &Py<PyType>, vm: &VirtualMachine) {
     }
     let same = |a: Option<NewFn>, b: Option<NewFn>| a.map(|f| f as usize) == b.map(|f| f as usize);
     if object_new.is_some() && same(built_in.slots.new.load(), object_new) {
-        ty.slots.new.store(object_new);
+        ty.slots.new.store(Some(inherited_object_new));
     }
+}
+
+/// `object`'s constructor slot, called for a class that inherits it ([`inherit_object_new`]).
+///
+/// A function of its own rather than `object`'s slot itself: RustPython specializes a call of
+/// a class whose slot *is* `object`'s (`CALL_ALLOC_AND_ENTER_INIT`, which skips `object.__new__`
+/// and allocates differently) once the call has run often enough. The PVM freezes
+/// specialization in the code it compiles (`engine::freeze_code`) but not in RustPython's own
+/// bundled modules; no class created after start-up ever matched before, and none matches now.
+fn inherited_object_new(
+    cls: PyTypeRef,
+    args: rustpython_vm::function::FuncArgs,
+    vm: &VirtualMachine,
+) -> PyResult {
+    let new = vm
+        .ctx
+        .types
+        .object_type
+        .slots
+        .new
+        .load()
+        .ok_or_else(|| vm.new_runtime_error("object has no constructor slot"))?;
+    new(cls, args, vm)
 }
 
 /// `object`'s original repr slot (its wrapper handles direct `object.__repr__(x)` calls).

@@ -42,12 +42,17 @@ class HookedChild(Hooked):
     pass
 
 
+class Name(str):
+    def __str__(self):
+        raise ValueError("an attribute name's __str__ ran")
+
+
 def errors(*actions):
     out = []
     for action in actions:
         try:
             out.append(["ok", action()])
-        except (TypeError, AttributeError) as e:
+        except (TypeError, AttributeError, ValueError) as e:
             out.append([type(e).__name__, str(e)])
     return out
 
@@ -76,6 +81,11 @@ def run():
     hooked = HookedChild()
     hooked.v = 2
     out.append(hooked.v)
+    # A str subclass as a name is stored by its text; its __str__ never runs.
+    setattr(c, Name("n1"), 1)
+    setattr(hooked, Name("n2"), 3)
+    delattr(c, Name("n1"))
+    out.append([hasattr(c, "n1"), hooked.n2])
     # A class made at run time (dunder methods cannot be given to a class after it was made:
     # setattr refuses dunder names, rule dunder-attribute).
     made = type("Made", (WithInit,), {})
