@@ -100,19 +100,15 @@ fn measured_workload(workload: &str, runs: u64, s: &mut Setup) {
             "loop_unmetered" => {
                 s.engine.debug_exec(&s.unmetered).expect("runs");
             }
-            "while_metered" => {
+            "while_metered" | "instances_metered" => {
+                let code = if workload == "while_metered" {
+                    &s.while_loop
+                } else {
+                    &s.instances
+                };
                 let out = s
                     .engine
-                    .call(&s.while_loop, &mut s.loop_host, ctx(), "run", &[], LIMITS);
-                assert_eq!(
-                    out.result,
-                    Ok(Value::Int(workloads::WHILE_ITERATIONS.into()))
-                );
-            }
-            "instances_metered" => {
-                let out = s
-                    .engine
-                    .call(&s.instances, &mut s.loop_host, ctx(), "run", &[], LIMITS);
+                    .call(code, &mut s.loop_host, ctx(), "run", &[], LIMITS);
                 assert_eq!(
                     out.result,
                     Ok(Value::Int(workloads::WHILE_ITERATIONS.into()))
