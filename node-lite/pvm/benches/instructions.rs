@@ -48,24 +48,13 @@ struct Setup {
 
 fn setup() -> Setup {
     let mut engine = Engine::new().expect("engine");
-    let looper = engine.load(&workloads::metered_loop()).expect("loop actor");
     let mut loop_host = MemoryHost::default();
-    let d = engine.deploy(&looper, &mut loop_host, ctx(), &[], LIMITS);
-    loop_host.apply(&[0xaa; 20], &d.effects);
-    let while_loop = engine
-        .load(&workloads::metered_while())
-        .expect("while actor");
-    let d = engine.deploy(&while_loop, &mut loop_host, ctx(), &[], LIMITS);
-    loop_host.apply(&[0xaa; 20], &d.effects);
-    let instances = engine
-        .load(&workloads::metered_instances())
-        .expect("instances actor");
-    let d = engine.deploy(&instances, &mut loop_host, ctx(), &[], LIMITS);
-    loop_host.apply(&[0xaa; 20], &d.effects);
-    let counter = engine.load(COUNTER).expect("counter");
+    let looper = workloads::deployed(&mut engine, &mut loop_host, &workloads::metered_loop());
+    let while_loop = workloads::deployed(&mut engine, &mut loop_host, &workloads::metered_while());
+    let instances =
+        workloads::deployed(&mut engine, &mut loop_host, &workloads::metered_instances());
     let mut counter_host = MemoryHost::default();
-    let d = engine.deploy(&counter, &mut counter_host, ctx(), &[], LIMITS);
-    counter_host.apply(&[0xaa; 20], &d.effects);
+    let counter = workloads::deployed(&mut engine, &mut counter_host, COUNTER);
     let unmetered = workloads::unmetered_loop();
     // Once each before counting: what a first run does differently is not counted.
     engine.call(&looper, &mut loop_host, ctx(), "run", &[], LIMITS);

@@ -26,10 +26,8 @@ mod workloads;
 
 fn bench(c: &mut Criterion) {
     let mut engine = Engine::new().expect("engine");
-    let counter = engine.load(COUNTER).expect("counter");
     let mut host = MemoryHost::default();
-    let d = engine.deploy(&counter, &mut host, ctx(), &[], LIMITS);
-    host.apply(&[0xaa; 20], &d.effects);
+    let counter = workloads::deployed(&mut engine, &mut host, COUNTER);
 
     let mut group = c.benchmark_group("pvm");
     group.bench_function("counter_increment", |b| {
@@ -40,10 +38,8 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let looper = engine.load(&workloads::metered_loop()).expect("loop actor");
     let mut loop_host = MemoryHost::default();
-    let d = engine.deploy(&looper, &mut loop_host, ctx(), &[], LIMITS);
-    loop_host.apply(&[0xaa; 20], &d.effects);
+    let looper = workloads::deployed(&mut engine, &mut loop_host, &workloads::metered_loop());
     let expected = Value::Int(workloads::loop_total().into());
     group.bench_function("loop_metered", |b| {
         b.iter(|| {
@@ -51,11 +47,7 @@ fn bench(c: &mut Criterion) {
             assert_eq!(out.result.as_ref().ok(), Some(&expected));
         })
     });
-    let while_loop = engine
-        .load(&workloads::metered_while())
-        .expect("while actor");
-    let d = engine.deploy(&while_loop, &mut loop_host, ctx(), &[], LIMITS);
-    loop_host.apply(&[0xaa; 20], &d.effects);
+    let while_loop = workloads::deployed(&mut engine, &mut loop_host, &workloads::metered_while());
     let counted = Value::Int(workloads::WHILE_ITERATIONS.into());
     group.bench_function("while_metered", |b| {
         b.iter(|| {
@@ -63,11 +55,8 @@ fn bench(c: &mut Criterion) {
             assert_eq!(out.result.as_ref().ok(), Some(&counted));
         })
     });
-    let instances = engine
-        .load(&workloads::metered_instances())
-        .expect("instances actor");
-    let d = engine.deploy(&instances, &mut loop_host, ctx(), &[], LIMITS);
-    loop_host.apply(&[0xaa; 20], &d.effects);
+    let instances =
+        workloads::deployed(&mut engine, &mut loop_host, &workloads::metered_instances());
     group.bench_function("instances_metered", |b| {
         b.iter(|| {
             let out = engine.call(&instances, &mut loop_host, ctx(), "run", &[], LIMITS);

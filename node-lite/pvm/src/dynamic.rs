@@ -22,7 +22,7 @@
 //!
 //! Outside calls (while the library is preloaded) everything is library code, as before.
 
-use crate::{library, meter, validate};
+use crate::{library, meter, patches::NewFn, validate};
 use rustpython_vm::{
     AsObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
     builtins::{PyBytes, PyCode, PyDict, PyDictRef, PyStr},
@@ -312,8 +312,6 @@ pub fn guard_function_constructor(vm: &VirtualMachine) {
     function_type.slots.new.store(Some(function_new));
     debug_assert!(!function_type.slots.flags.has_feature(PyTypeFlags::HEAPTYPE));
 }
-
-type NewFn = fn(rustpython_vm::builtins::PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
 
 static ORIGINAL_FUNCTION_NEW: std::sync::OnceLock<NewFn> = std::sync::OnceLock::new();
 

@@ -35,7 +35,10 @@
 //! The registry holds a strong reference to every object it records, so no recorded address can
 //! be reused by another object while the interpreter lives.
 
-use crate::meter;
+use crate::{
+    meter,
+    patches::{NewFn, SetattroFn},
+};
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyRef, PyResult, VirtualMachine,
     builtins::{PyBoundMethod, PyDict, PyFunction, PySet, PyStr, PyType, PyTypeRef, PyWeak},
@@ -281,8 +284,25 @@ pub fn check_mutation(obj: &PyObject, what: &str, vm: &VirtualMachine) -> PyResu
     check_mutation_with(obj, || what.to_owned(), vm)
 }
 
-/// [`check_mutation`], saying what was refused only when it is (the write barrier runs on every
-/// attribute store).
+/// The write barrier's check of storing (`assign`) or deleting attribute `name` of `obj`: the
+/// message is made only when it refuses (this runs on every attribute store).
+fn check_attribute_change(
+    obj: &PyObject,
+    name: &Py<PyStr>,
+    assign: bool,
+    vm: &VirtualMachine,
+) -> PyResult<()> {
+    check_mutation_with(
+        obj,
+        || {
+            let verb = if assign { "set" } else { "delete" };
+            format!("{verb} attribute '{name}' of")
+        },
+        vm,
+    )
+}
+
+/// [`check_mutation`], saying what was refused only when it is.
 fn check_mutation_with(
     obj: &PyObject,
     what: impl FnOnce() -> String,
@@ -422,8 +442,6 @@ pub fn private_attribute(obj: PyObjectRef, name: PyObjectRef, vm: &VirtualMachin
 
 // ---- the write barrier ----------------------------------------------------------------------
 
-type SetattroFn = fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
-
 /// One wrapper per distinct original `setattro` (function pointers carry no data).
 const TABLE: usize = 32;
 static SETATTRO_ORIGINALS: [OnceLock<SetattroFn>; TABLE] = [const { OnceLock::new() }; TABLE];
@@ -435,15 +453,7 @@ fn setattro_wrapper<const I: usize>(
     value: PySetterValue,
     vm: &VirtualMachine,
 ) -> PyResult<()> {
-    let assign = matches!(value, PySetterValue::Assign(_));
-    check_mutation_with(
-        zelf,
-        || {
-            let verb = if assign { "set" } else { "delete" };
-            format!("{verb} attribute '{name}' of")
-        },
-        vm,
-    )?;
+    check_attribute_change(zelf, name, matches!(value, PySetterValue::Assign(_)), vm)?;
     let original = SETATTRO_ORIGINALS[I]
         .get()
         .ok_or_else(|| vm.new_runtime_error("setattr patch table is inconsistent"))?;
@@ -523,14 +533,7 @@ pub fn install_write_barrier(vm: &VirtualMachine) -> PyResult<()> {
                     args.args.first(),
                     args.args.get(1).and_then(|a| a.downcast_ref::<PyStr>()),
                 ) {
-                    check_mutation_with(
-                        target,
-                        || {
-                            let verb = if assign { "set" } else { "delete" };
-                            format!("{verb} attribute '{attr}' of")
-                        },
-                        vm,
-                    )?;
+                    check_attribute_change(target, attr, assign, vm)?;
                 }
                 original.call(args, vm)
             },
@@ -542,7 +545,6 @@ pub fn install_write_barrier(vm: &VirtualMachine) -> PyResult<()> {
 
 // ---- classes created during a call ----------------------------------------------------------
 
-type NewFn = fn(PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
 static TYPE_NEW: OnceLock<NewFn> = OnceLock::new();
 
 /// Checks the namespace of a class being created during a call.
@@ -694,8 +696,8 @@ pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
     let guarded =
         object_setattro.is_some_and(|f| wrappers().iter().any(|w| *w as usize == f as usize));
     if guarded
-        && inherits_object_method(ty, "__setattr__", vm)
-        && inherits_object_method(ty, "__delattr__", vm)
+        && crate::patches::inherits_object_method(ty, "__setattr__", vm)
+        && crate::patches::inherits_object_method(ty, "__delattr__", vm)
     {
         ty.slots.setattro.store(object_setattro);
         return;
@@ -706,16 +708,6 @@ pub fn patch_new_type(ty: &Py<PyType>, vm: &VirtualMachine) {
     {
         ty.slots.setattro.store(Some(wrappers()[i]));
     }
-}
-
-/// Whether the `name` that `ty`'s instances find is `object`'s own: no class of its MRO but
-/// `object` has it in its namespace.
-pub(crate) fn inherits_object_method(
-    ty: &Py<PyType>,
-    name: &'static str,
-    vm: &VirtualMachine,
-) -> bool {
-    crate::patches::defining_class(ty, name, vm).is_some_and(|c| c.is(vm.ctx.types.object_type))
 }
 
 /// Guards `type.__new__` (class statements, `type(name, bases, ns)`, metaclasses).

@@ -121,8 +121,12 @@ type RichCompareFn = fn(
     &VirtualMachine,
 ) -> PyResult<Either<PyObjectRef, PyComparisonValue>>;
 type ContainsFn = fn(PySequence<'_>, &PyObject, &VirtualMachine) -> PyResult<bool>;
-type SetattroFn = fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
-type NewFn = fn(PyTypeRef, rustpython_vm::function::FuncArgs, &VirtualMachine) -> PyResult;
+/// A type's `setattro` slot (RustPython keeps its own alias crate-private).
+pub(crate) type SetattroFn =
+    fn(&PyObject, &Py<PyStr>, PySetterValue, &VirtualMachine) -> PyResult<()>;
+/// A type's constructor (`new`) slot (RustPython keeps its own alias crate-private).
+pub(crate) type NewFn =
+    fn(PyTypeRef, rustpython_vm::function::FuncArgs, &VirtualMachine) -> PyResult;
 
 /// Wrapper tables: one monomorphised wrapper per distinct original function (function
 /// pointers carry no data, so each wrapper finds its original by its const index).
@@ -364,6 +368,16 @@ pub fn defining_class(
         .cloned()
 }
 
+/// Whether the `name` that `ty`'s instances find is `object`'s own: no class of its MRO but
+/// `object` has it in its namespace.
+pub(crate) fn inherits_object_method(
+    ty: &Py<PyType>,
+    name: &'static str,
+    vm: &VirtualMachine,
+) -> bool {
+    defining_class(ty, name, vm).is_some_and(|c| c.is(vm.ctx.types.object_type))
+}
+
 /// Gives a class created after start-up the patched slots.
 ///
 /// A class resolves the slots it inherits through the method descriptors in its MRO, which
@@ -417,7 +431,7 @@ fn inherit_object_new(ty: &Py<PyType>, vm: &VirtualMachine) {
         .slots
         .flags
         .has_feature(PyTypeFlags::DISALLOW_INSTANTIATION)
-        || !crate::library_objects::inherits_object_method(ty, "__new__", vm)
+        || !inherits_object_method(ty, "__new__", vm)
     {
         return;
     }

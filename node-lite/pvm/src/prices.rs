@@ -28,6 +28,7 @@
 use crate::{
     cost::{self, cycles},
     natives,
+    patches::NewFn,
 };
 use malachite_bigint::BigInt;
 use rustpython_vm::{
@@ -75,7 +76,6 @@ fn inconsistent(vm: &VirtualMachine) -> rustpython_vm::builtins::PyBaseException
 
 // ---- constructors of a sized argument -------------------------------------------------------
 
-type NewFn = fn(rustpython_vm::builtins::PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
 type InitFn = fn(PyObjectRef, FuncArgs, &VirtualMachine) -> PyResult<()>;
 
 macro_rules! charged_new {

@@ -22,7 +22,7 @@
 use crate::{
     cost::{cycles, limits},
     natives,
-    patches::guard_method,
+    patches::{NewFn, guard_method},
 };
 use malachite_bigint::Sign;
 use num_traits::ToPrimitive;
@@ -56,7 +56,6 @@ fn check_size(n: usize, unit: usize, what: &str, vm: &VirtualMachine) -> PyResul
     Ok(())
 }
 
-type NewFn = fn(rustpython_vm::builtins::PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
 type InitFn = fn(PyObjectRef, FuncArgs, &VirtualMachine) -> PyResult<()>;
 
 static BYTES_NEW: std::sync::OnceLock<NewFn> = std::sync::OnceLock::new();

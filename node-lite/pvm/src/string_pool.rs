@@ -24,7 +24,7 @@
 //! The pool still grows with every new name any call interns, for as long as the thread lives;
 //! each call pays for what it adds, as if it allocated it.
 
-use crate::{alloc, meter};
+use crate::{alloc, meter, patches::NewFn};
 use rustpython_vm::{
     AsObject, Py, PyObject, PyObjectRef, PyResult, VirtualMachine,
     builtins::{PyStr, PyStrRef, PyTuple, PyType, PyTypeRef},
@@ -156,7 +156,6 @@ pub fn intern_class_names(args: &FuncArgs, vm: &VirtualMachine) {
     }
 }
 
-type NewFn = fn(PyTypeRef, FuncArgs, &VirtualMachine) -> PyResult;
 static PARTIAL_NEW: OnceLock<NewFn> = OnceLock::new();
 
 fn partial_new(cls: PyTypeRef, args: FuncArgs, vm: &VirtualMachine) -> PyResult {

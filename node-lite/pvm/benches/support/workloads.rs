@@ -1,7 +1,16 @@
 //! The workloads `pvm` times and `instructions` counts, written once so both measure the same
 //! code: a counter actor, and one loop as a metered handler and as plain module code.
 
-use cowboy_pvm::Limits;
+use cowboy_pvm::{ActorCode, Engine, Limits, MemoryHost};
+use std::rc::Rc;
+
+/// `source` loaded and deployed (at `[0xaa; 20]`) on `host`.
+pub fn deployed(engine: &mut Engine, host: &mut MemoryHost, source: &str) -> Rc<ActorCode> {
+    let code = engine.load(source).expect("actor loads");
+    let d = engine.deploy(&code, host, super::context::ctx(), &[], LIMITS);
+    host.apply(&[0xaa; 20], &d.effects);
+    code
+}
 
 pub const COUNTER: &str = r#"
 from cowboy_sdk import actor
