@@ -21,7 +21,7 @@ mod support;
 
 use cowboy_crypto::PrivateKey;
 use cowboy_rpc::{CowboyApiClient, jsonrpsee::http_client::HttpClient};
-use cowboy_types::{Address, Instruction, SystemInstruction, Transaction, json::HexBytes};
+use cowboy_types::{Address, Transaction, json::HexBytes};
 use std::{
     path::PathBuf,
     process::{Child, Command, Stdio},
@@ -168,30 +168,10 @@ impl Net {
     }
 }
 
+/// A transfer at a transfer's intrinsic cycles (21,000): the 3,809 a block that are the
+/// protocol cap are counted at that limit.
 fn transfer(key: &PrivateKey, nonce: u64) -> Transaction {
-    let mut t = Transaction {
-        chain_id: CHAIN_ID,
-        nonce,
-        instruction: Instruction::System(SystemInstruction::Transfer {
-            to: Address([0x33; 20]),
-            amount: 1,
-        }),
-        cycles_limit: 21_000,
-        // Above a transfer's intrinsic cells (137, whitepaper §17.2); only what is used is paid.
-        cells_limit: 1_000,
-        max_fee_per_cycle: 1_000_000,
-        max_fee_per_cell: 1_000_000,
-        max_priority_fee_per_cycle: 1,
-        max_priority_fee_per_cell: 0,
-        from: key.address(),
-        access_list: None,
-        metadata: vec![],
-        origin: None,
-        signature: Default::default(),
-        additional_signers: vec![],
-    };
-    cowboy_crypto::sign_transaction(&mut t, key).expect("sign");
-    t
+    support::signed_transfer(key, CHAIN_ID, nonce, Address([0x33; 20]), 21_000)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -391,8 +371,8 @@ fn throughput(rt: &tokio::runtime::Runtime, quick: bool) {
     let mut first_block_at = None;
     let mut last_block_at = started;
     rt.block_on(async {
-        // Blocks in a row that included nothing after the last that did: an admitted transfer
-        // that a node dropped is never included, and the wait must end.
+        // Blocks in a row that included nothing: an admitted transfer that a node dropped is
+        // never included, and the wait must end.
         let mut idle = 0;
         while included < admitted && idle < 10 {
             match client

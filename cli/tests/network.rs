@@ -301,28 +301,7 @@ fn net_in(
 /// A signed transfer of 1 base unit from the funded key, on the test chain.
 fn transfer(nonce: u64) -> cowboy_types::Transaction {
     let k = cowboy_crypto::PrivateKey::from_hex(KEY).expect("key");
-    let mut t = cowboy_types::Transaction {
-        chain_id: 4242,
-        nonce,
-        instruction: cowboy_types::Instruction::System(cowboy_types::SystemInstruction::Transfer {
-            to: cowboy_types::Address([7; 20]),
-            amount: 1,
-        }),
-        cycles_limit: 30_000,
-        cells_limit: 1_000,
-        max_fee_per_cycle: 1_000_000,
-        max_fee_per_cell: 1_000_000,
-        max_priority_fee_per_cycle: 1,
-        max_priority_fee_per_cell: 0,
-        from: k.address(),
-        access_list: None,
-        metadata: vec![],
-        origin: None,
-        signature: Default::default(),
-        additional_signers: vec![],
-    };
-    cowboy_crypto::sign_transaction(&mut t, &k).expect("sign");
-    t
+    support::signed_transfer(&k, 4242, nonce, cowboy_types::Address([7; 20]), 30_000)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {

@@ -218,3 +218,37 @@ pub fn lines(out: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Recei
     });
     rx
 }
+
+/// A transfer of 1 base unit from `key` to `to`, signed, with room for a transfer's intrinsic
+/// cells (137, whitepaper §17.2; only what is used is paid) and fees any test chain admits.
+/// `cycles_limit` is the caller's: what a block packs is counted by it.
+pub fn signed_transfer(
+    key: &cowboy_crypto::PrivateKey,
+    chain_id: u64,
+    nonce: u64,
+    to: cowboy_types::Address,
+    cycles_limit: u64,
+) -> cowboy_types::Transaction {
+    let mut t = cowboy_types::Transaction {
+        chain_id,
+        nonce,
+        instruction: cowboy_types::Instruction::System(cowboy_types::SystemInstruction::Transfer {
+            to,
+            amount: 1,
+        }),
+        cycles_limit,
+        cells_limit: 1_000,
+        max_fee_per_cycle: 1_000_000,
+        max_fee_per_cell: 1_000_000,
+        max_priority_fee_per_cycle: 1,
+        max_priority_fee_per_cell: 0,
+        from: key.address(),
+        access_list: None,
+        metadata: vec![],
+        origin: None,
+        signature: Default::default(),
+        additional_signers: vec![],
+    };
+    cowboy_crypto::sign_transaction(&mut t, key).expect("sign");
+    t
+}
