@@ -356,12 +356,6 @@ impl Core {
         Ok((world.basefees()?, world.user_prices()?))
     }
 
-    /// Every lane's basefees in the latest executed state.
-    pub fn lane_prices(&self) -> Result<cowboy_execution::lanes::LanePrices, ExecError> {
-        let snap = self.chain.store().snapshot()?;
-        World::new(Overlay::new(&snap)).lane_prices()
-    }
-
     /// The next nonce `a` should use, counting its pending transactions.
     pub fn pending_nonce(&self, a: &Address) -> Result<(u64, u64), ExecError> {
         let latest = self.account(a)?.nonce;
@@ -407,11 +401,15 @@ impl Core {
         journal: bool,
     ) -> Result<(Hash, Admitted), AdmitError> {
         let tx = Transaction::decode_strict(raw)?;
-        let params = self.chain.params()?;
-        let vtx = cowboy_execution::verify(tx, self.chain.chain_id(), &params)?;
-        let account = self.account(&vtx.sender)?;
+        // One state for the whole check: the sender's account and the terms it is checked
+        // against are read from the same committed block.
+        let snap = self.chain.store().snapshot().map_err(ExecError::from)?;
+        let terms = self.chain.terms(&snap)?;
+        let vtx = cowboy_execution::verify(tx, self.chain.chain_id(), &terms.params)?;
+        let account = World::new(Overlay::new(&snap)).account(&vtx.sender)?;
+        drop(snap);
         // Priced by its own lane, as the proposer and execution price it.
-        let prices = *self.lane_prices()?.of_instruction(&vtx.tx.instruction);
+        let prices = *terms.prices.of_instruction(&vtx.tx.instruction);
         let hash = vtx.hash;
         let admitted = {
             let mut pool = self.pool.lock().map_err(|_| poisoned())?;

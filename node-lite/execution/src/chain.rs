@@ -10,14 +10,27 @@ use crate::{
     world::World,
 };
 use cowboy_pvm::Engine;
-use cowboy_state::{Overlay, Store};
+use cowboy_state::{Overlay, Snapshot, Store};
 use cowboy_types::{Block, Hash, Header, block::MAX_BLOCK_TRANSACTIONS};
+use std::sync::{Arc, Mutex};
 
 /// A chain: the store plus the rules of [`crate::block`].
 pub struct Chain {
     store: Store,
     chain_id: u64,
     genesis_hash: Hash,
+    /// The terms of the last state asked about, with its root.
+    terms: Mutex<Option<(Hash, Terms)>>,
+}
+
+/// What a committed state sets for the next block's transactions: the governance parameters
+/// and every lane's basefees. Admission needs both for every transaction it is handed, and
+/// reading them takes a storage read and a decode per parameter group (sixteen, and the
+/// basefees); [`Chain::terms`] reads them once per state.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    pub params: Arc<crate::Parameters>,
+    pub prices: crate::lanes::LanePrices,
 }
 
 impl Chain {
@@ -92,6 +105,7 @@ impl Chain {
             store,
             chain_id: genesis.chain_id,
             genesis_hash: expected,
+            terms: Mutex::new(None),
         })
     }
 
@@ -126,7 +140,30 @@ impl Chain {
     /// The governance parameters in force for the next block.
     pub fn params(&self) -> Result<crate::Parameters, ExecError> {
         let snap = self.store.snapshot()?;
-        World::new(Overlay::new(&snap)).params()
+        Ok(self.terms(&snap)?.params.as_ref().clone())
+    }
+
+    /// The [`Terms`] `snapshot` sets, read from it unless they were read from a state with the
+    /// same root. The root commits to every key, so equal roots hold equal parameters and
+    /// basefees: no commit can make the cache stale, and nothing needs to clear it.
+    pub fn terms(&self, snapshot: &Snapshot) -> Result<Terms, ExecError> {
+        let root = snapshot.root;
+        // A poisoned lock only loses the cache: the terms are read from the state instead.
+        if let Ok(cached) = self.terms.lock()
+            && let Some((at, terms)) = cached.as_ref()
+            && *at == root
+        {
+            return Ok(terms.clone());
+        }
+        let world = World::new(Overlay::new(snapshot));
+        let terms = Terms {
+            params: Arc::new(world.params()?),
+            prices: world.lane_prices()?,
+        };
+        if let Ok(mut cached) = self.terms.lock() {
+            *cached = Some((root, terms.clone()));
+        }
+        Ok(terms)
     }
 
     /// Chooses a new block's transactions from `candidates` (§6.4 selection, not yet in beacon
@@ -139,9 +176,8 @@ impl Chain {
         used: &std::collections::HashMap<cowboy_types::Address, u64>,
     ) -> Result<Vec<VerifiedTx>, ExecError> {
         let snapshot = self.store.snapshot()?;
+        let Terms { params, prices } = self.terms(&snapshot)?;
         let world = World::new(Overlay::new(&snapshot));
-        let params = world.params()?;
-        let prices = world.lane_prices()?;
         let projected = |a: &cowboy_types::Address| -> Result<cowboy_types::Account, ExecError> {
             let mut account = world.account(a)?;
             if let Some(n) = used.get(a) {

@@ -37,7 +37,7 @@ pub mod tx;
 pub mod world;
 
 pub use block::{BlockStats, Executed, Outcome, Proposal};
-pub use chain::Chain;
+pub use chain::{Chain, Terms};
 pub use error::{BlockError, ExecError, GenesisError, TxError};
 pub use exec::{CallFailure, CallTrace, Tracing};
 pub use genesis::{Allocation, Genesis, GenesisValidator};

@@ -242,3 +242,45 @@ fn a_proposer_skips_the_nonces_of_blocks_not_executed_yet() {
     want.sort();
     assert_eq!(picked, want);
 }
+
+#[test]
+fn the_terms_admission_reads_follow_every_committed_block() {
+    with_engine(|engine| {
+        // A one-cycle target: every transfer pushes the basefee up, every empty block lets it
+        // fall back, so consecutive states set different prices.
+        let mut params = cowboy_execution::Parameters::spec();
+        params.basefee.cycles_target = 1;
+        let g = genesis_with(params, &[(key(1).address(), 1_000_000 * CBY)]);
+        let node = Node::new(&g);
+        let fresh = |node: &Node| {
+            let snap = node.chain.store().snapshot().unwrap();
+            let world = cowboy_execution::world::World::new(cowboy_state::Overlay::new(&snap));
+            (world.params().unwrap(), world.lane_prices().unwrap())
+        };
+        let mut prices_seen = Vec::new();
+        for i in 0..6u64 {
+            let snap = node.chain.store().snapshot().unwrap();
+            // Asked twice: the second answer is the cached one.
+            for _ in 0..2 {
+                let terms = node.chain.terms(&snap).unwrap();
+                let (params, prices) = fresh(&node);
+                assert_eq!(*terms.params, params, "block {}", node.height());
+                assert_eq!(terms.prices, prices, "block {}", node.height());
+                assert_eq!(node.chain.params().unwrap(), params);
+            }
+            prices_seen.push(node.chain.terms(&snap).unwrap().prices);
+            drop(snap);
+            let txs = if i < 3 {
+                vec![tx(&key(1), i, transfer(key(2).address(), 1))]
+            } else {
+                vec![]
+            };
+            node.block(engine, txs);
+        }
+        prices_seen.dedup();
+        assert!(
+            prices_seen.len() >= 4,
+            "the basefees moved from block to block: {prices_seen:?}"
+        );
+    })
+}
