@@ -401,11 +401,15 @@ impl Core {
         journal: bool,
     ) -> Result<(Hash, Admitted), AdmitError> {
         let tx = Transaction::decode_strict(raw)?;
-        // One state for the whole check: the sender's account and the terms it is checked
-        // against are read from the same committed block.
+        let params = {
+            let snap = self.chain.store().snapshot().map_err(ExecError::from)?;
+            self.chain.terms(&snap)?.params
+        };
+        let vtx = cowboy_execution::verify(tx, self.chain.chain_id(), &params)?;
+        // The account and the prices from the state as it is after the recovery, as close to
+        // the pool insert as can be: a block committed meanwhile has used nonces.
         let snap = self.chain.store().snapshot().map_err(ExecError::from)?;
         let terms = self.chain.terms(&snap)?;
-        let vtx = cowboy_execution::verify(tx, self.chain.chain_id(), &terms.params)?;
         let account = World::new(Overlay::new(&snap)).account(&vtx.sender)?;
         drop(snap);
         // Priced by its own lane, as the proposer and execution price it.

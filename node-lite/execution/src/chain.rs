@@ -12,7 +12,7 @@ use crate::{
 use cowboy_pvm::Engine;
 use cowboy_state::{Overlay, Snapshot, Store};
 use cowboy_types::{Block, Hash, Header, block::MAX_BLOCK_TRANSACTIONS};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// A chain: the store plus the rules of [`crate::block`].
 pub struct Chain {
@@ -148,21 +148,21 @@ impl Chain {
     /// basefees: no commit can make the cache stale, and nothing needs to clear it.
     pub fn terms(&self, snapshot: &Snapshot) -> Result<Terms, ExecError> {
         let root = snapshot.root;
-        // A poisoned lock only loses the cache: the terms are read from the state instead.
-        if let Ok(cached) = self.terms.lock()
-            && let Some((at, terms)) = cached.as_ref()
+        // The entry is replaced whole, never left half-written: a panic elsewhere while the
+        // lock was held cannot make it wrong.
+        let cache = || self.terms.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((at, terms)) = cache().as_ref()
             && *at == root
         {
             return Ok(terms.clone());
         }
         let world = World::new(Overlay::new(snapshot));
+        let params = world.params()?;
         let terms = Terms {
-            params: Arc::new(world.params()?),
-            prices: world.lane_prices()?,
+            prices: crate::lanes::LanePrices::of(world.basefees()?, &params.lane_fee_multipliers),
+            params: Arc::new(params),
         };
-        if let Ok(mut cached) = self.terms.lock() {
-            *cached = Some((root, terms.clone()));
-        }
+        *cache() = Some((root, terms.clone()));
         Ok(terms)
     }
 

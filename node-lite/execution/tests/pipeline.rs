@@ -277,6 +277,16 @@ fn the_terms_admission_reads_follow_every_committed_block() {
             };
             node.block(engine, txs);
         }
+        // An older state asked about after a newer one still gets its own terms.
+        let old = node.chain.store().snapshot().unwrap();
+        let old_prices = node.chain.terms(&old).unwrap().prices;
+        node.block(engine, vec![tx(&key(1), 3, transfer(key(2).address(), 1))]);
+        let new = node.chain.store().snapshot().unwrap();
+        let new_prices = node.chain.terms(&new).unwrap().prices;
+        assert_ne!(new_prices, old_prices);
+        let read_old = cowboy_execution::world::World::new(cowboy_state::Overlay::new(&old));
+        assert_eq!(node.chain.terms(&old).unwrap().prices, old_prices);
+        assert_eq!(read_old.lane_prices().unwrap(), old_prices);
         prices_seen.dedup();
         assert!(
             prices_seen.len() >= 4,
