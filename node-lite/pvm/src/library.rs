@@ -391,24 +391,54 @@ pub fn actor_import_builtin(name: PyObjectRef, leaf: bool, vm: &VirtualMachine) 
 }
 
 /// `__aif__(name, names)`: an actor's `from name import a, b` — the attributes, as a tuple.
+///
+/// Each public name (no leading `_`) is what the module's facade would bind ([`public_value`]),
+/// read from the library module itself: building the whole facade to take one name from it
+/// and dropping it was an eighth of a counter call (`from cowboy_sdk import actor`; `cargo
+/// bench -p cowboy-pvm --bench instructions`). Any other name is looked up on the facade, built
+/// once for the statement, as an `import` would bind it.
 pub fn actor_import_from(name: PyObjectRef, names: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let module_name = module_name(&name, vm)?;
-    let module = actor_import(&module_name, true, vm)?;
+    admit_import(&module_name, vm)?;
+    let real = load_module(actor_alias(&module_name), vm)?;
     let names = names
         .downcast::<PyTuple>()
         .map_err(|_| vm.new_type_error("names must be a tuple"))?;
+    let not_found = |attr: &str| {
+        vm.new_import_error(
+            format!("cannot import name '{attr}' from '{module_name}'"),
+            vm.ctx.new_str(module_name.as_str()),
+        )
+    };
+    let mut module_facade = None;
     let mut values = Vec::with_capacity(names.len());
     for n in names.iter() {
         let attr = n
             .downcast_ref::<PyStr>()
             .and_then(|s| s.to_str())
             .ok_or_else(|| vm.new_type_error("names must be str"))?;
-        let value = module.get_attr(vm.ctx.intern_str(attr), vm).map_err(|_| {
-            vm.new_import_error(
-                format!("cannot import name '{attr}' from '{module_name}'"),
-                vm.ctx.new_str(module_name.as_str()),
-            )
-        })?;
+        let value = if attr.starts_with('_') {
+            let module = match &module_facade {
+                Some(m) => m,
+                None => module_facade.insert(facade(&module_name, &real, vm)?),
+            };
+            module
+                .get_attr(vm.ctx.intern_str(attr), vm)
+                .map_err(|_| not_found(attr))?
+        } else {
+            let namespace = real.dict().ok_or_else(|| {
+                vm.new_import_error(
+                    "module has no namespace",
+                    vm.ctx.new_str(module_name.as_str()),
+                )
+            })?;
+            let found = namespace.get_item_opt(attr, vm)?;
+            match found {
+                Some(v) => public_value(&module_name, attr, v, vm)?,
+                None => None,
+            }
+            .ok_or_else(|| not_found(attr))?
+        };
         values.push(value);
     }
     Ok(vm.ctx.new_tuple(values).into())
@@ -474,15 +504,17 @@ fn library_import(
     Ok(module)
 }
 
-fn actor_import(name: &str, leaf: bool, vm: &VirtualMachine) -> PyResult {
-    let refuse = |msg: String| -> PyResult {
-        natives::charge(cycles::IMPORT_REFUSED, vm)?;
-        Err(vm.new_import_error(msg, vm.ctx.new_str(name)))
-    };
+/// Refuses a module actors may not import, and charges an import of one they may (the first
+/// import of a module in a call costs more than a repeated one).
+fn admit_import(name: &str, vm: &VirtualMachine) -> PyResult<()> {
     if !IMPORT_WHITELIST.contains(&name) {
-        return refuse(format!(
-            "module '{name}' is not available in the PVM (import only: {})",
-            IMPORT_WHITELIST.join(", ")
+        natives::charge(cycles::IMPORT_REFUSED, vm)?;
+        return Err(vm.new_import_error(
+            format!(
+                "module '{name}' is not available in the PVM (import only: {})",
+                IMPORT_WHITELIST.join(", ")
+            ),
+            vm.ctx.new_str(name),
         ));
     }
     let first = with_state(|s| s.imported.insert(name.to_owned())).unwrap_or(true);
@@ -493,7 +525,11 @@ fn actor_import(name: &str, leaf: bool, vm: &VirtualMachine) -> PyResult {
             cycles::IMPORT_CACHED
         },
         vm,
-    )?;
+    )
+}
+
+fn actor_import(name: &str, leaf: bool, vm: &VirtualMachine) -> PyResult {
+    admit_import(name, vm)?;
     let facade_of = |n: &str| -> PyResult {
         let real = load_module(actor_alias(n), vm)?;
         facade(n, &real, vm)
@@ -520,6 +556,40 @@ fn actor_import(name: &str, leaf: bool, vm: &VirtualMachine) -> PyResult {
 /// actor: an entry one call wrote ran in later calls of other actors (with their storage).
 const HIDDEN_NAMES: &[&str] = &["get_cache_token", "dispatch_table"];
 
+/// What the facade of module `module` binds to its public name `key` (no leading `_`), whose
+/// value in the library module is `value`; `None` when actors do not get the name.
+fn public_value(
+    module: &str,
+    key: &str,
+    value: PyObjectRef,
+    vm: &VirtualMachine,
+) -> PyResult<Option<PyObjectRef>> {
+    if HIDDEN_NAMES.contains(&key) {
+        return Ok(None);
+    }
+    // Submodules are reachable only when they are themselves whitelisted.
+    if value.downcast_ref::<PyModule>().is_some() {
+        let full = format!("{module}.{key}");
+        if IMPORT_WHITELIST.contains(&full.as_str()) {
+            return facade(&full, &value, vm).map(Some);
+        }
+        return Ok(None);
+    }
+    // A mutable container (`hashlib.algorithms_available`, `typing.EXCLUDED_ATTRIBUTES`) is
+    // the library's, shared by every call: the actor gets its own copy, so what one call adds
+    // is not there for the next (nor for a node that restarted in between).
+    let value = if value.downcast_ref_if_exact::<PySet>(vm).is_some() {
+        vm.ctx.types.set_type.as_object().call((value,), vm)?
+    } else if let Some(list) = value.downcast_ref_if_exact::<PyList>(vm) {
+        vm.ctx.new_list(list.borrow_vec().to_vec()).into()
+    } else if let Some(d) = value.downcast_ref_if_exact::<PyDict>(vm) {
+        d.copy().into_ref(&vm.ctx).into()
+    } else {
+        value
+    };
+    Ok(Some(value))
+}
+
 /// A fresh module exposing only the public names of `real`.
 fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let dict = vm.ctx.new_dict();
@@ -530,32 +600,14 @@ fn facade(name: &str, real: &PyObjectRef, vm: &VirtualMachine) -> PyResult {
         let Some(key) = k.downcast_ref::<PyStr>().and_then(|s| s.to_str()) else {
             continue;
         };
-        if key.starts_with('_') || HIDDEN_NAMES.contains(&key) {
+        if key.starts_with('_') {
             continue;
         }
-        // Submodules are reachable only when they are themselves whitelisted.
-        if v.downcast_ref::<PyModule>().is_some() {
-            let full = format!("{name}.{key}");
-            if IMPORT_WHITELIST.contains(&full.as_str()) {
-                dict.set_item(key, facade(&full, &v, vm)?, vm)?;
-            }
-            continue;
+        if let Some(v) = public_value(name, key, v, vm)? {
+            // The library's own key object (its hash is cached), as CPython's module dicts
+            // share their keys; a new string per name per import made half the facade's cost.
+            dict.set_item(&*k, v, vm)?;
         }
-        // A mutable container (`hashlib.algorithms_available`, `typing.EXCLUDED_ATTRIBUTES`) is
-        // the library's, shared by every call: the actor gets its own copy, so what one call
-        // adds is not there for the next (nor for a node that restarted in between).
-        let v = if v.downcast_ref_if_exact::<PySet>(vm).is_some() {
-            vm.ctx.types.set_type.as_object().call((v,), vm)?
-        } else if let Some(list) = v.downcast_ref_if_exact::<PyList>(vm) {
-            vm.ctx.new_list(list.borrow_vec().to_vec()).into()
-        } else if let Some(d) = v.downcast_ref_if_exact::<PyDict>(vm) {
-            d.copy().into_ref(&vm.ctx).into()
-        } else {
-            v
-        };
-        // The library's own key object (its hash is cached), as CPython's module dicts share
-        // their keys; a new string per name per import made half the facade's cost.
-        dict.set_item(&*k, v, vm)?;
     }
     if let Some(doc) = source.get_item_opt("__doc__", vm)? {
         dict.set_item("__doc__", doc, vm)?;

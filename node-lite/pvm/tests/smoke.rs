@@ -94,3 +94,60 @@ fn an_error_in_a_nested_operator_names_its_line() {
     let (_, line) = failing_line("outer", Value::Int(1.into()), text("x"));
     assert_eq!(line, Some(8));
 }
+
+/// `from m import name` binds what `import m` then `m.name` finds, through every kind of name
+/// a module's facade has: a plain object (the library's own), a whitelisted submodule (its
+/// facade), and the names it does not have (a submodule that is not whitelisted, a missing
+/// name), which fail as CPython's do. (No public name of a whitelisted module is a mutable
+/// container, which the facade copies: `typing.EXCLUDED_ATTRIBUTES` is a frozenset in the
+/// library's `typing`.)
+#[test]
+fn from_imports_bind_what_the_module_binds() {
+    let src = r#"
+import collections
+import cowboy_sdk
+import typing
+from collections import abc
+from collections.abc import Mapping
+from cowboy_sdk import actor, emit
+from typing import EXCLUDED_ATTRIBUTES
+
+class Actor:
+    def same(self):
+        return [
+            actor is cowboy_sdk.actor and emit is cowboy_sdk.emit,
+            Mapping is collections.abc.Mapping and abc.Mapping is Mapping,
+            isinstance(abc, type(collections)) and abc.Sequence is collections.abc.Sequence,
+            EXCLUDED_ATTRIBUTES is typing.EXCLUDED_ATTRIBUTES,
+        ]
+
+    def failures(self):
+        out = []
+        for statement in ["decoder", "nothing_here"]:
+            try:
+                if statement == "decoder":
+                    from json import decoder
+                else:
+                    from json import nothing_here
+                out.append(None)
+            except ImportError as e:
+                out.append(str(e))
+        return out
+"#;
+    let (mut engine, code, mut host) = deployed(src);
+    let lim = LIMITS;
+    let mut call = |method: &str| {
+        engine
+            .call(&code, &mut host, ctx(2), method, &[], lim)
+            .result
+    };
+    let yes = Value::Bool(true);
+    assert_eq!(call("same"), Ok(Value::List(vec![yes; 4])));
+    assert_eq!(
+        call("failures"),
+        Ok(Value::List(vec![
+            Value::Str("cannot import name 'decoder' from 'json'".into()),
+            Value::Str("cannot import name 'nothing_here' from 'json'".into()),
+        ]))
+    );
+}
