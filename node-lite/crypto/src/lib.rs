@@ -5,10 +5,15 @@
 //! of keccak256 of the uncompressed public key, so one key has the same address on Cowboy and on
 //! Ethereum. Recovery rejects high-S and out-of-range `v`, so each signed message has exactly one
 //! valid signature per key.
+//!
+//! Keys and signing use `k256`; sender recovery, which every validator runs on every
+//! transaction, uses libsecp256k1 (Bitcoin Core's), which does the same curve math in about a
+//! third of the time. Both give the same answer for every input (`tests/signing.rs` compares
+//! them on valid, malformed and arbitrary signatures).
 
 use cowboy_types::{Address, Hash, Signature, Transaction, keccak256};
 use k256::{
-    ecdsa::{RecoveryId, Signature as EcdsaSignature, SigningKey, VerifyingKey},
+    ecdsa::{Signature as EcdsaSignature, SigningKey, VerifyingKey},
     elliptic_curve::scalar::IsHigh as _,
 };
 use zeroize::Zeroizing;
@@ -153,7 +158,14 @@ pub fn valid_secp256k1_key(sec1: &[u8]) -> bool {
 /// its 0x04 prefix).
 pub fn address_of(key: &VerifyingKey) -> Address {
     let point = key.to_sec1_point(false);
-    let digest = keccak256(&point.as_bytes()[1..]);
+    let mut uncompressed = [0u8; 65];
+    uncompressed.copy_from_slice(point.as_bytes());
+    address_of_point(&uncompressed)
+}
+
+/// The address of an uncompressed SEC1 point (`0x04 ‖ x ‖ y`).
+fn address_of_point(uncompressed: &[u8; 65]) -> Address {
+    let digest = keccak256(&uncompressed[1..]);
     let mut out = [0u8; 20];
     out.copy_from_slice(&digest.as_bytes()[12..]);
     Address(out)
@@ -171,10 +183,15 @@ pub fn recover(hash: &Hash, signature: &Signature) -> Result<Address, CryptoErro
     if bool::from(sig.s().is_high()) {
         return Err(CryptoError::HighS);
     }
-    let recid = RecoveryId::from_byte(v).ok_or(CryptoError::BadRecoveryId(v))?;
-    let key = VerifyingKey::recover_from_prehash(hash.as_bytes(), &sig, recid)
+    // r and s are in range (nonzero, below the order: `from_slice`) and s is low: what is left
+    // is the curve math, where libsecp256k1 fails exactly where `k256` does (no point with x =
+    // r, or the point at infinity).
+    let recid = secp256k1::ecdsa::RecoveryId::try_from(i32::from(v))
+        .map_err(|_| CryptoError::BadRecoveryId(v))?;
+    let key = secp256k1::ecdsa::RecoverableSignature::from_compact(&signature.0[..64], recid)
+        .and_then(|s| s.recover_ecdsa(secp256k1::Message::from_digest(*hash.as_bytes())))
         .map_err(|_| CryptoError::RecoveryFailed)?;
-    Ok(address_of(&key))
+    Ok(address_of_point(&key.serialize_uncompressed()))
 }
 
 /// Signs `tx` as its sender. `tx.from` must be the key's address.

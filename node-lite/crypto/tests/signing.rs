@@ -219,3 +219,123 @@ proptest::proptest! {
         }
     }
 }
+
+/// Recovery as `k256` alone does it (what `recover` did before it used libsecp256k1): the
+/// oracle `recover` must agree with on every input.
+fn k256_recover(hash: &Hash, signature: &Signature) -> Result<Address, CryptoError> {
+    use k256::{
+        ecdsa::{RecoveryId, Signature as EcdsaSignature, VerifyingKey},
+        elliptic_curve::scalar::IsHigh as _,
+    };
+    let v = signature.v();
+    if v > 1 {
+        return Err(CryptoError::BadRecoveryId(v));
+    }
+    let sig = EcdsaSignature::from_slice(&signature.0[..64])
+        .map_err(|_| CryptoError::MalformedSignature)?;
+    if bool::from(sig.s().is_high()) {
+        return Err(CryptoError::HighS);
+    }
+    let recid = RecoveryId::from_byte(v).ok_or(CryptoError::BadRecoveryId(v))?;
+    let key = VerifyingKey::recover_from_prehash(hash.as_bytes(), &sig, recid)
+        .map_err(|_| CryptoError::RecoveryFailed)?;
+    Ok(address_of(&key))
+}
+
+/// The secp256k1 group order n, big-endian.
+const ORDER: [u8; 32] = [
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
+    0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41,
+];
+
+/// `n - k` for a small `k` (no borrow past the last byte for the k used here).
+fn order_minus(k: u8) -> [u8; 32] {
+    let mut out = ORDER;
+    out[31] -= k;
+    out
+}
+
+/// ⌊n / 2⌋, the largest low-S value.
+fn half_order() -> [u8; 32] {
+    let mut out = [0u8; 32];
+    let mut carry = 0u8;
+    for (o, b) in out.iter_mut().zip(ORDER) {
+        *o = (carry << 7) | (b >> 1);
+        carry = b & 1;
+    }
+    out
+}
+
+fn signature_of(r: [u8; 32], s: [u8; 32], v: u8) -> Signature {
+    let mut out = [0u8; 65];
+    out[..32].copy_from_slice(&r);
+    out[32..64].copy_from_slice(&s);
+    out[64] = v;
+    Signature(out)
+}
+
+#[test]
+fn recovery_agrees_with_k256_at_the_edges_of_r_and_s() {
+    let hash = keccak256(b"edges");
+    let valid = key11().sign_hash(&hash);
+    let r: [u8; 32] = valid.0[..32].try_into().unwrap();
+    let s: [u8; 32] = valid.0[32..64].try_into().unwrap();
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    let mut half_plus_one = half_order();
+    half_plus_one[31] += 1;
+    // r = x of a point for one v and not the other, r past the order but below the field's
+    // prime, and every boundary of s (zero, one, the largest low value, the smallest high one,
+    // n - 1, n, 2^256 - 1).
+    let rs = [[0u8; 32], one, r, order_minus(1), ORDER, [0xff; 32]];
+    let ss = [
+        [0u8; 32],
+        one,
+        s,
+        half_order(),
+        half_plus_one,
+        order_minus(1),
+        ORDER,
+        [0xff; 32],
+    ];
+    let mut recovered = 0;
+    for r in rs {
+        for s in ss {
+            for v in [0, 1, 2] {
+                let sig = signature_of(r, s, v);
+                for h in [hash, Hash([0u8; 32]), Hash(ORDER), Hash([0xff; 32])] {
+                    let ours = recover(&h, &sig);
+                    assert_eq!(ours, k256_recover(&h, &sig), "r {r:02x?} s {s:02x?} v {v}");
+                    recovered += usize::from(ours.is_ok());
+                }
+            }
+        }
+    }
+    // The table reaches the curve math, not only the range checks in front of it.
+    assert!(recovered > 10, "{recovered}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    /// Arbitrary 65-byte signatures (about half recover some key: r is the x of a point half of
+    /// the time) and signatures made by a key give the same address, or the same error, as
+    /// `k256` does.
+    #[test]
+    fn recovery_agrees_with_k256(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 64),
+        v in 0u8..3,
+        msg in proptest::prelude::any::<[u8; 32]>(),
+        seed in proptest::prelude::any::<[u8; 32]>(),
+    ) {
+        let hash = Hash(msg);
+        let mut raw = [0u8; 65];
+        raw[..64].copy_from_slice(&bytes);
+        raw[64] = v;
+        let arbitrary = Signature(raw);
+        proptest::prop_assert_eq!(recover(&hash, &arbitrary), k256_recover(&hash, &arbitrary));
+        if let Ok(key) = PrivateKey::from_bytes(&seed) {
+            let signed = key.sign_hash(&hash);
+            proptest::prop_assert_eq!(recover(&hash, &signed), k256_recover(&hash, &signed));
+        }
+    }
+}
