@@ -284,9 +284,9 @@ fn recovery_agrees_with_k256_at_the_edges_of_r_and_s() {
     one[31] = 1;
     let mut half_plus_one = half_order();
     half_plus_one[31] += 1;
-    // r = x of a point for one v and not the other, r past the order but below the field's
-    // prime, and every boundary of s (zero, one, the largest low value, the smallest high one,
-    // n - 1, n, 2^256 - 1).
+    // r: zero, one (the x of a point), a real signature's, n - 1 (the x of no point), n and
+    // 2^256 - 1 (out of range); s: every boundary (zero, one, the largest low value, the
+    // smallest high one, n - 1, n, 2^256 - 1); hashes below and above the order.
     let rs = [[0u8; 32], one, r, order_minus(1), ORDER, [0xff; 32]];
     let ss = [
         [0u8; 32],
@@ -311,8 +311,42 @@ fn recovery_agrees_with_k256_at_the_edges_of_r_and_s() {
             }
         }
     }
-    // The table reaches the curve math, not only the range checks in front of it.
-    assert!(recovered > 10, "{recovered}");
+    // The table reaches the curve math, not only the range checks in front of it: 72 of its
+    // cases pass them (r ∈ {1, r, n - 1}, s ∈ {1, s, ⌊n/2⌋}, v ∈ {0, 1}, four hashes), and
+    // those with r = n - 1 recover nothing.
+    assert_eq!(recovered, 48);
+}
+
+/// Signatures an attacker builds so that recovery lands on the generator or on the point at
+/// infinity (no key): R = G (r = Gx, v = 0 as Gy is even) with hash 1 gives
+/// Q = r⁻¹(s·G − G), which is infinity for s = 1 and a key for s = 2.
+#[test]
+fn recovery_agrees_with_k256_at_the_point_at_infinity() {
+    let gx: [u8; 32] = [
+        0x79, 0xbe, 0x66, 0x7e, 0xf9, 0xdc, 0xbb, 0xac, 0x55, 0xa0, 0x62, 0x95, 0xce, 0x87, 0x0b,
+        0x07, 0x02, 0x9b, 0xfc, 0xdb, 0x2d, 0xce, 0x28, 0xd9, 0x59, 0xf2, 0x81, 0x5b, 0x16, 0xf8,
+        0x17, 0x98,
+    ];
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    let mut two = [0u8; 32];
+    two[31] = 2;
+    let hash = Hash(one);
+    let infinity = signature_of(gx, one, 0);
+    assert_eq!(recover(&hash, &infinity), Err(CryptoError::RecoveryFailed));
+    assert_eq!(
+        k256_recover(&hash, &infinity),
+        Err(CryptoError::RecoveryFailed)
+    );
+    for sig in [
+        signature_of(gx, two, 0),
+        signature_of(gx, two, 1),
+        signature_of(gx, one, 1),
+    ] {
+        let ours = recover(&hash, &sig);
+        assert!(ours.is_ok(), "{sig:?}");
+        assert_eq!(ours, k256_recover(&hash, &sig));
+    }
 }
 
 proptest::proptest! {
