@@ -5,8 +5,8 @@
 //! - `latency`: finality latency (submit → finalized receipt) p50/p99 on a 4-validator
 //!   network at 1 s and at 200 ms block time, as a ratio of the block time.
 //! - `throughput`: sustained transfers per second through RPC at the protocol cap (3,809 per
-//!   1 s block) on a 4-validator network, with the node processes' CPU use, beside raw k256
-//!   public-key recovery measured in the same run.
+//!   1 s block) on a 4-validator network, with the node processes' CPU use, beside the node's
+//!   own sender recovery (`cowboy_crypto::verify_transaction`) measured in the same run.
 //!
 //! - `devnet`: `cowboy devnet up --validators 4 --detach` until it returns ready (every node
 //!   executed a block, faucet answering), beside `--validators 1` in the same run (goal: 4
@@ -288,7 +288,9 @@ fn latency(rt: &tokio::runtime::Runtime, quick: bool) {
     }
 }
 
-/// Raw k256 public-key recovery per second on one core (the per-transaction ceiling).
+/// Transactions whose sender the node's own code recovers per second on one core
+/// (`cowboy_crypto::verify_transaction`: the curve math every validator runs on every
+/// transaction, the per-transaction ceiling).
 fn recovery_rate() -> f64 {
     let key = sender(0);
     let txs: Vec<_> = (0..2_000).map(|n| transfer(&key, n)).collect();
@@ -409,7 +411,7 @@ fn throughput(rt: &tokio::runtime::Runtime, quick: bool) {
         submitted.as_secs_f64()
     );
     println!(
-        "  raw k256 recovery in this run: {ceiling:.0}/s per core; 4 validators each recover every transaction on {cores} cores: ceiling ≈ {:.0} tx/s → {:.2}× of it",
+        "  sender recovery in this run: {ceiling:.0}/s per core; 4 validators each recover every transaction on {cores} cores: ceiling ≈ {:.0} tx/s → {:.2}× of it",
         ceiling * cores / 4.0,
         rate / (ceiling * cores / 4.0)
     );
