@@ -395,8 +395,9 @@ pub fn actor_import_builtin(name: PyObjectRef, leaf: bool, vm: &VirtualMachine) 
 /// Each public name (no leading `_`) is what the module's facade would bind ([`public_value`]),
 /// read from the library module itself: building the whole facade to take one name from it
 /// and dropping it was an eighth of a counter call (`from cowboy_sdk import actor`; `cargo
-/// bench -p cowboy-pvm --bench instructions`). Any other name is looked up on the facade, built
-/// once for the statement, as an `import` would bind it.
+/// bench -p cowboy-pvm --bench instructions`). A name the statement repeats gets the value it
+/// got the first time (one facade gave both). A statement that names anything private
+/// (`__dict__`, `_x`) reads every name from one facade, built for it, as before.
 pub fn actor_import_from(name: PyObjectRef, names: PyObjectRef, vm: &VirtualMachine) -> PyResult {
     let module_name = module_name(&name, vm)?;
     admit_import(&module_name, vm)?;
@@ -410,34 +411,47 @@ pub fn actor_import_from(name: PyObjectRef, names: PyObjectRef, vm: &VirtualMach
             vm.ctx.new_str(module_name.as_str()),
         )
     };
-    let mut module_facade = None;
-    let mut values = Vec::with_capacity(names.len());
-    for n in names.iter() {
-        let attr = n
-            .downcast_ref::<PyStr>()
-            .and_then(|s| s.to_str())
-            .ok_or_else(|| vm.new_type_error("names must be str"))?;
-        let value = if attr.starts_with('_') {
-            let module = match &module_facade {
-                Some(m) => m,
-                None => module_facade.insert(facade(&module_name, &real, vm)?),
-            };
-            module
-                .get_attr(vm.ctx.intern_str(attr), vm)
-                .map_err(|_| not_found(attr))?
-        } else {
-            let namespace = real.dict().ok_or_else(|| {
-                vm.new_import_error(
-                    "module has no namespace",
-                    vm.ctx.new_str(module_name.as_str()),
-                )
-            })?;
-            let found = namespace.get_item_opt(attr, vm)?;
-            match found {
-                Some(v) => public_value(&module_name, attr, v, vm)?,
-                None => None,
+    let attrs = names
+        .iter()
+        .map(|n| {
+            let text = n.downcast_ref::<PyStr>();
+            text.and_then(|s| s.to_str().map(|a| (s, a)))
+                .ok_or_else(|| vm.new_type_error("names must be str"))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut values = Vec::with_capacity(attrs.len());
+    if attrs.iter().any(|(_, a)| a.starts_with('_')) {
+        let module = facade(&module_name, &real, vm)?;
+        for (text, attr) in attrs {
+            // The actor's own string: interning it would add to the process-wide string pool,
+            // counted against the call's memory only by the first call that names it.
+            let value = module.get_attr(text, vm).map_err(|_| not_found(attr))?;
+            values.push(value);
+        }
+        return Ok(vm.ctx.new_tuple(values).into());
+    }
+    let namespace = real.dict().ok_or_else(|| {
+        vm.new_import_error(
+            "module has no namespace",
+            vm.ctx.new_str(module_name.as_str()),
+        )
+    })?;
+    let mut bound: Vec<(&str, PyObjectRef)> = Vec::with_capacity(attrs.len());
+    for (_, attr) in attrs {
+        let value = match bound.iter().find(|(a, _)| *a == attr) {
+            Some((_, earlier)) => earlier.clone(),
+            None => {
+                let found = namespace
+                    .get_item_opt(attr, vm)
+                    .map_err(|_| not_found(attr))?;
+                let value = match found {
+                    Some(v) => public_value(&module_name, attr, v, vm)?,
+                    None => None,
+                }
+                .ok_or_else(|| not_found(attr))?;
+                bound.push((attr, value.clone()));
+                value
             }
-            .ok_or_else(|| not_found(attr))?
         };
         values.push(value);
     }

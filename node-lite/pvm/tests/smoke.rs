@@ -96,8 +96,10 @@ fn an_error_in_a_nested_operator_names_its_line() {
 }
 
 /// `from m import name` binds what `import m` then `m.name` finds, through every kind of name
-/// a module's facade has: a plain object (the library's own), a whitelisted submodule (its
-/// facade), and the names it does not have (a submodule that is not whitelisted, a missing
+/// a module's facade has: a plain object (the library's own, also from the modules the PVM
+/// replaces: `re`, `math`), a whitelisted submodule (its facade: one object however often one
+/// statement names it, and the one its `__dict__` holds), and the names it does not have (a
+/// submodule that is not whitelisted, a whitelisted module that is only an attribute, a missing
 /// name), which fail as CPython's do. (No public name of a whitelisted module is a mutable
 /// container, which the facade copies: `typing.EXCLUDED_ATTRIBUTES` is a frozenset in the
 /// library's `typing`.)
@@ -111,6 +113,12 @@ from collections import abc
 from collections.abc import Mapping
 from cowboy_sdk import actor, emit
 from typing import EXCLUDED_ATTRIBUTES
+from collections import abc as abc_a, abc as abc_b
+from collections import abc as abc_c, __dict__ as collections_namespace
+import re
+from re import fullmatch
+import math
+from math import sqrt
 
 class Actor:
     def same(self):
@@ -119,16 +127,20 @@ class Actor:
             Mapping is collections.abc.Mapping and abc.Mapping is Mapping,
             isinstance(abc, type(collections)) and abc.Sequence is collections.abc.Sequence,
             EXCLUDED_ATTRIBUTES is typing.EXCLUDED_ATTRIBUTES,
+            abc_a is abc_b and collections_namespace["abc"] is abc_c,
+            fullmatch is re.fullmatch and sqrt is math.sqrt,
         ]
 
     def failures(self):
         out = []
-        for statement in ["decoder", "nothing_here"]:
+        for statement in ["decoder", "nothing_here", "collections"]:
             try:
                 if statement == "decoder":
                     from json import decoder
-                else:
+                elif statement == "nothing_here":
                     from json import nothing_here
+                else:
+                    from typing import collections
                 out.append(None)
             except ImportError as e:
                 out.append(str(e))
@@ -142,12 +154,14 @@ class Actor:
             .result
     };
     let yes = Value::Bool(true);
-    assert_eq!(call("same"), Ok(Value::List(vec![yes; 4])));
+    assert_eq!(call("same"), Ok(Value::List(vec![yes; 6])));
     assert_eq!(
         call("failures"),
         Ok(Value::List(vec![
             Value::Str("cannot import name 'decoder' from 'json'".into()),
             Value::Str("cannot import name 'nothing_here' from 'json'".into()),
+            // `typing` imports `collections`, which actors may import, but not from `typing`.
+            Value::Str("cannot import name 'collections' from 'typing'".into()),
         ]))
     );
 }
