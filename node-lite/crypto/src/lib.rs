@@ -186,8 +186,8 @@ pub fn recover(hash: &Hash, signature: &Signature) -> Result<Address, CryptoErro
     }
     // r and s are in range (nonzero, below the order: `from_slice`) and s is low, which
     // libsecp256k1's recovery does not check itself (it takes high-S): these checks stay in
-    // front of it. What is left is the curve math, where libsecp256k1 fails exactly where `k256` does (no point with x =
-    // r, or the point at infinity).
+    // front of it. What is left is the curve math, where libsecp256k1 fails exactly where
+    // `k256` does (no point with x = r, or the point at infinity).
     let recid = secp256k1::ecdsa::RecoveryId::try_from(i32::from(v))
         .map_err(|_| CryptoError::BadRecoveryId(v))?;
     let key = secp256k1::ecdsa::RecoverableSignature::from_compact(&signature.0[..64], recid)
