@@ -512,6 +512,11 @@ impl Core {
     /// Executes and commits a finalized block (a block at or below the executed height is
     /// already applied and ignored), checks the header's claim about an executed height, and
     /// halts the node on any disagreement.
+    ///
+    /// The commit is deferred ([`Chain::commit_deferred`]): the block is the head for every
+    /// reader at once, and is on disk after the next [`Core::sync`]. Acknowledge a block to
+    /// consensus only after that sync, so that a crash in between makes consensus hand the
+    /// block over again instead of skipping it.
     pub async fn apply_finalized(&self, block: Block) -> Result<Option<Outcome>, ApplyError> {
         if self.halted() {
             return Err(ApplyError::Halted);
@@ -546,7 +551,7 @@ impl Core {
             // data, beside the receipts; the execution is the same).
             let tracing = if traces { Tracing::Kept } else { Tracing::Off };
             let executed = chain.execute_with(engine, &block, Some(checked), tracing)?;
-            chain.commit(&executed)?;
+            chain.commit_deferred(&executed)?;
             Ok(executed)
         };
         let result = if self.blocking {
@@ -576,6 +581,37 @@ impl Core {
             "executed finalized block"
         );
         Ok(Some(outcome))
+    }
+
+    /// Makes every applied block durable, halting the node if the disk fails. The fsync runs
+    /// on a thread of its own, so the next block executes meanwhile (its commit waits for the
+    /// sync); in a deterministic simulation it runs here.
+    pub async fn sync(&self) -> Result<(), ApplyError> {
+        let result: Result<(), ApplyError> = if self.blocking {
+            self.chain.sync().map_err(ApplyError::from)
+        } else {
+            let chain = self.chain.clone();
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            let spawned = std::thread::Builder::new()
+                .name("state-sync".into())
+                .spawn(move || {
+                    let _ = tx.send(chain.sync());
+                })
+                .inspect_err(|e| tracing::error!(error = %e, "cannot start a thread"));
+            match spawned {
+                Ok(_) => match rx.await {
+                    Ok(synced) => synced.map_err(ApplyError::from),
+                    Err(_) => Err(WorkerGone("state-sync").into()),
+                },
+                Err(_) => Err(WorkerGone("state-sync").into()),
+            }
+        };
+        result.inspect_err(|e| {
+            self.halt(
+                e.halt_kind(),
+                &format!("cannot write applied blocks to disk: {e}"),
+            );
+        })
     }
 
     fn halt(&self, kind: crate::health::HaltKind, why: &str) {

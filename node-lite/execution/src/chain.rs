@@ -10,7 +10,7 @@ use crate::{
     world::World,
 };
 use cowboy_pvm::Engine;
-use cowboy_state::{Overlay, Snapshot, Store};
+use cowboy_state::{Durability, Overlay, Snapshot, Store};
 use cowboy_types::{Block, Hash, Header, block::MAX_BLOCK_TRANSACTIONS};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -89,6 +89,7 @@ impl Chain {
                         traces: &[],
                         timer_firings: &[],
                     },
+                    Durability::Immediate,
                 )
                 .map_err(ExecError::from)?;
         } else {
@@ -275,6 +276,24 @@ impl Chain {
     /// Makes an executed block durable (one write transaction), with the traces of its calls
     /// when it was executed traced ([`Chain::execute_traced`]).
     pub fn commit(&self, executed: &Executed) -> Result<(), ExecError> {
+        self.commit_as(executed, Durability::Immediate)
+    }
+
+    /// [`Chain::commit`] without waiting for the disk: the block is the chain's head at once
+    /// for every reader and the next block, and durable after the next [`Chain::sync`] (see
+    /// [`Durability::Deferred`] for what a crash before then loses). A node executes the next
+    /// finalized block while the disk writes this one.
+    pub fn commit_deferred(&self, executed: &Executed) -> Result<(), ExecError> {
+        self.commit_as(executed, Durability::Deferred)
+    }
+
+    /// Makes every block committed so far durable. Safe to call from another thread while
+    /// blocks execute; a commit meanwhile waits for it.
+    pub fn sync(&self) -> Result<(), ExecError> {
+        Ok(self.store.sync()?)
+    }
+
+    fn commit_as(&self, executed: &Executed, durability: Durability) -> Result<(), ExecError> {
         let traces = executed.trace_records()?;
         self.store.commit(
             &executed.prepared,
@@ -286,6 +305,7 @@ impl Chain {
                 traces: &traces,
                 timer_firings: &executed.firings,
             },
+            durability,
         )?;
         Ok(())
     }

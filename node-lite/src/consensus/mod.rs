@@ -264,8 +264,9 @@ where
         )
         .await;
 
-    // Finalized blocks → execution, in order, acknowledged once committed.
+    // Finalized blocks → execution, in order, acknowledged once on disk.
     let (queue_tx, queue_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (applied_tx, applied_rx) = tokio::sync::mpsc::unbounded_channel();
     let finalized = Finalized {
         core: core.clone(),
         queue: queue_tx,
@@ -273,7 +274,11 @@ where
     let exec_core = core.clone();
     context
         .child("execution")
-        .spawn(move |_| finalized::apply_loop(exec_core, queue_rx));
+        .spawn(move |_| finalized::apply_loop(exec_core, queue_rx, applied_tx));
+    let sync_core = core.clone();
+    context
+        .child("state_sync")
+        .spawn(move |_| finalized::sync_loop(sync_core, applied_rx));
     let marshal_handle = marshal_actor.start(finalized, buffer, resolver);
 
     let seeds = Arc::new(Seeds::default());

@@ -88,6 +88,7 @@ fn apply(with_events: bool, dir: &std::path::Path) -> (Duration, Store) {
                     traces: &[],
                     timer_firings: &[],
                 },
+                cowboy_state::Durability::Immediate,
             )
             .unwrap();
         total += start.elapsed();

@@ -49,5 +49,6 @@ from_redb!(
     redb::TransactionError,
     redb::TableError,
     redb::StorageError,
-    redb::CommitError
+    redb::CommitError,
+    redb::SetDurabilityError
 );

@@ -23,6 +23,6 @@ mod view;
 pub use error::StoreError;
 pub use full_disk::{FullDisk, is_full};
 pub use overlay::{ChangeSet, Overlay};
-pub use store::{BlockRecord, Prepared, Snapshot, Store, StoreOptions, TxLocation};
+pub use store::{BlockRecord, Durability, Prepared, Snapshot, Store, StoreOptions, TxLocation};
 pub use tree::StateProof;
 pub use view::{Entries, MemoryState, StateRead, prefix_end, successor};

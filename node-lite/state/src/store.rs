@@ -124,6 +124,19 @@ pub struct BlockRecord<'a> {
     pub timer_firings: &'a [(Hash, Hash)],
 }
 
+/// When a commit's writes are on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// Before [`Store::commit`] returns: the commit waits for its `fsync`.
+    Immediate,
+    /// At the next [`Store::sync`] or immediate commit, or when the store is closed cleanly.
+    /// Every reader sees the block at once; a crash before then loses it, and the store opens
+    /// at the last durable block (atomically: never part of a block). A node commits finalized
+    /// blocks this way and acknowledges them to consensus only once synced, so consensus hands
+    /// it the lost blocks again; meanwhile the next block executes while the disk writes.
+    Deferred,
+}
+
 /// The durable store.
 pub struct Store {
     db: Database,
@@ -346,8 +359,16 @@ impl Store {
 
     /// Writes a prepared block: state changes, tree nodes, block, receipts and indexes, in one
     /// write transaction. Either all of it is durable when this returns `Ok`, or none of it is.
-    pub fn commit(&self, prepared: &Prepared, record: &BlockRecord<'_>) -> Result<(), StoreError> {
-        let txn = self.db.begin_write()?;
+    pub fn commit(
+        &self,
+        prepared: &Prepared,
+        record: &BlockRecord<'_>,
+        durability: Durability,
+    ) -> Result<(), StoreError> {
+        let mut txn = self.db.begin_write()?;
+        if durability == Durability::Deferred {
+            txn.set_durability(redb::Durability::None)?;
+        }
         {
             let mut meta = txn.open_table(META)?;
             let current = read_u64_meta(&meta, "height")?;
@@ -416,6 +437,15 @@ impl Store {
             meta.insert("root", prepared.root.0.as_slice())?;
             meta.insert("hash", record.hash.0.as_slice())?;
         }
+        txn.commit()?;
+        Ok(())
+    }
+
+    /// Makes every commit so far durable (an empty write transaction, committed with an
+    /// `fsync`). While it writes, readers go on, and the next [`Store::commit`] waits for it.
+    pub fn sync(&self) -> Result<(), StoreError> {
+        let mut txn = self.db.begin_write()?;
+        txn.set_durability(redb::Durability::Immediate)?;
         txn.commit()?;
         Ok(())
     }

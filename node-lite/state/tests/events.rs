@@ -7,7 +7,7 @@
 mod support;
 
 use cowboy_state::{
-    Store,
+    Durability, Store,
     events::{EventFilter, EventPosition},
 };
 use cowboy_types::{Address, Event, Hash, Receipt, Status};
@@ -64,6 +64,7 @@ fn commit(store: &Store) -> u64 {
                 traces: &[],
                 timer_firings: &[],
             },
+            Durability::Immediate,
         )
         .unwrap();
     h

@@ -6,13 +6,17 @@
 
 mod support;
 
-use cowboy_state::{ChangeSet, MemoryState, Overlay, StateRead, Store};
+use cowboy_state::{ChangeSet, Durability, MemoryState, Overlay, StateRead, Store};
 use cowboy_types::{Hash, Receipt, Status};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use support::block;
 
 fn commit(store: &Store, changes: ChangeSet) -> Hash {
+    commit_as(store, changes, Durability::Immediate)
+}
+
+fn commit_as(store: &Store, changes: ChangeSet, durability: Durability) -> Hash {
     let snap = store.snapshot().unwrap();
     let prepared = store.prepare(&snap, changes).unwrap();
     let b = block(prepared.height);
@@ -38,6 +42,7 @@ fn commit(store: &Store, changes: ChangeSet) -> Hash {
                 traces: &[],
                 timer_firings: &[],
             },
+            durability,
         )
         .unwrap();
     prepared.root
@@ -127,6 +132,7 @@ fn blocks_must_be_committed_in_order() {
                 traces: &[],
                 timer_firings: &[],
             },
+            Durability::Immediate,
         )
         .unwrap_err();
     assert!(err.to_string().contains("cannot be committed"), "{err}");
@@ -270,4 +276,84 @@ proptest! {
         commit(&fresh, model.iter().map(|(k, v)| (k.clone(), Some(v.clone()))).collect());
         prop_assert_eq!(store.tree_nodes().unwrap(), fresh.tree_nodes().unwrap());
     }
+}
+
+/// Set in the child process of
+/// [`a_deferred_commit_is_seen_at_once_durable_after_sync_and_lost_whole_by_a_crash`]: the
+/// store it writes and then crashes on.
+const CRASH_CHILD: &str = "COWBOY_STATE_TEST_CRASH_CHILD";
+
+/// What the child does before it aborts: block 0 immediate, block 1 deferred then synced,
+/// block 2 deferred and never synced. `abort` runs no destructor, so redb does not close.
+fn write_then_crash(path: &std::path::Path) -> ! {
+    let store = Store::open(path).unwrap();
+    commit(&store, set(&[(b"a", Some(b"0"))]));
+    commit_as(&store, set(&[(b"b", Some(b"1"))]), Durability::Deferred);
+    // Every reader sees a deferred block at once.
+    assert_eq!(store.height().unwrap(), Some(1));
+    assert_eq!(
+        store.snapshot().unwrap().get(b"b").unwrap(),
+        Some(b"1".to_vec())
+    );
+    store.sync().unwrap();
+    commit_as(
+        &store,
+        set(&[(b"c", Some(b"2")), (b"a", None)]),
+        Durability::Deferred,
+    );
+    assert_eq!(store.height().unwrap(), Some(2));
+    std::process::abort();
+}
+
+#[test]
+fn a_deferred_commit_is_seen_at_once_durable_after_sync_and_lost_whole_by_a_crash() {
+    if let Some(path) = std::env::var_os(CRASH_CHILD) {
+        write_then_crash(std::path::Path::new(&path));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.redb");
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "a_deferred_commit_is_seen_at_once_durable_after_sync_and_lost_whole_by_a_crash",
+            "--exact",
+            "--test-threads=1",
+        ])
+        .env(CRASH_CHILD, &path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(!status.success(), "the child crashes: {status}");
+
+    // The store opens at the synced block 1: block 2 is gone, all of it.
+    let store = Store::open(&path).unwrap();
+    let snap = store.snapshot().unwrap();
+    assert_eq!(snap.height, Some(1));
+    assert_eq!(snap.get(b"a").unwrap(), Some(b"0".to_vec()));
+    assert_eq!(snap.get(b"b").unwrap(), Some(b"1".to_vec()));
+    assert_eq!(snap.get(b"c").unwrap(), None);
+    assert!(store.block(2).unwrap().is_none());
+    assert!(store.receipts(2).unwrap().is_empty());
+    drop(snap);
+
+    // Block 2 commits again, to the root a store that never crashed has.
+    let again = commit(&store, set(&[(b"c", Some(b"2")), (b"a", None)]));
+    let other = tempfile::tempdir().unwrap();
+    let fresh = Store::open(&other.path().join("s.redb")).unwrap();
+    commit(&fresh, set(&[(b"a", Some(b"0"))]));
+    commit(&fresh, set(&[(b"b", Some(b"1"))]));
+    assert_eq!(
+        again,
+        commit(&fresh, set(&[(b"c", Some(b"2")), (b"a", None)]))
+    );
+
+    // Closed cleanly, a deferred commit is kept.
+    commit_as(&store, set(&[(b"d", Some(b"3"))]), Durability::Deferred);
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.height().unwrap(), Some(3));
+    assert_eq!(
+        store.snapshot().unwrap().get(b"d").unwrap(),
+        Some(b"3".to_vec())
+    );
 }
