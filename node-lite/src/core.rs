@@ -30,6 +30,8 @@ pub enum StartError {
     Exec(#[from] ExecError),
     #[error(transparent)]
     Engine(#[from] cowboy_pvm::engine::InitError),
+    #[error("cannot start the state sync thread: {0}")]
+    Thread(std::io::Error),
 }
 
 /// Why a transaction was not admitted.
@@ -56,6 +58,8 @@ pub enum ApplyError {
     Exec(#[from] ExecError),
     #[error(transparent)]
     Worker(#[from] WorkerGone),
+    #[error(transparent)]
+    Sync(#[from] crate::state_sync::SyncGone),
     #[error("finalized block {height}: {claim}: this node's execution diverged from the network")]
     Diverged { height: u64, claim: BlockError },
     #[error("the node halted earlier; restart it after investigating (see `cowboy status`)")]
@@ -68,7 +72,7 @@ impl ApplyError {
         use crate::health::HaltKind;
         match self {
             Self::Diverged { .. } | Self::Halted => HaltKind::Divergence,
-            Self::Worker(_) => HaltKind::Panic,
+            Self::Worker(_) | Self::Sync(_) => HaltKind::Panic,
             Self::Block(_) | Self::Exec(_) => HaltKind::Storage,
         }
     }
@@ -116,6 +120,8 @@ const QUERY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 /// Shared node state.
 pub struct Core {
     chain: Arc<Chain>,
+    /// Makes applied blocks durable ([`Core::sync`]).
+    state_sync: crate::state_sync::StateSync,
     pool: Mutex<Pool>,
     executor: Worker,
     queries: WorkerPool,
@@ -162,8 +168,11 @@ impl Core {
                 what: dir.join(crate::pool_journal::FILE).display().to_string(),
                 reason: e.to_string(),
             })?;
+        let state_sync =
+            crate::state_sync::StateSync::spawn(chain.clone()).map_err(StartError::Thread)?;
         let core = Arc::new(Self {
             chain,
+            state_sync,
             pool: Mutex::new(Pool::new(options.pool)),
             executor: Worker::spawn("cowboy-exec")?,
             queries: WorkerPool::spawn_lazy("cowboy-query", options.query_workers)?,
@@ -216,12 +225,19 @@ impl Core {
         }
     }
 
-    /// Flushes the pool journal to the device (at shutdown).
+    /// Flushes the pool journal and the applied blocks to the device (at shutdown).
     pub fn flush(&self) {
         if let Ok(journal) = self.journal.lock()
             && let Err(e) = journal.sync()
         {
             tracing::warn!(error = %e, "cannot flush the pool journal");
+        }
+        // Blocks applied since the last sync, so a clean stop never steps the height back.
+        // Blocking is fine here: the node is stopping, and a commit in progress ends first.
+        if !self.halted()
+            && let Err(e) = self.chain.sync()
+        {
+            tracing::warn!(error = %e, "cannot write the last applied blocks to disk");
         }
     }
 
@@ -584,26 +600,15 @@ impl Core {
     }
 
     /// Makes every applied block durable, halting the node if the disk fails. The fsync runs
-    /// on a thread of its own, so the next block executes meanwhile (its commit waits for the
-    /// sync); in a deterministic simulation it runs here.
+    /// on the node's state sync thread, so the next block executes meanwhile (its commit waits
+    /// for the sync); in a deterministic simulation it runs here.
     pub async fn sync(&self) -> Result<(), ApplyError> {
         let result: Result<(), ApplyError> = if self.blocking {
             self.chain.sync().map_err(ApplyError::from)
         } else {
-            let chain = self.chain.clone();
-            let (tx, rx) = tokio::sync::oneshot::channel();
-            let spawned = std::thread::Builder::new()
-                .name("state-sync".into())
-                .spawn(move || {
-                    let _ = tx.send(chain.sync());
-                })
-                .inspect_err(|e| tracing::error!(error = %e, "cannot start a thread"));
-            match spawned {
-                Ok(_) => match rx.await {
-                    Ok(synced) => synced.map_err(ApplyError::from),
-                    Err(_) => Err(WorkerGone("state-sync").into()),
-                },
-                Err(_) => Err(WorkerGone("state-sync").into()),
+            match self.state_sync.sync().await {
+                Ok(synced) => synced.map_err(ApplyError::from),
+                Err(gone) => Err(gone.into()),
             }
         };
         result.inspect_err(|e| {

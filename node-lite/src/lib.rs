@@ -30,6 +30,7 @@ pub mod node;
 pub mod pool_journal;
 pub mod rpc;
 pub mod rpc_server;
+pub mod state_sync;
 pub mod subscriptions;
 pub mod views;
 pub mod worker;

@@ -241,7 +241,8 @@ fn transfers(engine: &mut Engine, quick: bool) {
     );
     println!(
         "transfers executed and committed, senders recovered once (validator: when it checks the proposal; proposer: before selecting); \
-         synced: each block fsynced before the next; pipelined: the same blocks back to back, each synced while the next executes, as a node applies them; medians of blocks"
+         synced: each block fsynced before the next; pipelined: the same blocks back to back, each synced while the next executes, as a node applies them, until the last is on disk; \
+         rates over all of a row's blocks, ratios against the mean of the row's baselines"
     );
     println!(
         "{:>10} {:>14} {:>8} {:>14} {:>8} {:>14} {:>8}",
@@ -249,7 +250,8 @@ fn transfers(engine: &mut Engine, quick: bool) {
     );
     for (per_block, blocks) in [(100usize, 20usize), (1_000, 6), (3_809, 4)] {
         let blocks = if quick { 2 } else { blocks };
-        let (mut vrates, mut prates, mut made) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut synced, mut proposed) = (Duration::ZERO, Duration::ZERO);
+        let (mut ceilings, mut made) = (Vec::new(), Vec::new());
         for b in 0..blocks {
             let plan: Vec<(usize, u64, Address)> = (0..per_block)
                 .map(|j| {
@@ -272,36 +274,29 @@ fn transfers(engine: &mut Engine, quick: bool) {
                 })
                 .collect();
             // The baseline is measured next to every block: the machine's speed drifts.
-            let ceiling = recovery_rate() * cores as f64;
+            ceilings.push(recovery_rate() * cores as f64);
             let (t, included, block) = timed_block(engine, &proposer, txs);
             assert_eq!(included, per_block, "every transfer fits the block");
-            let p = per_block as f64 / t.as_secs_f64();
+            proposed += t;
             let start = Instant::now();
             validate(engine, &validator, &block, Durability::Immediate);
-            let v = per_block as f64 / start.elapsed().as_secs_f64();
-            prates.push((p, p / ceiling));
-            vrates.push((v, v / ceiling));
+            synced += start.elapsed();
             made.push(block);
         }
-        let pick = |v: &[(f64, f64)]| {
-            (
-                median(v.iter().map(|x| x.0).collect()),
-                median(v.iter().map(|x| x.1).collect()),
-            )
-        };
-        let ((v, vr), (p, pr)) = (pick(&vrates), pick(&prates));
         // The same blocks again, back to back, as a node applies finalized blocks: no baseline
         // measured in between, which would give the disk time to catch up.
-        let ceiling = recovery_rate() * cores as f64;
-        let times = validate_pipelined(engine, &pipelined, &made);
-        let d = median(
-            times
-                .iter()
-                .map(|t| per_block as f64 / t.as_secs_f64())
-                .collect(),
+        ceilings.push(recovery_rate() * cores as f64);
+        let piped = validate_pipelined(engine, &pipelined, &made);
+        ceilings.push(recovery_rate() * cores as f64);
+        let ceiling = ceilings.iter().sum::<f64>() / ceilings.len() as f64;
+        let rate = |t: Duration| (per_block * made.len()) as f64 / t.as_secs_f64();
+        let (v, d, p) = (rate(synced), rate(piped), rate(proposed));
+        println!(
+            "{per_block:>10} {v:>14.0} {:>8.2} {d:>14.0} {:>8.2} {p:>14.0} {:>8.2}",
+            v / ceiling,
+            d / ceiling,
+            p / ceiling
         );
-        let dr = d / ((ceiling + recovery_rate() * cores as f64) / 2.0);
-        println!("{per_block:>10} {v:>14.0} {vr:>8.2} {d:>14.0} {dr:>8.2} {p:>14.0} {pr:>8.2}");
     }
 }
 
@@ -333,9 +328,10 @@ fn validate(engine: &mut Engine, chain: &Chain, block: &Block, durability: Durab
 
 /// `blocks` validated back to back as a node applies finalized blocks: each committed deferred,
 /// the disk synced on another thread (every block committed meanwhile in one sync) while the
-/// next block is checked and executed. Each block's time includes waiting for the sync before
-/// it: its commit cannot start until that sync ends.
-fn validate_pipelined(engine: &mut Engine, chain: &Chain, blocks: &[Block]) -> Vec<Duration> {
+/// next block is checked and executed; a commit waits for the sync in progress. Timed until the
+/// last block is on disk.
+fn validate_pipelined(engine: &mut Engine, chain: &Chain, blocks: &[Block]) -> Duration {
+    let start = Instant::now();
     std::thread::scope(|s| {
         let (synced, to_sync) = std::sync::mpsc::channel::<()>();
         let syncer = s.spawn(move || {
@@ -344,19 +340,14 @@ fn validate_pipelined(engine: &mut Engine, chain: &Chain, blocks: &[Block]) -> V
                 chain.sync().expect("sync");
             }
         });
-        let times = blocks
-            .iter()
-            .map(|block| {
-                let start = Instant::now();
-                validate(engine, chain, block, Durability::Deferred);
-                synced.send(()).expect("the syncer runs");
-                start.elapsed()
-            })
-            .collect();
+        for block in blocks {
+            validate(engine, chain, block, Durability::Deferred);
+            synced.send(()).expect("the syncer runs");
+        }
         drop(synced);
         syncer.join().expect("syncer");
-        times
-    })
+    });
+    start.elapsed()
 }
 
 const COUNTER: &str = r#"

@@ -5,7 +5,7 @@
 //!
 //! - [`Store`]: the durable copy in `redb`. A block's effects, its receipts and its indexes are
 //!   written in **one** redb write transaction, so after a crash the store holds every block up
-//!   to the last committed one and nothing of the next.
+//!   to the last durable one and nothing of the next ([`Durability`]).
 //! - [`Overlay`]: the uncommitted changes of the block being executed, with nested checkpoints
 //!   so a failed transaction or handler reverts exactly its own writes.
 //! - The state root: a Jellyfish Merkle Tree over `blake3(key) → blake3(value)`, updated per

@@ -167,8 +167,8 @@ fn corrupt(key: &str, reason: impl Into<String>) -> StoreError {
 }
 
 impl Store {
-    /// Opens (or creates) the store at `path`. Opening after a crash finds the last committed
-    /// block: redb's commits are atomic and durable.
+    /// Opens (or creates) the store at `path`. Opening after a crash finds the last durable
+    /// block, whole: redb's commits are atomic (see [`Durability`] for when one is durable).
     pub fn open(path: &Path) -> Result<Self, StoreError> {
         let db = Database::create(path).map_err(|e| StoreError::Open {
             path: path.to_owned(),
@@ -358,7 +358,8 @@ impl Store {
     }
 
     /// Writes a prepared block: state changes, tree nodes, block, receipts and indexes, in one
-    /// write transaction. Either all of it is durable when this returns `Ok`, or none of it is.
+    /// write transaction: all of it or none of it, both to readers and on disk. With
+    /// [`Durability::Immediate`] it is on disk when this returns `Ok`.
     pub fn commit(
         &self,
         prepared: &Prepared,

@@ -283,6 +283,16 @@ proptest! {
 /// store it writes and then crashes on.
 const CRASH_CHILD: &str = "COWBOY_STATE_TEST_CRASH_CHILD";
 
+/// Block 2 of the crash test: large enough (about 10 MB with its tree nodes) that redb may
+/// write some of its pages to the file before any sync.
+fn large_block() -> ChangeSet {
+    let mut changes = set(&[(b"c", Some(b"2")), (b"a", None)]);
+    for i in 0..4_000u32 {
+        changes.insert(i.to_be_bytes().to_vec(), Some(vec![i as u8; 2_048]));
+    }
+    changes
+}
+
 /// What the child does before it aborts: block 0 immediate, block 1 deferred then synced,
 /// block 2 deferred and never synced. `abort` runs no destructor, so redb does not close.
 fn write_then_crash(path: &std::path::Path) -> ! {
@@ -296,11 +306,7 @@ fn write_then_crash(path: &std::path::Path) -> ! {
         Some(b"1".to_vec())
     );
     store.sync().unwrap();
-    commit_as(
-        &store,
-        set(&[(b"c", Some(b"2")), (b"a", None)]),
-        Durability::Deferred,
-    );
+    commit_as(&store, large_block(), Durability::Deferred);
     assert_eq!(store.height().unwrap(), Some(2));
     std::process::abort();
 }
@@ -312,40 +318,44 @@ fn a_deferred_commit_is_seen_at_once_durable_after_sync_and_lost_whole_by_a_cras
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("state.redb");
-    let status = std::process::Command::new(std::env::current_exe().unwrap())
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "a_deferred_commit_is_seen_at_once_durable_after_sync_and_lost_whole_by_a_crash",
             "--exact",
             "--test-threads=1",
+            "--nocapture",
         ])
         .env(CRASH_CHILD, &path)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
+        .output()
         .unwrap();
-    assert!(!status.success(), "the child crashes: {status}");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&child.stdout),
+        String::from_utf8_lossy(&child.stderr)
+    );
+    assert!(!child.status.success(), "the child crashes: {said}");
 
     // The store opens at the synced block 1: block 2 is gone, all of it.
     let store = Store::open(&path).unwrap();
     let snap = store.snapshot().unwrap();
-    assert_eq!(snap.height, Some(1));
+    assert_eq!(snap.height, Some(1), "the child said: {said}");
     assert_eq!(snap.get(b"a").unwrap(), Some(b"0".to_vec()));
     assert_eq!(snap.get(b"b").unwrap(), Some(b"1".to_vec()));
     assert_eq!(snap.get(b"c").unwrap(), None);
+    for i in [0u32, 1_999, 3_999] {
+        assert_eq!(snap.get(&i.to_be_bytes()).unwrap(), None);
+    }
     assert!(store.block(2).unwrap().is_none());
     assert!(store.receipts(2).unwrap().is_empty());
     drop(snap);
 
     // Block 2 commits again, to the root a store that never crashed has.
-    let again = commit(&store, set(&[(b"c", Some(b"2")), (b"a", None)]));
+    let again = commit(&store, large_block());
     let other = tempfile::tempdir().unwrap();
     let fresh = Store::open(&other.path().join("s.redb")).unwrap();
     commit(&fresh, set(&[(b"a", Some(b"0"))]));
     commit(&fresh, set(&[(b"b", Some(b"1"))]));
-    assert_eq!(
-        again,
-        commit(&fresh, set(&[(b"c", Some(b"2")), (b"a", None)]))
-    );
+    assert_eq!(again, commit(&fresh, large_block()));
 
     // Closed cleanly, a deferred commit is kept.
     commit_as(&store, set(&[(b"d", Some(b"3"))]), Durability::Deferred);
