@@ -541,6 +541,30 @@ fn accepted_transactions_survive_kill_9() {
     );
 }
 
+#[test]
+fn a_stopped_node_closes_its_store_cleanly_with_every_block_it_executed() {
+    // Blocks are committed without waiting for the disk and synced on a thread of their own;
+    // stopping must still close the store cleanly (a read-only open refuses one that needs
+    // repair) and keep every block the node said it executed.
+    let mut net = net(1);
+    net.wait_height(0, 1);
+    let sent = net.send(0, &transfer(0)).expect("accepted");
+    net.wait_receipt(0, sent);
+    let executed = net.height(0);
+    net.stop(0);
+    let store = cowboy_node::node::Home(net.home(0))
+        .data()
+        .join("chain.redb");
+    let db = redb::ReadOnlyDatabase::open(&store).expect("the store was closed cleanly");
+    drop(db);
+    let snapshot = cowboy_state::Store::read_latest(&store).expect("the store");
+    assert!(
+        snapshot.height >= Some(executed),
+        "the store is at {:?}, the node had executed {executed}",
+        snapshot.height
+    );
+}
+
 /// A small tmpfs, unmounted when dropped.
 struct Tmpfs(tempfile::TempDir);
 

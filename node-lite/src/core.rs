@@ -168,8 +168,7 @@ impl Core {
                 what: dir.join(crate::pool_journal::FILE).display().to_string(),
                 reason: e.to_string(),
             })?;
-        let state_sync =
-            crate::state_sync::StateSync::spawn(chain.clone()).map_err(StartError::Thread)?;
+        let state_sync = crate::state_sync::StateSync::spawn(&chain).map_err(StartError::Thread)?;
         let core = Arc::new(Self {
             chain,
             state_sync,

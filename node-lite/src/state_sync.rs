@@ -4,7 +4,7 @@
 //! the disk writes. One thread for the node's life: a sync never waits for a thread to start.
 
 use cowboy_execution::{Chain, ExecError};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Weak, mpsc};
 
 type Reply = tokio::sync::oneshot::Sender<Result<(), ExecError>>;
 
@@ -19,13 +19,19 @@ pub struct StateSync {
 pub struct SyncGone;
 
 impl StateSync {
-    /// Starts the thread, which syncs `chain` when asked.
-    pub fn spawn(chain: Arc<Chain>) -> std::io::Result<Self> {
+    /// Starts the thread, which syncs `chain` when asked. It holds the chain only while it
+    /// syncs: the store closes (cleanly, writing what is deferred) when its owner drops it,
+    /// not whenever this thread happens to notice, which may be after the process has exited.
+    pub fn spawn(chain: &Arc<Chain>) -> std::io::Result<Self> {
+        let chain: Weak<Chain> = Arc::downgrade(chain);
         let (requests, rx) = mpsc::channel::<Reply>();
         std::thread::Builder::new()
             .name("state-sync".into())
             .spawn(move || {
                 while let Ok(reply) = rx.recv() {
+                    let Some(chain) = chain.upgrade() else {
+                        return;
+                    };
                     // Everything committed before this request was received is covered.
                     let _ = reply.send(chain.sync());
                 }

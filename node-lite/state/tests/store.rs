@@ -335,6 +335,11 @@ fn a_deferred_commit_is_seen_at_once_durable_after_sync_and_lost_whole_by_a_cras
     );
     assert!(!child.status.success(), "the child crashes: {said}");
 
+    // Read as `cowboy devnet snapshot` reads a stopped node's store, which then opens again.
+    let read = Store::read_latest(&path).unwrap();
+    assert_eq!(read.height, Some(1));
+    drop(read);
+
     // The store opens at the synced block 1: block 2 is gone, all of it.
     let store = Store::open(&path).unwrap();
     let snap = store.snapshot().unwrap();
