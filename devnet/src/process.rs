@@ -96,7 +96,37 @@ pub fn terminate_all(targets: &[(u32, String)], grace: Duration) {
             reap(*pid);
             std::thread::sleep(Duration::from_millis(10));
         }
+        // Its command line is gone before its files are: a process drops its memory first
+        // and closes its files (releasing the store's lock) only afterwards. A node started
+        // again meanwhile finds its store "already open".
+        let closing = Instant::now() + grace;
+        while Instant::now() < closing && exiting(*pid) {
+            reap(*pid);
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
+}
+
+/// Whether `pid` is a process that is exiting but may not yet have closed its files: its
+/// command line is already empty, and one of its threads is not yet a zombie (the last thread
+/// to exit closes the files, then becomes one). Only asked right after `pid` was seen as our
+/// process, so a new process reusing the pid meanwhile is not a concern.
+fn exiting(pid: u32) -> bool {
+    let dir = Path::new("/proc").join(pid.to_string());
+    if !std::fs::read(dir.join("cmdline")).is_ok_and(|c| c.is_empty()) {
+        return false;
+    }
+    let Ok(tasks) = std::fs::read_dir(dir.join("task")) else {
+        return false;
+    };
+    tasks.flatten().any(|task| {
+        std::fs::read_to_string(task.path().join("stat")).is_ok_and(|stat| {
+            // The state follows the parenthesised name, which may itself contain ')'.
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .is_some_and(|state| state != "Z" && state != "X")
+        })
+    })
 }
 
 /// Collects `pid`'s exit status if it is our child (no-op otherwise), so it does not linger
@@ -118,4 +148,35 @@ pub fn tail(log: &Path, lines: usize) -> String {
     let _ = f.read_to_string(&mut text);
     let all: Vec<&str> = text.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // Test code: a failure is the test failing.
+
+    use super::*;
+
+    #[test]
+    fn exiting_is_only_a_process_between_losing_its_memory_and_becoming_a_zombie() {
+        // A live process (this one) has its command line: not exiting.
+        assert!(!exiting(std::process::id()));
+        // A child that exited and was not reaped is a zombie: its files are closed.
+        let mut child = Command::new("true").spawn().expect("spawn true");
+        let pid = child.id();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let zombie = |pid: u32| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|s| Some(s.rsplit_once(')')?.1.split_whitespace().next()? == "Z"))
+                .unwrap_or(false)
+        };
+        while !zombie(pid) {
+            assert!(Instant::now() < deadline, "`true` never exited");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(!exiting(pid));
+        // Reaped, it is gone.
+        child.wait().expect("wait");
+        assert!(!exiting(pid));
+    }
 }
