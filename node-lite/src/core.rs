@@ -233,7 +233,10 @@ impl Core {
         }
         // Blocks applied since the last sync, so a clean stop never steps the height back.
         // Blocking is fine here: the node is stopping, and a commit in progress ends first.
+        // Not on a full disk, where the write would wait for space and hold up the stop: the
+        // blocks are unacknowledged, so they are applied again after the restart.
         if !self.halted()
+            && !self.disk_paused()
             && let Err(e) = self.chain.sync()
         {
             tracing::warn!(error = %e, "cannot write the last applied blocks to disk");
