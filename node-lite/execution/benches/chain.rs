@@ -320,11 +320,7 @@ fn validate(engine: &mut Engine, chain: &Chain, block: &Block, durability: Durab
     let executed = chain
         .execute(engine, block, Some(verified.into_iter().map(Ok).collect()))
         .expect("executes");
-    match durability {
-        Durability::Immediate => chain.commit(&executed),
-        Durability::Deferred => chain.commit_deferred(&executed),
-    }
-    .expect("commit");
+    chain.commit_with(&executed, durability).expect("commit");
 }
 
 /// `blocks` validated back to back as a node applies finalized blocks: each committed deferred,
@@ -597,11 +593,7 @@ fn timers(engine: &mut Engine, quick: bool) {
                 .execute(engine, &assembled.block, Some(vec![]))
                 .expect("block");
             let executed_at = start.elapsed();
-            match durability {
-                Durability::Immediate => chain.commit(&executed),
-                Durability::Deferred => chain.commit_deferred(&executed),
-            }
-            .expect("commit");
+            chain.commit_with(&executed, durability).expect("commit");
             if std::env::var_os("COWBOY_BENCH_PHASES").is_some() {
                 eprintln!(
                     "  phases ({durability:?}): assemble+execute+root {:.1} ms (timers {:.1} ms), commit {:.1} ms",

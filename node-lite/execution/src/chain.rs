@@ -276,7 +276,7 @@ impl Chain {
     /// Makes an executed block durable (one write transaction), with the traces of its calls
     /// when it was executed traced ([`Chain::execute_traced`]).
     pub fn commit(&self, executed: &Executed) -> Result<(), ExecError> {
-        self.commit_as(executed, Durability::Immediate)
+        self.commit_with(executed, Durability::Immediate)
     }
 
     /// [`Chain::commit`] without waiting for the disk: the block is the chain's head at once
@@ -284,7 +284,7 @@ impl Chain {
     /// [`Durability::Deferred`] for what a crash before then loses). A node executes the next
     /// finalized block while the disk writes this one.
     pub fn commit_deferred(&self, executed: &Executed) -> Result<(), ExecError> {
-        self.commit_as(executed, Durability::Deferred)
+        self.commit_with(executed, Durability::Deferred)
     }
 
     /// Makes every block committed so far durable. Safe to call from another thread while
@@ -293,7 +293,12 @@ impl Chain {
         Ok(self.store.sync()?)
     }
 
-    fn commit_as(&self, executed: &Executed, durability: Durability) -> Result<(), ExecError> {
+    /// [`Chain::commit`] or [`Chain::commit_deferred`], as `durability` says.
+    pub fn commit_with(
+        &self,
+        executed: &Executed,
+        durability: Durability,
+    ) -> Result<(), ExecError> {
         let traces = executed.trace_records()?;
         self.store.commit(
             &executed.prepared,
