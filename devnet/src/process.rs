@@ -120,13 +120,16 @@ fn exiting(pid: u32) -> bool {
         return false;
     };
     tasks.flatten().any(|task| {
-        std::fs::read_to_string(task.path().join("stat")).is_ok_and(|stat| {
-            // The state follows the parenthesised name, which may itself contain ')'.
-            stat.rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().next())
-                .is_some_and(|state| state != "Z" && state != "X")
-        })
+        state(&task.path().join("stat")).is_some_and(|state| state != "Z" && state != "X")
     })
+}
+
+/// The state letter in a `/proc/.../stat` file (`R`, `S`, `Z`, …), if it can be read.
+fn state(stat: &Path) -> Option<String> {
+    let stat = std::fs::read_to_string(stat).ok()?;
+    // It follows the parenthesised name, which may itself contain ')'.
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().next().map(str::to_owned)
 }
 
 /// Collects `pid`'s exit status if it is our child (no-op otherwise), so it does not linger
@@ -164,13 +167,8 @@ mod tests {
         let mut child = Command::new("true").spawn().expect("spawn true");
         let pid = child.id();
         let deadline = Instant::now() + Duration::from_secs(10);
-        let zombie = |pid: u32| {
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|s| Some(s.rsplit_once(')')?.1.split_whitespace().next()? == "Z"))
-                .unwrap_or(false)
-        };
-        while !zombie(pid) {
+        let stat = Path::new("/proc").join(pid.to_string()).join("stat");
+        while state(&stat).as_deref() != Some("Z") {
             assert!(Instant::now() < deadline, "`true` never exited");
             std::thread::sleep(Duration::from_millis(5));
         }
